@@ -1,0 +1,51 @@
+# droidpilot — the two commands a newcomer needs are `make demo` and `make test`.
+# Both create .venv on first use; `make venv` only creates it.
+
+PYTHON ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.installed
+# Distribution packages the tests and the perception/browser parts need (installed as root via apt-get).
+SYSTEM_PACKAGES := tesseract-ocr tesseract-ocr-chi-sim fonts-wqy-microhei fonts-dejavu-core adb chromium
+
+.PHONY: venv demo test lint system-deps lock clean
+
+venv: $(STAMP)
+
+$(STAMP): pyproject.toml constraints.txt
+	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --disable-pip-version-check --upgrade "pip>=24"
+	$(BIN)/python -m pip install --quiet --disable-pip-version-check -c constraints.txt -e '.[dev]'
+	touch $(STAMP)
+
+system-deps:
+	@missing=""; for p in $(SYSTEM_PACKAGES); do \
+	  dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q "install ok installed" || missing="$$missing $$p"; \
+	done; \
+	if [ -n "$$missing" ]; then \
+	  if [ "$$(id -u)" = 0 ]; then \
+	    echo "installing distribution packages:$$missing"; \
+	    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends $$missing >/dev/null; \
+	  else \
+	    echo "warning: missing distribution packages:$$missing (run 'sudo make system-deps'); tests needing them will fail" >&2; \
+	  fi; \
+	fi
+
+demo: venv
+	$(BIN)/droidpilot demo
+
+lint: venv
+	$(BIN)/ruff check src tests benchmarks
+
+test: venv system-deps lint
+	$(BIN)/python -m pytest
+
+# Refresh the pinned versions CI installs (run after changing dependencies in pyproject.toml).
+lock:
+	rm -rf /tmp/droidpilot-lock && $(PYTHON) -m venv /tmp/droidpilot-lock
+	/tmp/droidpilot-lock/bin/pip install --quiet --upgrade "pip>=24"
+	/tmp/droidpilot-lock/bin/pip install --quiet -e '.[dev]'
+	/tmp/droidpilot-lock/bin/pip freeze --exclude-editable | grep -v '^-e' > constraints.txt
+
+clean:
+	rm -rf $(VENV) build dist src/*.egg-info

@@ -1,0 +1,5 @@
+"""`python -m droidpilot` runs the command line."""
+
+from droidpilot.cli import main
+
+main()

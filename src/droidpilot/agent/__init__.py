@@ -1,0 +1,1 @@
+"""The agent: Mobile-Agent's loop of seeing, deciding in words, grounding and acting."""

@@ -1,0 +1,1 @@
+"""Brains: what decides the next action (a model endpoint, an offline heuristic, a replay)."""

@@ -1,0 +1,42 @@
+"""The `droidpilot` command: one Typer app whose sub-commands are discovered by module name.
+
+Each module in this package that defines ``register(app)`` adds its commands; modules stay thin and
+call library functions. Discovery keeps each part (verify, perception, sim, agent, bench) in its own file.
+"""
+
+from __future__ import annotations
+
+import importlib
+import pkgutil
+
+import typer
+
+app = typer.Typer(
+    name="droidpilot",
+    help="Build, run and evaluate mobile GUI agents.",
+    no_args_is_help=True,
+    add_completion=False,
+    pretty_exceptions_enable=False,
+)
+
+_registered = False
+
+
+def _discover() -> None:
+    global _registered
+    if _registered:
+        return
+    for info in sorted(pkgutil.iter_modules(__path__), key=lambda m: m.name):
+        if info.name.startswith("_"):
+            continue
+        module = importlib.import_module(f"{__name__}.{info.name}")
+        register = getattr(module, "register", None)
+        if callable(register):
+            register(app)
+    _registered = True
+
+
+def main() -> None:
+    """Console-script entry point."""
+    _discover()
+    app()

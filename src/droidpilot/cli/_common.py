@@ -1,0 +1,37 @@
+"""What every sub-command shares: turning droidpilot errors into a message and an exit status."""
+
+from __future__ import annotations
+
+import contextlib
+import sys
+from collections.abc import Iterator
+
+import typer
+from rich.console import Console
+from rich.markup import escape
+
+from droidpilot.errors import DroidpilotError, InputError
+
+err_console = Console(stderr=True)
+
+EXIT_BAD_INPUT = 2
+
+
+def fail(message: str, code: int = EXIT_BAD_INPUT) -> typer.Exit:
+    """Print ``message`` on stderr (escaped: it may quote untrusted text) and return the Exit to raise."""
+    err_console.print(f"[bold red]error:[/] {escape(message)}", highlight=False, soft_wrap=True)
+    return typer.Exit(code)
+
+
+@contextlib.contextmanager
+def guard() -> Iterator[None]:
+    """Run a command body; a DroidpilotError becomes a clear message and exit status 2, not a traceback."""
+    try:
+        yield
+    except InputError as exc:
+        raise fail(str(exc)) from None
+    except DroidpilotError as exc:
+        raise fail(str(exc)) from None
+    except KeyboardInterrupt:
+        err_console.print("interrupted")
+        sys.exit(130)

@@ -1,0 +1,1 @@
+"""Phones the agent runs on: real devices over ADB and SimPhone, behind one Device interface."""

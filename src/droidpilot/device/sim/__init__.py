@@ -1,0 +1,1 @@
+"""SimPhone: a deterministic simulated Android phone whose apps are data."""

@@ -1,0 +1,1 @@
+"""Perception: OCR, text localization and icon localization on screenshots."""

@@ -1,0 +1,1 @@
+"""The offline verifier: judges a recorded trace against a milestone DAG with composable checkers."""
