@@ -22,6 +22,11 @@ app = typer.Typer(
 _registered = False
 
 
+@app.callback()
+def _root() -> None:
+    """Build, run and evaluate mobile GUI agents."""
+
+
 def _discover() -> None:
     global _registered
     if _registered:
