@@ -114,6 +114,22 @@ class ConditionChecker(abc.ABC):
     def check(self, frame: Frame, params: dict[str, Any], options: VerifierOptions | None = None) -> Any:
         """Answer for ``frame``; return a CheckResult, or a bool / None (legacy checkers)."""
 
+    def events(self, params: dict[str, Any]) -> frozenset[Event]:
+        """The timeline events this condition can be pinned to (a combinator: those of its parts)."""
+        return frozenset((self.reads,))
+
+    def evaluate(self, frame: Frame, params: dict[str, Any], options: VerifierOptions | None,
+                 event: Event) -> CheckResult:
+        """Does the condition hold at ``event`` of ``frame``? What the search engine calls.
+
+        A plain checker holds only at the event it reads; combinators override this to consult just the
+        sub-checkers that can pin to ``event`` (see ``checkers.combinators``).
+        """
+        if event != self.reads:
+            return CheckResult(Verdict.NO, self.name, event,
+                               reason=f"reads the {self.reads}, not the {event}")
+        return self.run(frame, params, options)
+
     def validate(self, params: dict[str, Any]) -> list[str]:
         """Extra, checker-specific problems with ``params`` (beyond ``params_spec``); [] when fine."""
         return []
