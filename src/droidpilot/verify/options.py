@@ -27,6 +27,9 @@ class VerifierOptions:
     # Where icon templates are looked up, besides the rule's own folder (searched recursively).
     icons_dirs: list[Path] = field(default_factory=list)
     icons_threshold: float = 0.8
+    # Set by the engine from the rule being verified: icon names resolve next to the rule and by app.
+    rule_dir: Path | None = None
+    app_id: str = ""
     log_decisions: bool = True
     force_llm_verification: bool = False
     # Fields MobiFlow accepts; kept so its scripts run, and passed to checkers that read them.
