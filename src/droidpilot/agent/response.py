@@ -1,0 +1,113 @@
+"""Split a brain's reply into Observation, Thought and Action, and read its yes/no and number answers.
+
+Labels are matched case-insensitively, with Markdown emphasis, an English or Chinese colon, and the
+Chinese labels (观察, 思考, 操作/动作) accepted. The action is the first non-empty line after ``Action:``.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from droidpilot.agent.actions import GRAMMAR_HELP, ActionParseError
+
+_LABELS = {
+    "observation": ("observation", "观察"),
+    "thought": ("thought", "thinking", "思考", "想法"),
+    "action": ("action", "操作", "动作"),
+}
+_LABEL_RE = re.compile(
+    r"^[ \t>#*_`-]*(" + "|".join(re.escape(w) for ws in _LABELS.values() for w in ws) + r")[ \t*_`]*[:：]",
+    re.IGNORECASE | re.MULTILINE,
+)
+
+
+@dataclass(frozen=True)
+class ParsedResponse:
+    """A reply split into its parts; ``action_text`` is the single line to give ``parse_action``."""
+
+    observation: str
+    thought: str
+    action_text: str
+    raw: str
+
+
+def _section_name(label: str) -> str:
+    low = label.lower()
+    for name, words in _LABELS.items():
+        if low in words:
+            return name
+    raise ValueError(label)
+
+
+def parse_response(text: str) -> ParsedResponse:
+    """Split ``text``; raise ActionParseError (with the fix) when it has no usable Action line."""
+    raw = text or ""
+    matches = list(_LABEL_RE.finditer(raw))
+    sections: dict[str, str] = {}
+    for i, match in enumerate(matches):
+        name = _section_name(match.group(1))
+        end = matches[i + 1].start() if i + 1 < len(matches) else len(raw)
+        body = raw[match.end():end].strip().strip("*_").strip()
+        sections.setdefault(name, body)  # the first section of each name wins
+    action_body = sections.get("action")
+    if action_body is None:
+        lines = [ln.strip() for ln in raw.strip().splitlines() if ln.strip()]
+        if len(lines) == 1 and not matches:
+            # A bare action line, as some self-grounding models answer.
+            return ParsedResponse("", "", lines[0], raw)
+        raise ActionParseError(
+            "Your answer has no 'Action:' line. End it with 'Action: ' followed by one action. "
+            + GRAMMAR_HELP)
+    action_lines = [ln.strip() for ln in action_body.splitlines() if ln.strip() and ln.strip() != "```"]
+    if not action_lines:
+        raise ActionParseError("The 'Action:' line is empty. " + GRAMMAR_HELP)
+    return ParsedResponse(sections.get("observation", ""), sections.get("thought", ""), action_lines[0], raw)
+
+
+def format_response(observation: str, thought: str, action: str) -> str:
+    """The reply format every brain answers in."""
+    return f"Observation: {observation}\nThought: {thought}\nAction: {action}"
+
+
+_YES = re.compile(r"\b(yes|true|completed|done)\b|是|已完成|完成了", re.IGNORECASE)
+_NO = re.compile(r"\b(no|not|false|incomplete)\b|否|没有|未完成|不", re.IGNORECASE)
+
+
+@dataclass(frozen=True)
+class CompletionAnswer:
+    """The completion check's answer: ``done`` is None when the reply said neither yes nor no."""
+
+    done: bool | None
+    reason: str
+
+
+def parse_completion(text: str) -> CompletionAnswer:
+    """Read ``Completed: yes|no`` and ``Reason: ...``; tolerant of a bare yes/no answer."""
+    raw = (text or "").strip()
+    reason_match = re.search(r"(?:reason|原因|理由)[ \t*_]*[:：]\s*(.+)", raw, re.IGNORECASE | re.DOTALL)
+    reason = reason_match.group(1).strip() if reason_match else ""
+    verdict_match = re.search(r"(?:completed|complete|done|完成)[ \t*_]*[:：]\s*([^\n]+)", raw, re.IGNORECASE)
+    head = verdict_match.group(1) if verdict_match else (raw.splitlines()[0] if raw else "")
+    head = head.strip().strip("*_`.。").strip()
+    no = _NO.search(head)
+    yes = _YES.search(head)
+    if no and (not yes or no.start() <= yes.start()):
+        done: bool | None = False
+    elif yes:
+        done = True
+    else:
+        done = None
+    if not reason:
+        rest = raw.splitlines()[1:] if verdict_match is None else []
+        reason = " ".join(s.strip() for s in rest if s.strip())
+    return CompletionAnswer(done, reason)
+
+
+def parse_choice(text: str, count: int) -> int | None:
+    """The 1-based candidate number a reply names, or None when it names none in ``1..count``."""
+    for match in re.finditer(r"\d+", text or ""):
+        value = int(match.group(0))
+        if 1 <= value <= count:
+            return value
+    return None

@@ -1,0 +1,71 @@
+"""One screen as the agent sees it: the screenshot, and its OCR computed at most once, timed.
+
+The loop, the grounding and the offline brain all read the same ``ScreenView``, so a screen is never
+recognised twice within a step, and the time spent on perception is accounted in one place.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import time
+from typing import Any
+
+from PIL import Image
+
+from droidpilot.perception.types import OcrLine
+
+
+class ScreenView:
+    """A screenshot (device pixels) with lazily computed OCR lines and the perception time spent."""
+
+    def __init__(self, image: Image.Image, ocr_engine: Any | None = None, xml: str | None = None) -> None:
+        self.image = image.convert("RGB") if image.mode != "RGB" else image
+        self.xml = xml
+        self._ocr_engine = ocr_engine
+        self._lines: list[OcrLine] | None = None
+        self._hash: str | None = None
+        self.perception_s = 0.0
+
+    @property
+    def size(self) -> tuple[int, int]:
+        return self.image.size
+
+    @property
+    def hash(self) -> str:
+        """A content hash of the pixels (sha256 of the raw RGB bytes, first 16 hex digits)."""
+        if self._hash is None:
+            digest = hashlib.sha256(self.image.tobytes())
+            digest.update(repr(self.image.size).encode())
+            self._hash = digest.hexdigest()[:16]
+        return self._hash
+
+    @property
+    def has_ocr(self) -> bool:
+        return self._ocr_engine is not None
+
+    def lines(self) -> list[OcrLine]:
+        """The OCR lines of this screen (empty when the agent runs without an OCR engine)."""
+        if self._lines is None:
+            if self._ocr_engine is None:
+                self._lines = []
+            else:
+                start = time.perf_counter()
+                self._lines = list(self._ocr_engine.recognize(self.image))
+                self.perception_s += time.perf_counter() - start
+        return self._lines
+
+    def timed(self) -> _PerceptionTimer:
+        """A context manager adding the time of a block (icon search, ...) to ``perception_s``."""
+        return _PerceptionTimer(self)
+
+
+class _PerceptionTimer:
+    def __init__(self, view: ScreenView) -> None:
+        self._view = view
+        self._start = 0.0
+
+    def __enter__(self) -> None:
+        self._start = time.perf_counter()
+
+    def __exit__(self, *exc: object) -> None:
+        self._view.perception_s += time.perf_counter() - self._start
