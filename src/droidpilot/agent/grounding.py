@@ -1,0 +1,157 @@
+"""Grounding: turn an action's words or coordinates into device pixels, through perception.
+
+``click text`` and ``open App`` go through OCR text localization, ``click icon`` through icon
+localization, extended actions through the brain's coordinate frame. The outcome keeps Mobile-Agent's
+four cases (found, ambiguous 2-4, too many, not found) and, when grounding fails, the feedback message
+the brain gets next.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from droidpilot.agent.actions import Action
+from droidpilot.agent.coords import CoordFrame
+from droidpilot.agent.prompts import message
+from droidpilot.agent.screen import ScreenView
+from droidpilot.perception.types import Box, Candidate, LocateResult
+
+SCROLL_FROM, SCROLL_TO = 0.72, 0.30  # page down: the finger moves from 72% to 30% of the height
+
+
+@dataclass
+class Grounding:
+    """Where an action lands. ``status``: found, ambiguous, not_found, too_many, or ``direct`` (no lookup).
+
+    ``point`` / ``end`` (swipes) / ``box`` are device pixels; ``message`` is the feedback for a failure.
+    """
+
+    status: str
+    point: tuple[int, int] | None = None
+    end: tuple[int, int] | None = None
+    box: Box | None = None
+    target: str = ""
+    candidates: list[Candidate] = field(default_factory=list)
+    closest: list[str] = field(default_factory=list)
+    chosen: int | None = None
+    message: str = ""
+    choice_note: str = ""
+
+    @property
+    def ok(self) -> bool:
+        return self.status in ("found", "direct") or (self.status == "ambiguous" and self.chosen is not None)
+
+    def choose(self, number: int) -> None:
+        """Take candidate ``number`` (1-based) of an ambiguous outcome."""
+        cand = self.candidates[number - 1]
+        self.chosen, self.point, self.box = number, tuple(cand.point), tuple(cand.box)  # type: ignore[assignment]
+
+    def to_dict(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"status": self.status, "target": self.target}
+        if self.point is not None:
+            out["point"] = list(self.point)
+        if self.end is not None:
+            out["end"] = list(self.end)
+        if self.box is not None:
+            out["box"] = list(self.box)
+        if self.candidates:
+            out["candidates"] = [c.to_dict() for c in self.candidates]
+        if self.closest:
+            out["closest"] = self.closest
+        if self.chosen is not None:
+            out["chosen"] = self.chosen
+        if self.message:
+            out["message"] = self.message
+        if self.choice_note:
+            out["choice_note"] = self.choice_note
+        return out
+
+
+def _quote_list(texts: list[str], limit: int = 8) -> str:
+    return ", ".join(f'"{t}"' for t in texts[:limit])
+
+
+class Grounder:
+    """Grounds actions on a ScreenView, with feedback messages in the agent's language."""
+
+    def __init__(self, language: str = "en") -> None:
+        self.language = language
+
+    def _msg(self, key: str, **values: object) -> str:
+        return message(key, self.language, **values)
+
+    def ground(self, action: Action, screen: ScreenView, frame: CoordFrame) -> Grounding:
+        """Ground ``action`` on ``screen``; the brain's numbers are read through ``frame``."""
+        name = action.name
+        width, height = screen.size
+        if name == "click_text":
+            return self._from_locate(self._locate_text(screen, action.text or ""), action.text or "", "text")
+        if name == "open_app":
+            return self._from_locate(self._locate_app(screen, action.text or ""), action.text or "", "app")
+        if name == "click_icon":
+            return self._ground_icon(action, screen)
+        if name in ("tap", "long_press"):
+            x, y = frame.to_device(action.coords[0], action.coords[1])
+            return Grounding("direct", point=(x, y), box=(x, y, x, y), target=f"({x}, {y})")
+        if name == "swipe":
+            start = frame.to_device(action.coords[0], action.coords[1])
+            end = frame.to_device(action.coords[2], action.coords[3])
+            return Grounding("direct", point=start, end=end, target="swipe")
+        if name in ("page_down", "page_up"):
+            top, bottom = round(height * SCROLL_TO), round(height * SCROLL_FROM)
+            start, end = ((width // 2, bottom), (width // 2, top)) if name == "page_down" else \
+                ((width // 2, top), (width // 2, bottom))
+            return Grounding("direct", point=start, end=end, target=name)
+        return Grounding("direct", target=name)
+
+    # -- perception calls ----------------------------------------------------------------------
+    @staticmethod
+    def _locate_text(screen: ScreenView, query: str) -> LocateResult:
+        from droidpilot.perception.text import locate_text
+
+        lines = screen.lines()
+        with screen.timed():
+            return locate_text(lines, query, screen.size, image=screen.image)
+
+    @staticmethod
+    def _locate_app(screen: ScreenView, name: str) -> LocateResult:
+        from droidpilot.perception.text import locate_app
+
+        lines = screen.lines()
+        with screen.timed():
+            return locate_app(lines, name, screen.size, image=screen.image)
+
+    def _ground_icon(self, action: Action, screen: ScreenView) -> Grounding:
+        from droidpilot.perception.icons import locate_icon
+
+        description = action.description or ""
+        position = " ".join(action.position) or None
+        lines = screen.lines()
+        with screen.timed():
+            result = locate_icon(screen.image, description, position=position, ocr_lines=lines)
+        target = description + (f", {position}" if position else "")
+        return self._from_locate(result, target, "icon")
+
+    # -- outcomes ------------------------------------------------------------------------------
+    def _from_locate(self, result: LocateResult, target: str, kind: str) -> Grounding:
+        g = Grounding(result.status, target=target, candidates=list(result.candidates),
+                      closest=list(result.closest))
+        if result.status == "found" and result.candidates:
+            best = result.candidates[0]
+            g.point, g.box = tuple(best.point), tuple(best.box)  # type: ignore[assignment]
+        elif result.status == "found":
+            g.status = "not_found"
+        if g.status == "not_found":
+            if kind == "icon":
+                g.message = self._msg("icon_not_found", target=target, where="")
+            elif kind == "app":
+                g.message = self._msg("app_not_found", target=target,
+                                      closest=_quote_list(g.closest) or "-")
+            elif g.closest:
+                g.message = self._msg("not_found", target=target, closest=_quote_list(g.closest))
+            else:
+                g.message = self._msg("not_found_none", target=target)
+        elif g.status == "too_many":
+            g.message = self._msg("too_many", target=target, count=len(g.candidates) or "many")
+        return g

@@ -1,0 +1,356 @@
+"""The agent loop: screenshot -> brain -> parse -> ground -> act -> reflect -> record, until it ends.
+
+``Agent(device, brain).run(instruction)`` returns a RunResult whose ``termination`` always names why the
+run ended (completed, max_steps, max_model_calls, time_budget, repeated_failing_action, too_many_failures,
+repeated_action, brain_error, device_error, interrupted). Each step is written to the trace as it happens.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from droidpilot.agent.actions import Action, ActionParseError, parse_action
+from droidpilot.agent.brains.base import Brain, BrainError, BrainReply, BrainRequest, HistoryEntry
+from droidpilot.agent.coords import CoordFrame, fit_size
+from droidpilot.agent.execute import NO_CHANGE_EXPECTED, perform, trace_entries
+from droidpilot.agent.grounding import Grounder, Grounding
+from droidpilot.agent.prompting import choice_prompt, completion_prompt, operation_prompt
+from droidpilot.agent.prompts import check_language, message
+from droidpilot.agent.recorder import TraceRecorder
+from droidpilot.agent.reflection import FailureTracker, screen_diff
+from droidpilot.agent.response import parse_choice, parse_completion, parse_response
+from droidpilot.agent.screen import ScreenView
+from droidpilot.device.base import Device, DeviceError
+from droidpilot.errors import InputError
+
+
+@dataclass
+class Limits:
+    """When a run must end even if the brain has not said ``stop``."""
+
+    max_steps: int = 20
+    max_repeated_actions: int = 5
+    max_repeated_failures: int = 3
+    max_consecutive_failures: int = 5
+    max_model_calls: int = 60
+    time_budget_s: float = 900.0
+
+    def __post_init__(self) -> None:
+        for name, value in vars(self).items():
+            if value <= 0:
+                raise InputError(f"limit {name} must be positive, got {value}")
+
+
+@dataclass
+class RunResult:
+    """How a run ended and what it cost. ``completed``: the brain stopped and the check agreed."""
+
+    termination: str
+    completed: bool
+    steps: int
+    actions: int
+    model_calls: int
+    prompt_tokens: int
+    completion_tokens: int
+    seconds: float
+    timings: dict[str, float]
+    trace_dir: Path | None = None
+    final_state: dict[str, Any] | None = None
+    error: str = ""
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"termination": self.termination, "completed": self.completed, "steps": self.steps,
+                "actions": self.actions, "model_calls": self.model_calls,
+                "prompt_tokens": self.prompt_tokens, "completion_tokens": self.completion_tokens,
+                "seconds": round(self.seconds, 3),
+                "timings": {k: round(v, 4) for k, v in self.timings.items()},
+                "trace_dir": str(self.trace_dir) if self.trace_dir else None, "error": self.error}
+
+
+class _Stop(Exception):
+    def __init__(self, reason: str, error: str = "") -> None:
+        super().__init__(reason)
+        self.reason, self.error = reason, error
+
+
+@dataclass
+class _Run:
+    instruction: str
+    started: float
+    history: list[HistoryEntry] = field(default_factory=list)
+    feedback: str = ""
+    steps: int = 0
+    actions: int = 0
+    model_calls: int = 0
+    prompt_tokens: int = 0
+    completion_tokens: int = 0
+    timings: dict[str, float] = field(
+        default_factory=lambda: {"perception": 0.0, "model": 0.0, "device": 0.0})
+    last_thought: str = ""
+
+
+class Agent:
+    """A Mobile-Agent-style agent on ``device`` deciding with ``brain``; traces go to ``out_dir``."""
+
+    def __init__(self, device: Device, brain: Brain, *, ocr_engine: Any | None = None,
+                 out_dir: str | Path | None = None, limits: Limits | None = None, language: str = "en",
+                 settle_s: float = 0.0, check_completion: bool = True, record_xml: bool = True,
+                 image_max_side: int | None = None, app_name: str = "",
+                 on_step: Callable[[dict[str, Any]], None] | None = None) -> None:
+        self.device = device
+        self.brain = brain
+        self.ocr_engine = ocr_engine
+        self.out_dir = Path(out_dir) if out_dir is not None else None
+        self.limits = limits or Limits()
+        self.language = check_language(language)
+        self.settle_s = settle_s
+        self.check_completion = check_completion
+        self.record_xml = record_xml
+        self.image_max_side = image_max_side or getattr(brain, "image_max_side", None)
+        self.app_name = app_name
+        self.on_step = on_step
+        self.grounder = Grounder(self.language)
+        self.extended = getattr(brain, "extended_actions", True)
+
+    # -- public ----------------------------------------------------------------------------------
+    def run(self, instruction: str) -> RunResult:
+        """Run the loop for ``instruction`` until the brain is done or a limit ends it."""
+        if not instruction.strip():
+            raise InputError("the instruction is empty; say what the agent should do")
+        if self.ocr_engine is None:
+            from droidpilot.perception.ocr import make_ocr_engine
+
+            self.ocr_engine = make_ocr_engine("rapidocr")
+        run = _Run(instruction, time.monotonic())
+        recorder = TraceRecorder(self.out_dir, instruction, self.app_name) if self.out_dir else None
+        tracker = FailureTracker(self.limits.max_repeated_failures, self.limits.max_consecutive_failures,
+                                 self.limits.max_repeated_actions)
+        if recorder:
+            recorder.write_run({"instruction": instruction, "status": "running",
+                                "device": self._device_info(),
+                                "brain": {"name": self.brain.name, **self.brain.describe()},
+                                "settings": self._settings(), "started_at": time.time()})
+        screen: ScreenView | None = None
+        reason, error, completed = "", "", False
+        try:
+            screen = self._capture(run)
+            while True:
+                self._check_limits(run)
+                screen, completed = self._step(run, screen, tracker, recorder)
+                if completed:
+                    reason = "completed"
+                    break
+                verdict = tracker.verdict()
+                if verdict:
+                    raise _Stop(verdict)
+        except _Stop as stop:
+            reason, error = stop.reason, stop.error
+        except KeyboardInterrupt:
+            reason, error = "interrupted", "interrupted by the user"
+        result = RunResult(reason, completed, run.steps, run.actions, run.model_calls, run.prompt_tokens,
+                           run.completion_tokens, time.monotonic() - run.started, run.timings,
+                           recorder.folder if recorder else None, self._final_state(), error)
+        if recorder:
+            recorder.finish(screen.image if screen else None, screen.xml if screen else None,
+                            run.last_thought, reason, {"status": "finished", "termination": reason,
+                                                       "result": result.to_dict(), "final_state":
+                                                       result.final_state, "finished_at": time.time()})
+        return result
+
+    # -- one step --------------------------------------------------------------------------------
+    def _step(self, run: _Run, screen: ScreenView, tracker: FailureTracker,
+              recorder: TraceRecorder | None) -> tuple[ScreenView, bool]:
+        run.steps += 1
+        t0 = {k: v for k, v in run.timings.items()}
+        perception0 = screen.perception_s
+        record: dict[str, Any] = {"step": run.steps, "screen_before": screen.hash,
+                                  "feedback_given": run.feedback}
+        prompt = operation_prompt(run.instruction, run.history, run.feedback, self.language, self.extended,
+                                  self.brain.coord_space)
+        reply = self._ask(run, "operate", prompt, screen, record)
+        record.update(prompt=prompt, response=reply.text)
+        run.feedback = ""
+        next_screen, completed = screen, False
+        try:
+            parsed = parse_response(reply.text)
+            record.update(observation=parsed.observation, thought=parsed.thought)
+            run.last_thought = parsed.thought or run.last_thought
+            action = parse_action(parsed.action_text)
+        except ActionParseError as exc:
+            run.feedback = message("parse_error", self.language, error=str(exc))
+            record.update(error=str(exc), outcome="parse_error")
+            tracker.record("<unparseable>", failed=True)
+            return self._finish_step(run, record, screen, screen, t0, perception0, recorder), False
+        record["action"] = action.to_dict()
+        if action.name == "stop":
+            completed = self._confirm_stop(run, screen, record)
+            tracker.record("stop", failed=not completed)
+            if not completed:
+                run.history.append(HistoryEntry(run.steps, "stop", parsed.thought, parsed.observation,
+                                                "not completed"))
+        else:
+            next_screen = self._act(run, action, parsed.thought, parsed.observation, screen, record,
+                                    tracker, recorder)
+        return self._finish_step(run, record, screen, next_screen, t0, perception0, recorder), completed
+
+    def _act(self, run: _Run, action: Action, thought: str, observation: str, screen: ScreenView,
+             record: dict[str, Any], tracker: FailureTracker, recorder: TraceRecorder | None) -> ScreenView:
+        frame = CoordFrame(self.brain.coord_space, screen.size,
+                           fit_size(screen.size, self.image_max_side) if self.image_max_side else screen.size)
+        grounding = self.grounder.ground(action, screen, frame)
+        if grounding.status == "ambiguous":
+            self._choose(run, action, grounding, screen, record)
+        record["grounding"] = grounding.to_dict()
+        text = action.format()
+        if not grounding.ok:
+            run.feedback = grounding.message
+            record["outcome"] = f"grounding_{grounding.status}"
+            tracker.record(text, failed=True)
+            run.history.append(HistoryEntry(run.steps, text, thought, observation, grounding.status))
+            return screen
+        start = time.perf_counter()
+        try:
+            perform(self.device, action, grounding)
+            if self.settle_s:
+                time.sleep(self.settle_s)
+        except DeviceError as exc:
+            run.timings["device"] += time.perf_counter() - start
+            run.feedback = message("device_error", self.language, action=text, error=str(exc))
+            record.update(outcome="device_error", error=str(exc))
+            tracker.record(text, failed=True)
+            run.history.append(HistoryEntry(run.steps, text, thought, observation, "device error"))
+            return screen
+        run.timings["device"] += time.perf_counter() - start
+        run.actions += 1
+        after = self._capture(run)
+        diff = screen_diff(screen.image, after.image)
+        failed = not diff.changed and action.name not in NO_CHANGE_EXPECTED
+        record.update(reflection={**diff.to_dict(), "failed": failed},
+                      outcome="unchanged" if failed else "ok")
+        if failed:
+            run.feedback = message("unchanged", self.language, action=text)
+        tracker.record(text, failed=failed)
+        result = message("result_unchanged" if failed else "result_ok", self.language)
+        run.history.append(HistoryEntry(run.steps, text, thought, observation, result))
+        if recorder:
+            entry, function = trace_entries(action, grounding)
+            record["frame"] = recorder.record_frame(screen.image, screen.xml, entry, thought, function)
+        return after
+
+    def _choose(self, run: _Run, action: Action, grounding: Grounding, screen: ScreenView,
+                record: dict[str, Any]) -> None:
+        """Mobile-Agent's 2-4 case: show the numbered crops and let the brain pick one."""
+        cands = grounding.candidates
+        descriptions = [c.text or c.description or f"box {list(c.box)}" for c in cands]
+        prompt = choice_prompt(run.instruction, action.format(), descriptions, self.language)
+        crops = [c.crop if c.crop is not None else screen.image.crop(c.box) for c in cands]
+        reply = self._ask(run, "choose", prompt, screen, record, images=crops,
+                          choices=[c.to_dict() for c in cands], target=grounding.target)
+        number = parse_choice(reply.text, len(cands))
+        record["choice"] = {"prompt": prompt, "response": reply.text, "number": number}
+        if number is None:
+            number = 1
+            grounding.choice_note = message("choice_invalid", self.language, answer=reply.text.strip()[:80],
+                                            count=len(cands))
+        grounding.choose(number)
+
+    def _confirm_stop(self, run: _Run, screen: ScreenView, record: dict[str, Any]) -> bool:
+        if not self.check_completion:
+            return True
+        prompt = completion_prompt(run.instruction, run.history, self.language)
+        reply = self._ask(run, "complete", prompt, screen, record)
+        answer = parse_completion(reply.text)
+        # An answer that is neither yes nor no leaves the brain's own "stop" standing.
+        done = answer.done is not False
+        record["completion_check"] = {"prompt": prompt, "response": reply.text, "done": answer.done,
+                                      "reason": answer.reason}
+        record["outcome"] = "completed" if done else "not_completed"
+        if not done:
+            run.feedback = message("not_completed", self.language, reason=answer.reason or "-")
+        return done
+
+    # -- helpers ---------------------------------------------------------------------------------
+    def _ask(self, run: _Run, kind: str, prompt: str, screen: ScreenView, record: dict[str, Any],
+             **extra: Any) -> BrainReply:
+        if run.model_calls >= self.limits.max_model_calls:
+            raise _Stop("max_model_calls")
+        request = BrainRequest(kind=kind, instruction=run.instruction, prompt=prompt,  # type: ignore[arg-type]
+                               screen=screen, step=run.steps, history=list(run.history),
+                               feedback=run.feedback, language=self.language, **extra)
+        perception0 = screen.perception_s
+        start = time.perf_counter()
+        try:
+            reply = self.brain.decide(request)
+        except BrainError as exc:
+            record["error"] = str(exc)
+            raise _Stop("brain_error", str(exc)) from None
+        elapsed = time.perf_counter() - start
+        run.timings["model"] += max(0.0, elapsed - (screen.perception_s - perception0))
+        run.model_calls += max(1, reply.model_calls)
+        run.prompt_tokens += reply.prompt_tokens
+        run.completion_tokens += reply.completion_tokens
+        record.setdefault("calls", []).append({"kind": kind, **reply.usage()})
+        return reply
+
+    def _capture(self, run: _Run) -> ScreenView:
+        start = time.perf_counter()
+        try:
+            image = self.device.screenshot()
+            xml = None
+            if self.record_xml:
+                try:
+                    xml = self.device.ui_xml()
+                except DeviceError:
+                    xml = None
+        except DeviceError as exc:
+            run.timings["device"] += time.perf_counter() - start
+            raise _Stop("device_error", str(exc)) from None
+        run.timings["device"] += time.perf_counter() - start
+        return ScreenView(image, self.ocr_engine, xml)
+
+    def _finish_step(self, run: _Run, record: dict[str, Any], screen: ScreenView, after: ScreenView,
+                     t0: dict[str, float], perception0: float, recorder: TraceRecorder | None) -> ScreenView:
+        run.timings["perception"] += screen.perception_s - perception0
+        record["screen_after"] = after.hash
+        record["timings"] = {k: round(run.timings[k] - t0[k], 4) for k in run.timings}
+        record["feedback_next"] = run.feedback
+        if recorder:
+            recorder.append_step(record)
+        if self.on_step:
+            self.on_step(record)
+        return after
+
+    def _check_limits(self, run: _Run) -> None:
+        if run.steps >= self.limits.max_steps:
+            raise _Stop("max_steps")
+        if run.model_calls >= self.limits.max_model_calls:
+            raise _Stop("max_model_calls")
+        if time.monotonic() - run.started > self.limits.time_budget_s:
+            raise _Stop("time_budget")
+
+    def _device_info(self) -> dict[str, Any]:
+        info: dict[str, Any] = {"serial": getattr(self.device, "serial", ""),
+                                "type": type(self.device).__name__}
+        with contextlib.suppress(DeviceError):
+            info["size"] = list(self.device.size())
+        return info
+
+    def _settings(self) -> dict[str, Any]:
+        return {"limits": vars(self.limits), "language": self.language, "settle_s": self.settle_s,
+                "check_completion": self.check_completion, "image_max_side": self.image_max_side,
+                "coord_space": self.brain.coord_space}
+
+    def _final_state(self) -> dict[str, Any] | None:
+        state = getattr(self.device, "state", None)
+        if not callable(state):
+            return None
+        try:
+            value = state()
+        except Exception:  # a state oracle failure must not lose the trace
+            return None
+        return value if isinstance(value, dict) else None
