@@ -1,0 +1,111 @@
+"""``action_match``: the frame's action has a given type and its fields contain given values.
+
+``contains`` is a real containment test, field by field: a string must be a substring of the action's
+field (case-insensitive), a list a subset of it, a number or boolean equal to it, a mapping contained
+recursively. Dotted names reach nested fields (``parameters.text``).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any, ClassVar
+
+from droidpilot.verify.checkers._fields import MISSING, lookup_path
+from droidpilot.verify.checkers._keywords import as_list
+from droidpilot.verify.checkers.base import CheckResult, ConditionChecker, Param, Verdict, register_condition
+
+if TYPE_CHECKING:
+    from droidpilot.verify.frame import Frame
+    from droidpilot.verify.options import VerifierOptions
+
+
+def contains(actual: Any, expected: Any) -> bool:
+    """Does ``actual`` contain ``expected``? (substring / subset / equality / recursive mapping)."""
+    if isinstance(expected, dict):
+        return isinstance(actual, dict) and all(
+            key in actual and contains(actual[key], value) for key, value in expected.items())
+    if isinstance(expected, list):
+        if isinstance(actual, list):
+            return all(any(_equal_or_within(a, e) for a in actual) for e in expected)
+        if isinstance(actual, str):
+            return all(isinstance(e, str) and e.casefold() in actual.casefold() for e in expected)
+        return False
+    if isinstance(expected, str):
+        if isinstance(actual, str):
+            return expected.casefold() in actual.casefold()
+        if isinstance(actual, list):
+            return any(isinstance(a, str) and expected.casefold() in a.casefold() for a in actual)
+        return actual is not None and not isinstance(actual, (dict, bool)) and str(actual) == expected
+    if isinstance(expected, bool) or expected is None:
+        return actual is expected or (isinstance(actual, bool) and actual == expected)
+    if isinstance(expected, (int, float)):
+        if isinstance(actual, bool):
+            return False
+        if isinstance(actual, (int, float)):
+            return actual == expected
+        if isinstance(actual, str):
+            try:
+                return float(actual) == float(expected)
+            except ValueError:
+                return False
+        return False
+    return actual == expected
+
+
+def _equal_or_within(actual: Any, expected: Any) -> bool:
+    if isinstance(expected, str) and isinstance(actual, str):
+        return actual.casefold() == expected.casefold()
+    return contains(actual, expected)
+
+
+def frame_action(frame: Any) -> dict[str, Any] | None:
+    """The action dict of a Frame or a MobiFlow frame dict, or None when the frame has none."""
+    action = frame.get("action") if hasattr(frame, "get") else getattr(frame, "action", None)
+    return action if isinstance(action, dict) and action else None
+
+
+@register_condition("action_match")
+class ActionMatch(ConditionChecker):
+    """The action's ``type`` (one name or a list of names) and/or the values its fields ``contains``."""
+
+    reads = "action"
+    cost = 1
+    params_spec: ClassVar[dict[str, Param]] = {
+        "type": Param("str_or_list", help="action type(s): click, input, swipe, wait, done, ..."),
+        "contains": Param("dict", help="field -> value the action's field must contain"),
+    }
+
+    def validate(self, params: dict[str, Any]) -> list[str]:
+        problems = []
+        if "type" not in params and "contains" not in params:
+            problems.append("action_match needs 'type' and/or 'contains'")
+        if "type" in params and not as_list(params["type"]):
+            problems.append("'type' names no action type")
+        if isinstance(params.get("contains"), dict) and not params["contains"]:
+            problems.append("'contains' is empty")
+        return problems
+
+    def check(self, frame: Frame, params: dict[str, Any],
+              options: VerifierOptions | None = None) -> CheckResult:
+        action = frame_action(frame)
+        if action is None:
+            return CheckResult(Verdict.NO, self.name, self.reads, reason="the frame has no action")
+        details: dict[str, Any] = {"action_type": action.get("type")}
+        if "type" in params:
+            wanted = [t.casefold() for t in as_list(params["type"])]
+            actual_type = str(action.get("type", "")).casefold()
+            if actual_type not in wanted:
+                why = f"action type {action.get('type')!r} is not {as_list(params['type'])}"
+                return CheckResult(Verdict.NO, self.name, self.reads, details=details, reason=why)
+        failed = {}
+        for field_name, expected in (params.get("contains") or {}).items():
+            actual = lookup_path(action, str(field_name))
+            if actual is MISSING or not contains(actual, expected):
+                failed[field_name] = None if actual is MISSING else actual
+        if failed:
+            details["mismatched"] = failed
+            return CheckResult(Verdict.NO, self.name, self.reads, details=details,
+                               reason=f"action fields {sorted(failed)} do not contain the expected values")
+        if "contains" in params:
+            details["contains"] = params["contains"]
+        return CheckResult(Verdict.YES, self.name, self.reads, details=details,
+                           reason=f"action {action.get('type')!r} matches")

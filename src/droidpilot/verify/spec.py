@@ -1,0 +1,413 @@
+"""Loading and validating rules (task specs) in MobiFlow's format, from YAML or JSON.
+
+``load_rule(path)`` / ``load_rule_text(text)`` return a ``Task`` whose nodes know their source line, or
+raise ``RuleError`` listing every problem found (file, line, node, what is wrong, how to fix it).
+Suspicious but usable structure is reported in ``Task.warnings`` and logged at WARNING.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+from pathlib import Path
+from typing import Any
+
+from pydantic import ValidationError
+
+from droidpilot.verify.checkers import get_checker, registered_names
+from droidpilot.verify.checkers.base import SUBCHECKER_ALIASES, canonical_name
+from droidpilot.verify.checkers.combinators import OPTION_KEYS, SUB_NAMES, order_problems, split_params
+from droidpilot.verify.problems import RuleError, RuleProblem, closest, did_you_mean
+from droidpilot.verify.rule import Task
+from droidpilot.verify.spec_graph import graph_problems, graph_warnings
+from droidpilot.verify.spec_params import check_params
+from droidpilot.verify.spec_params import kind_of as _kind
+from droidpilot.verify.spec_yaml import LineDict, SyntaxProblemError, load_json, load_yaml
+
+__all__ = ["PERCEPTION_TYPES", "RuleError", "RuleProblem", "load_rule", "load_rule_text", "validate_task"]
+
+log = logging.getLogger("droidpilot.verify.spec")
+
+# Checker types the perception layer provides; valid even while its modules are not installed.
+PERCEPTION_TYPES: tuple[str, ...] = ("ocr_match", "icons_match", "llm")
+COMBINATORS: tuple[str, ...] = ("escalate", "juxtaposition")
+TOP_FIELDS = ("task_id", "app_id", "task_type", "description", "nodes", "success")
+NODE_FIELDS = ("id", "name", "deps", "next", "condition", "score")
+
+
+def load_rule(path: str | Path) -> Task:
+    """Load and validate the rule file at ``path`` (``.json`` as JSON, anything else as YAML)."""
+    path = Path(path)
+    try:
+        text = path.read_text(encoding="utf-8-sig")
+    except FileNotFoundError:
+        raise RuleError([RuleProblem(str(path), None, None, "rule file not found",
+                                     "check the path")]) from None
+    except (OSError, UnicodeDecodeError) as exc:
+        raise RuleError([RuleProblem(str(path), None, None, f"cannot read the rule file: {exc}",
+                                     "make it a readable UTF-8 text file")]) from None
+    task = load_rule_text(text, source=str(path))
+    task.source = path
+    return task
+
+
+def load_rule_text(text: str, source: str = "<string>") -> Task:
+    """Load and validate a rule given as text; ``source`` names it in messages (a ``.json`` name
+    selects JSON parsing)."""
+    try:
+        data = load_json(text) if source.lower().endswith(".json") else load_yaml(text)
+    except SyntaxProblemError as exc:
+        p = exc.problem
+        raise RuleError([RuleProblem(source, p.line, None, p.message, p.fix)]) from None
+    task = _Validator(source, text).run(data)
+    if source != "<string>":
+        task.source = Path(source)
+    return task
+
+
+def validate_task(task: Task) -> Task:
+    """Validate a Task built in Python (not loaded from a file); returns it with ``warnings`` filled."""
+    source = str(task.source) if task.source else "<task>"
+    data = task.model_dump(mode="python", exclude_none=False)
+    checked = _Validator(source, "").run(data)
+    task.warnings = checked.warnings
+    return task
+
+
+class _Validator:
+    """Collects every problem of one rule in a single pass, then builds the Task."""
+
+    def __init__(self, source: str, text: str) -> None:
+        self.source = source
+        self.text = text
+        self.problems: list[RuleProblem] = []
+        self.warnings: list[RuleProblem] = []
+
+    def problem(self, line: int | None, node: str | None, message: str, fix: str = "") -> None:
+        self.problems.append(RuleProblem(self.source, line, node, message, fix))
+
+    def warn(self, line: int | None, node: str | None, message: str, fix: str = "") -> None:
+        self.warnings.append(RuleProblem(self.source, line, node, message, fix))
+
+    # -- the whole rule ------------------------------------------------------------------------
+    def run(self, data: Any) -> Task:
+        if data is None:
+            self.problem(1, None, "the rule is empty",
+                         "write a mapping with task_id, nodes: [...] and success: {any_of: [...]}")
+            raise RuleError(self.problems)
+        if not isinstance(data, dict):
+            self.problem(_line(data) or 1, None, f"the top level is a {_kind(data)}, not a mapping",
+                         "start the file with keys such as task_id:, nodes: and success:")
+            raise RuleError(self.problems)
+        data = dict(data) if not isinstance(data, LineDict) else data
+        self._duplicate_keys(data, None)
+        for key in ("task_id", "app_id", "task_type", "description"):
+            self._scalar_text(data, key, None)
+        self._near_misses(data, TOP_FIELDS, None, "the rule")
+        nodes = self._nodes(data)
+        ids = [n["id"] for n in nodes if isinstance(n.get("id"), str)]
+        self._success(data, ids)
+        if nodes:
+            graph_problems(self, nodes, ids)
+        if self.problems:
+            raise RuleError(self.problems)
+        task = self._build(data, nodes)
+        if task.nodes:
+            graph_warnings(self, task)
+        task.warnings = [str(w) for w in self.warnings]
+        for warning in task.warnings:
+            log.warning("%s", warning)
+        return task
+
+    def _build(self, data: dict[str, Any], nodes: list[dict[str, Any]]) -> Task:
+        plain = _plain(data)
+        plain["nodes"] = []
+        for raw in nodes:
+            node = _plain(raw)
+            node["line"] = _line(raw)
+            plain["nodes"].append(node)
+        try:
+            return Task.model_validate(plain)
+        except ValidationError as exc:  # a shape the checks above did not foresee
+            for err in exc.errors():
+                where = ".".join(str(p) for p in err["loc"])
+                self.problem(_line(data), None, f"{where}: {err['msg']}", "fix the value's type")
+            raise RuleError(self.problems) from None
+
+    # -- top-level fields -------------------------------------------------------------------------
+    def _scalar_text(self, mapping: dict[str, Any], key: str, node: str | None) -> None:
+        value = mapping.get(key)
+        if value is None or isinstance(value, str):
+            return
+        if isinstance(value, (int, float)) and not isinstance(value, bool):
+            mapping[key] = str(value)
+            return
+        self.problem(_key_line(mapping, key), node, f"'{key}' must be text, not a {_kind(value)}",
+                     f"write {key}: \"...\"")
+
+    def _near_misses(self, mapping: dict[str, Any], fields: tuple[str, ...], node: str | None,
+                     what: str) -> None:
+        for key in mapping:
+            if isinstance(key, str) and key not in fields:
+                guess = closest(key, fields, cutoff=0.75)
+                if guess and guess not in mapping:
+                    self.warn(_key_line(mapping, key), node,
+                              f"{what} has an unknown key '{key}' (kept as description; did you mean "
+                              f"'{guess}'?)", f"rename it to '{guess}' if that was meant")
+
+    def _duplicate_keys(self, mapping: Any, node: str | None) -> None:
+        for key, line in getattr(mapping, "duplicate_keys", []):
+            self.problem(line, node, f"key '{key}' is given twice (the later value would silently win)",
+                         "keep one of them")
+
+    def _nodes(self, data: dict[str, Any]) -> list[dict[str, Any]]:
+        raw = data.get("nodes")
+        if raw is None:
+            self.problem(_key_line(data, "nodes") or 1, None, "the rule has no nodes",
+                         "add nodes: [{id: ..., condition: {type: ..., params: {...}}}, ...]")
+            return []
+        if not isinstance(raw, list):
+            self.problem(_key_line(data, "nodes"), None, f"'nodes' must be a list, not a {_kind(raw)}",
+                         "write each node as a '- id: ...' item under nodes:")
+            return []
+        nodes: list[dict[str, Any]] = []
+        first_line: dict[str, int | None] = {}
+        item_lines = getattr(raw, "item_lines", [])
+        for i, item in enumerate(raw):
+            line = item_lines[i] if i < len(item_lines) else None
+            if not isinstance(item, dict):
+                self.problem(line, None, f"nodes[{i}] is a {_kind(item)}, not a mapping",
+                             "write the node as '- id: ...' with its fields indented under it")
+                continue
+            nodes.append(item)
+            node_id = self._node(item, i)
+            if node_id is None:
+                continue
+            if node_id in first_line:
+                where = f" (first at line {first_line[node_id]})" if first_line[node_id] else ""
+                self.problem(_key_line(item, "id"), node_id, f"duplicate node id{where}",
+                             "give every node a unique id")
+            else:
+                first_line[node_id] = _key_line(item, "id")
+        return nodes
+
+    # -- one node ---------------------------------------------------------------------------------
+    def _node(self, node: dict[str, Any], index: int) -> str | None:
+        node_id = node.get("id")
+        label: str | None = None
+        if node_id is None:
+            self.problem(_line(node), None, f"nodes[{index}] has no id", "add id: <a unique name>")
+        elif isinstance(node_id, (int, float)) and not isinstance(node_id, bool):
+            node["id"] = node_id = str(node_id)
+        elif not isinstance(node_id, str) or not node_id:
+            self.problem(_key_line(node, "id"), None, f"nodes[{index}] has an invalid id {node_id!r}",
+                         "use a non-empty name such as open_search")
+        if isinstance(node_id, str) and node_id:
+            label = node_id
+        self._duplicate_keys(node, label)
+        self._scalar_text(node, "name", label)
+        self._near_misses(node, NODE_FIELDS, label, "the node")
+        for key in ("deps", "next"):
+            value = node.get(key)
+            if value is None:
+                continue
+            if isinstance(value, str):
+                self.problem(_key_line(node, key), label, f"'{key}' must be a list, not a string",
+                             f"write {key}: [{value}]")
+            elif not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+                self.problem(_key_line(node, key), label, f"'{key}' must be a list of node ids",
+                             f"write {key}: [node_a, node_b]")
+        if "score" in node:
+            score = node["score"]
+            if isinstance(score, bool) or not isinstance(score, (int, float)):
+                self.problem(_key_line(node, "score"), label, f"score must be a number, not {score!r}",
+                             "write score: 10 (or leave it out for the default 10)")
+        self._condition(node, label)
+        return label
+
+    def _condition(self, node: dict[str, Any], label: str | None) -> None:
+        cond = node.get("condition")
+        if cond is None:
+            return
+        line = _key_line(node, "condition")
+        if not isinstance(cond, dict):
+            self.problem(line, label, f"condition must be a mapping, not a {_kind(cond)}",
+                         "write condition: {type: <checker>, params: {...}}")
+            return
+        self._duplicate_keys(cond, label)
+        ctype = cond.get("type")
+        if not isinstance(ctype, str) or not ctype:
+            self.problem(_key_line(cond, "type") or line, label, "condition has no checker type",
+                         "add type: escalate (or text_match, ocr_match, llm, ...)")
+            return
+        params = cond.get("params")
+        if params is None:
+            params = cond["params"] = LineDict()
+        if not isinstance(params, dict):
+            self.problem(_key_line(cond, "params"), label,
+                         f"params must be a mapping, not a {_kind(params)}", "write params: {key: value}")
+            return
+        for key in [k for k in cond if k not in ("type", "params")]:
+            if _belongs_in_params(ctype, key) and key not in params:
+                self.warn(_key_line(cond, key), label,
+                          f"'{key}' stands beside type: instead of under params:; read as params.{key}",
+                          f"indent '{key}' under params:")
+                _move_key(cond, params, key)
+            else:
+                self.problem(_key_line(cond, key), label, f"condition has an unknown key '{key}'"
+                             f"{did_you_mean(str(key), ('type', 'params'))}",
+                             "a condition has only type: and params:")
+        self._checker(ctype, params, label, _key_line(cond, "type") or line, _key_line(cond, "params"))
+
+    def _checker(self, ctype: str, params: dict[str, Any], label: str | None, type_line: int | None,
+                 params_line: int | None) -> None:
+        name = canonical_name(ctype)
+        known = set(registered_names()) | set(PERCEPTION_TYPES)
+        if name not in known:
+            choices = sorted(known | set(SUBCHECKER_ALIASES))
+            self.problem(type_line, label, f"unknown checker type '{ctype}'{did_you_mean(ctype, choices)}",
+                         f"use one of: {', '.join(sorted(known))}")
+            return
+        if name in COMBINATORS:
+            self._combinator(name, params, label, params_line)
+            return
+        self._leaf(name, params, label, params_line, prefix=name)
+
+    def _combinator(self, name: str, params: dict[str, Any], label: str | None,
+                    params_line: int | None) -> None:
+        split = split_params(params, name)
+        keys = sorted(SUBCHECKER_ALIASES)
+        choices = [*keys, *SUBCHECKER_ALIASES.values(), *OPTION_KEYS[name]]
+        for key in split.unknown:
+            self.problem(_key_line(params, key, params_line), label,
+                         f"{name} has an unknown sub-checker '{key}'{did_you_mean(str(key), choices)}",
+                         f"use one of: {', '.join(keys)}")
+        for key, message in split.problems:
+            self.problem(_key_line(params, key, params_line), label, f"{name}: {message}",
+                         "keep one entry per checker, each a mapping of its parameters")
+        if "escalation_order" in split.options:
+            for message in order_problems(split.options["escalation_order"]):
+                self.problem(_key_line(params, "escalation_order", params_line), label, message,
+                             f"use keys from: {', '.join(keys)}")
+        if not split.subs and not split.unknown and not split.problems:
+            self.problem(params_line, label, f"{name} has no sub-checkers",
+                         f"add at least one of: {', '.join(keys)}")
+        for sub in split.subs:
+            value = params.get(sub.key)
+            sub_params = sub.params
+            if isinstance(value, dict) and value is not sub.params and isinstance(value.get("params"), dict):
+                sub_params = value["params"]  # the nested form {type, params}: keep its lines
+            self._leaf(sub.name, sub_params, label, _key_line(params, sub.key, params_line),
+                       prefix=f"{name}.{sub.key}")
+
+    def _leaf(self, name: str, params: dict[str, Any], label: str | None, line: int | None,
+              prefix: str) -> None:
+        try:
+            checker = get_checker(name)
+        except KeyError:
+            return  # a perception checker that is not installed: its parameters cannot be checked here
+        for message, fix, key in check_params(checker, params, self.warn_param(label, line, params, prefix)):
+            self.problem(_key_line(params, key, line) if key is not None else line, label,
+                         f"{prefix}: {message}", fix)
+
+    def warn_param(self, label: str | None, line: int | None, params: dict[str, Any], prefix: str):
+        """A callback check_params uses to report a repaired key as a warning."""
+
+        def warn(key: str, message: str, fix: str) -> None:
+            self.warn(_key_line(params, key, line), label, f"{prefix}: {message}", fix)
+
+        return warn
+
+    # -- success ----------------------------------------------------------------------------------
+    def _success(self, data: dict[str, Any], ids: list[str]) -> None:
+        success = data.get("success")
+        if success is None:
+            return
+        line = _key_line(data, "success")
+        if not isinstance(success, dict):
+            self.problem(line, None, f"success must be a mapping, not a {_kind(success)}",
+                         "write success: {any_of: [node_id]} or success: {all_of: [...]}")
+            return
+        for key in success:
+            if key not in ("any_of", "all_of"):
+                self.problem(_key_line(success, key, line), None, f"success has an unknown key '{key}'"
+                             f"{did_you_mean(str(key), ('any_of', 'all_of'))}", "use any_of or all_of")
+        if success.get("any_of") and success.get("all_of"):
+            self.problem(line, None, "success gives both any_of and all_of",
+                         "keep one: any_of (one node suffices) or all_of (every node)")
+        for key in ("any_of", "all_of"):
+            value = success.get(key)
+            if value is None:
+                continue
+            kline = _key_line(success, key, line)
+            if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+                self.problem(kline, None, f"success.{key} must be a list of node ids",
+                             f"write {key}: [node_id]")
+                continue
+            if not value:
+                self.problem(kline, None, f"success.{key} is empty", "name the node(s) that end the task")
+            for target in value:
+                if target not in ids:
+                    self.missing_reference(kline, None, f"success.{key}", target, ids)
+
+    def missing_reference(self, line: int | None, node: str | None, field: str, target: str,
+                          ids: list[str]) -> None:
+        """Report ``field`` naming a node that does not exist, with a did-you-mean and a hint."""
+        guess = closest(target, ids)
+        message = f"{field} names '{target}', which is not a node"
+        commented = self._commented_out(target)
+        if commented:
+            message += f" (a node with that id is commented out at line {commented})"
+        if commented:
+            fix = f"uncomment that node or remove '{target}' from {field}"
+        elif guess:
+            fix = f"write '{guess}'"
+        else:
+            fix = f"add a node with id '{target}' or remove it from {field}"
+        if guess and not commented:
+            message += f" (did you mean '{guess}'?)"
+        self.problem(line, node, message, fix)
+
+    def _commented_out(self, node_id: str) -> int | None:
+        pattern = re.compile(r"^\s*#\s*-?\s*id:\s*['\"]?" + re.escape(node_id) + r"['\"]?\s*$")
+        for number, text in enumerate(self.text.splitlines(), start=1):
+            if pattern.match(text):
+                return number
+        return None
+
+
+def _belongs_in_params(ctype: str, key: Any) -> bool:
+    """Is ``key`` (found beside ``type:``) plainly a parameter of checker ``ctype``?"""
+    name = canonical_name(ctype)
+    if name in COMBINATORS:
+        return key in SUB_NAMES or key in OPTION_KEYS[name]
+    try:
+        spec = get_checker(name).params_spec
+    except KeyError:
+        return False
+    return spec is not None and key in spec
+
+
+def _move_key(source: dict[str, Any], target: dict[str, Any], key: Any) -> None:
+    target[key] = source.pop(key)
+    if isinstance(source, LineDict) and isinstance(target, LineDict) and key in source.key_lines:
+        target.key_lines[key] = source.key_lines.pop(key)
+
+
+def _line(value: Any) -> int | None:
+    return getattr(value, "line", None)
+
+
+def _key_line(mapping: Any, key: Any, default: int | None = None) -> int | None:
+    if isinstance(mapping, LineDict):
+        return mapping.key_lines.get(key, mapping.line)
+    return default
+
+
+def _plain(value: Any) -> Any:
+    """LineDict / LineList trees as plain dicts and lists (lines are only needed while validating)."""
+    if isinstance(value, dict):
+        return {k: _plain(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_plain(v) for v in value]
+    return value
