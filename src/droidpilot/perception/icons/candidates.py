@@ -1,0 +1,210 @@
+"""Icon candidate regions without neural weights: OpenCV proposals on a screenshot.
+
+Two proposal sources are united: connected components of a background-difference mask (strokes close to
+each other are joined by a small closing) and connected components of Canny edges (which separate an
+icon from a coloured bar it sits on). Nearby parts are also merged into groups, so an icon drawn with
+several strokes is one candidate; parts are kept too and the ranking decides. Regions that are too small,
+too large or too elongated for an icon, and regions that are OCR text, are dropped.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+from droidpilot.perception.types import Box, OcrLine
+
+WORK_SHORT_SIDE = 720  # proposals are computed on a copy whose short side is at most this
+
+
+@dataclass(frozen=True)
+class Region:
+    """A candidate icon box in device pixels; ``source`` says how it was proposed."""
+
+    box: Box
+    source: str  # "mask", "edges", "group" or "detector"
+    parts: int = 1
+
+
+@dataclass(frozen=True)
+class SizeLimits:
+    """Icon size limits as fractions of the screen's short side (and of its area)."""
+
+    min_side: float = 0.012
+    min_long_side: float = 0.022
+    max_side: float = 0.32
+    max_area: float = 0.05
+    max_aspect: float = 12.0
+
+
+def _is_text(line: OcrLine) -> bool:
+    # A line of one or two symbols ("+", "<") is more likely an icon the OCR read than text.
+    return sum(ch.isalnum() for ch in line.text) >= 2
+
+
+def _overlap_share(box: Box, other: Box) -> float:
+    ix = max(0, min(box[2], other[2]) - max(box[0], other[0]))
+    iy = max(0, min(box[3], other[3]) - max(box[1], other[1]))
+    area = max(1, (box[2] - box[0]) * (box[3] - box[1]))
+    return ix * iy / area
+
+
+def iou(a: Box, b: Box) -> float:
+    """Intersection over union of two boxes."""
+    inter = _overlap_share(a, b) * max(1, (a[2] - a[0]) * (a[3] - a[1]))
+    union = (a[2] - a[0]) * (a[3] - a[1]) + (b[2] - b[0]) * (b[3] - b[1]) - inter
+    return inter / max(1.0, union)
+
+
+def _components(mask: np.ndarray) -> list[tuple[int, int, int, int]]:
+    count, _, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
+    return [(int(x), int(y), int(x + w), int(y + h)) for x, y, w, h, _ in stats[1:count]]
+
+
+def _background(work: np.ndarray) -> np.ndarray:
+    """A smooth estimate of the page behind the icons: a wide median on a quarter-size copy."""
+    h, w = work.shape[:2]
+    small = cv2.resize(work, (max(1, w // 4), max(1, h // 4)), interpolation=cv2.INTER_AREA)
+    k = max(3, (min(small.shape[:2]) // 6) | 1)
+    bg = cv2.medianBlur(small, min(k, 255))
+    return cv2.resize(bg, (w, h), interpolation=cv2.INTER_LINEAR)
+
+
+def _group(boxes: list[Box], gap_ratio: float = 0.3) -> list[tuple[Box, int]]:
+    """Clusters of boxes whose gap is small relative to their size: (union box, number of parts)."""
+    n = len(boxes)
+    parent = list(range(n))
+
+    def find(i: int) -> int:
+        while parent[i] != i:
+            parent[i] = parent[parent[i]]
+            i = parent[i]
+        return i
+
+    order = sorted(range(n), key=lambda i: boxes[i][0])
+    for pos, i in enumerate(order):
+        a = boxes[i]
+        sa = max(a[2] - a[0], a[3] - a[1])
+        for j in order[pos + 1:]:
+            b = boxes[j]
+            sb = max(b[2] - b[0], b[3] - b[1])
+            gap = max(3.0, gap_ratio * min(sa, sb))
+            if b[0] > a[2] + gap:
+                break
+            dy = max(0, max(a[1], b[1]) - min(a[3], b[3]))
+            dx = max(0, b[0] - a[2])
+            if dx <= gap and dy <= gap:
+                parent[find(i)] = find(j)
+    clusters: dict[int, list[int]] = {}
+    for i in range(n):
+        clusters.setdefault(find(i), []).append(i)
+    out = []
+    for members in clusters.values():
+        if len(members) < 2:
+            continue
+        xs1, ys1, xs2, ys2 = zip(*(boxes[m] for m in members), strict=True)
+        out.append(((min(xs1), min(ys1), max(xs2), max(ys2)), len(members)))
+    return out
+
+
+def _text_rows(boxes: list[Box], max_height: float) -> list[Box]:
+    """Boxes of rows of glyph-like parts (text when no OCR is given): 3+ parts of similar height, side
+    by side with small gaps. Rows of identical parts (a star rating) are not text."""
+    small = [b for b in boxes if (b[3] - b[1]) <= max_height]
+    small.sort(key=lambda b: b[0])
+    parent = list(range(len(small)))
+
+    def find(i: int) -> int:
+        while parent[i] != i:
+            parent[i] = parent[parent[i]]
+            i = parent[i]
+        return i
+
+    for i, a in enumerate(small):
+        ha = a[3] - a[1]
+        for j in range(i + 1, len(small)):
+            b = small[j]
+            hb = b[3] - b[1]
+            if b[0] - a[2] > 0.6 * max(ha, hb):
+                break
+            overlap = min(a[3], b[3]) - max(a[1], b[1])
+            if overlap >= 0.5 * min(ha, hb) and min(ha, hb) >= 0.45 * max(ha, hb):
+                parent[find(i)] = find(j)
+    rows: dict[int, list[Box]] = {}
+    for i, b in enumerate(small):
+        rows.setdefault(find(i), []).append(b)
+    out = []
+    for members in rows.values():
+        if len(members) < 3:
+            continue
+        ws = [b[2] - b[0] for b in members]
+        hs = [b[3] - b[1] for b in members]
+        if max(ws) <= 1.12 * min(ws) and max(hs) <= 1.12 * min(hs):
+            continue  # identical symbols in a row: icons, not letters
+        out.append((min(b[0] for b in members), min(b[1] for b in members),
+                    max(b[2] for b in members), max(b[3] for b in members)))
+    return out
+
+
+def _keep(box: Box, short_side: float, screen_area: float, limits: SizeLimits) -> bool:
+    w, h = box[2] - box[0], box[3] - box[1]
+    if min(w, h) < max(2.0, limits.min_side * short_side * (0.25 if max(w, h) > 4 * min(w, h) else 1)):
+        return False
+    if max(w, h) < limits.min_long_side * short_side or max(w, h) > limits.max_side * short_side:
+        return False
+    return w * h <= limits.max_area * screen_area and max(w, h) / max(1, min(w, h)) <= limits.max_aspect
+
+
+def find_regions(image: np.ndarray, ocr_lines: Sequence[OcrLine] | None = None,
+                 limits: SizeLimits | None = None, max_regions: int = 400) -> list[Region]:
+    """Candidate icon regions of a BGR screenshot, in device pixels, without duplicates.
+
+    With ``ocr_lines`` given, regions that are mostly inside a text line are dropped; with None, rows
+    of glyph-like parts are taken for text instead (pass ``[]`` to keep every region).
+    """
+    limits = limits or SizeLimits()
+    h, w = image.shape[:2]
+    scale = min(1.0, WORK_SHORT_SIDE / min(h, w))
+    work = image if scale == 1.0 else cv2.resize(image, (round(w * scale), round(h * scale)),
+                                                  interpolation=cv2.INTER_AREA)
+    text_boxes = [ln.box for ln in (ocr_lines or []) if _is_text(ln)]
+    work_text = [tuple(round(v * scale) for v in b) for b in text_boxes]
+
+    diff = cv2.absdiff(work, _background(work)).max(axis=2)
+    fg = (diff > 35).astype(np.uint8)
+    gray = cv2.cvtColor(work, cv2.COLOR_BGR2GRAY)
+    edges = cv2.dilate(cv2.Canny(gray, 40, 120), np.ones((3, 3), np.uint8))
+    for x1, y1, x2, y2 in work_text:  # text must not glue itself to a neighbouring icon
+        fg[y1 + 1:y2 - 1, x1 + 1:x2 - 1] = 0
+        edges[y1 + 1:y2 - 1, x1 + 1:x2 - 1] = 0
+    close = max(2, round(min(work.shape[:2]) * 0.004))
+    fg = cv2.morphologyEx(fg, cv2.MORPH_CLOSE, np.ones((close, close), np.uint8))
+
+    proposals: list[tuple[Box, str, int]] = []
+    for source, mask in (("mask", fg), ("edges", edges)):
+        proposals += [(b, source, 1) for b in _components(mask)]
+    if ocr_lines is None:  # without OCR, rows of glyphs stand in for text lines
+        glyphs = _components((diff > 35).astype(np.uint8))
+        text_boxes = [(int(b[0] / scale), int(b[1] / scale), int(np.ceil(b[2] / scale)),
+                       int(np.ceil(b[3] / scale)))
+                      for b in _text_rows(glyphs, 0.05 * max(work.shape[:2]))]
+    small = [b for b, _, _ in proposals if max(b[2] - b[0], b[3] - b[1]) < 0.2 * min(work.shape[:2])]
+    proposals += [(b, "group", n) for b, n in _group(small)]
+
+    short_side, area = float(min(h, w)), float(h * w)
+    regions: list[Region] = []
+    for box, source, parts in proposals:
+        full = (int(box[0] / scale), int(box[1] / scale), min(w, int(np.ceil(box[2] / scale))),
+                min(h, int(np.ceil(box[3] / scale))))
+        if not _keep(full, short_side, area, limits):
+            continue
+        if any(_overlap_share(full, t) >= 0.6 for t in text_boxes):
+            continue
+        if any(iou(full, r.box) > 0.8 for r in regions):
+            continue
+        regions.append(Region(full, source, parts))
+    regions.sort(key=lambda r: (r.box[2] - r.box[0]) * (r.box[3] - r.box[1]), reverse=True)
+    return regions[:max_regions]

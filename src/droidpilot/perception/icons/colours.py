@@ -1,0 +1,81 @@
+"""Colour names for icon pixels by HSV bins: the twelve words a model uses ("red", "gray", ...).
+
+Each pixel gets one name; a region's colour is the distribution of its foreground pixels' names, so a
+description can be matched against the share of the asked colour, not only against the winner.
+"""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+
+COLOUR_NAMES: tuple[str, ...] = ("red", "orange", "yellow", "green", "cyan", "blue", "purple", "pink",
+                                 "brown", "black", "white", "gray")
+
+# Colours a person may call by a neighbour's name: partial credit when ranking ("orange" vs "red").
+NEIGHBOURS: dict[str, dict[str, float]] = {
+    "red": {"orange": 0.35, "pink": 0.35, "brown": 0.25},
+    "orange": {"red": 0.35, "yellow": 0.35, "brown": 0.35},
+    "yellow": {"orange": 0.35, "green": 0.15},
+    "green": {"cyan": 0.3, "yellow": 0.15},
+    "cyan": {"blue": 0.35, "green": 0.3},
+    "blue": {"cyan": 0.35, "purple": 0.25},
+    "purple": {"pink": 0.35, "blue": 0.25},
+    "pink": {"red": 0.35, "purple": 0.35},
+    "brown": {"orange": 0.35, "red": 0.25, "black": 0.15},
+    "black": {"gray": 0.35, "brown": 0.1},
+    "white": {"gray": 0.35},
+    "gray": {"black": 0.35, "white": 0.35},
+}
+
+
+def pixel_names(bgr: np.ndarray) -> np.ndarray:
+    """The index into COLOUR_NAMES of each pixel of an (N, 3) or (H, W, 3) BGR uint8 array."""
+    flat = np.ascontiguousarray(bgr.reshape(-1, 1, 3).astype(np.uint8))
+    hsv = cv2.cvtColor(flat, cv2.COLOR_BGR2HSV).reshape(-1, 3).astype(np.int32)
+    hue, sat, val = hsv[:, 0], hsv[:, 1], hsv[:, 2]
+    chroma = flat.reshape(-1, 3).max(axis=1).astype(np.int32) - flat.reshape(-1, 3).min(axis=1)
+    idx = np.empty(len(hue), np.int8)
+    # Hue bins (OpenCV hue is degrees / 2).
+    idx[:] = COLOUR_NAMES.index("red")
+    for name, lo, hi in (("orange", 8, 21), ("yellow", 21, 35), ("green", 35, 82), ("cyan", 82, 100),
+                         ("blue", 100, 128), ("purple", 128, 150), ("pink", 150, 168)):
+        idx[(hue >= lo) & (hue < hi)] = COLOUR_NAMES.index(name)
+    reddish = (hue >= 168) | (hue < 8)
+    idx[reddish & (sat < 166) & (val > 170)] = COLOUR_NAMES.index("pink")
+    warm = reddish | ((hue >= 8) & (hue < 21))
+    idx[warm & (val < 150) & (sat < 200)] = COLOUR_NAMES.index("brown")
+    # Achromatic pixels: by brightness only.
+    grey = (chroma < 28) | (sat < 40)
+    idx[grey] = COLOUR_NAMES.index("gray")
+    idx[grey & (val >= 215)] = COLOUR_NAMES.index("white")
+    idx[(val < 55) | (grey & (val < 70))] = COLOUR_NAMES.index("black")
+    return idx
+
+
+def colour_distribution(bgr_pixels: np.ndarray) -> dict[str, float]:
+    """Share of each colour name among the given pixels (names with no pixel are left out)."""
+    if bgr_pixels.size == 0:
+        return {}
+    counts = np.bincount(pixel_names(bgr_pixels), minlength=len(COLOUR_NAMES))
+    total = float(counts.sum())
+    return {COLOUR_NAMES[i]: float(c) / total for i, c in enumerate(counts) if c}
+
+
+def dominant_colour(distribution: dict[str, float]) -> tuple[str, float]:
+    """The most frequent colour name and its share; ("gray", 0.0) for an empty distribution."""
+    if not distribution:
+        return "gray", 0.0
+    name = max(distribution, key=lambda k: distribution[k])
+    return name, distribution[name]
+
+
+def colour_match(distribution: dict[str, float], wanted: str) -> float:
+    """How well a region's colours fit the wanted name, 0..1: its share, plus partial neighbour credit."""
+    if not distribution:
+        return 0.0
+    share = distribution.get(wanted, 0.0)
+    near = sum(w * distribution.get(n, 0.0) for n, w in NEIGHBOURS.get(wanted, {}).items())
+    top = max(distribution.values())
+    # A region is "red" when red is (nearly) its main colour, whatever the share of anti-aliased edges.
+    return min(1.0, (share + near) / max(top, 1e-6)) if share + near > 0 else 0.0

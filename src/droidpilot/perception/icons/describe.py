@@ -1,0 +1,81 @@
+"""Describe a candidate region in Mobile-Agent's words: dominant colour name and shape class.
+
+The foreground is found locally: the colour of a thin ring around the box is the background, and the
+pixels that differ from it are the icon. Colours are read from those pixels only, so a red heart on a
+white page is "red", and a white plus on a blue button is "white".
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import cv2
+import numpy as np
+
+from droidpilot.perception.icons.colours import colour_distribution, dominant_colour
+from droidpilot.perception.icons.shapes import classify_shape
+from droidpilot.perception.types import Box
+
+FG_THRESHOLD = 35  # max per-channel difference from the local background that makes a pixel "icon"
+
+
+@dataclass
+class IconDescription:
+    """What a region looks like: colour name (and distribution), shape class (and probabilities)."""
+
+    colour: str
+    colour_share: float
+    shape: str
+    shape_confidence: float
+    colours: dict[str, float] = field(default_factory=dict)
+    shapes: dict[str, float] = field(default_factory=dict)
+    background: tuple[int, int, int] = (0, 0, 0)  # BGR
+    fill: float = 0.0  # share of the box covered by the icon
+
+    @property
+    def text(self) -> str:
+        """E.g. "red heart"; the shape word is left out when no class fits."""
+        return self.colour if self.shape == "unknown" else f"{self.colour} {self.shape}"
+
+
+def foreground_mask(image: np.ndarray, box: Box) -> tuple[np.ndarray, np.ndarray, tuple[int, int, int]]:
+    """(crop, mask, background BGR) for ``box``: the mask marks pixels unlike the ring around the box."""
+    h, w = image.shape[:2]
+    x1, y1, x2, y2 = box
+    pad = max(2, round(0.08 * min(x2 - x1, y2 - y1)))
+    px1, py1, px2, py2 = max(0, x1 - pad), max(0, y1 - pad), min(w, x2 + pad), min(h, y2 + pad)
+    crop = image[py1:py2, px1:px2]
+    ring = np.concatenate([crop[:2].reshape(-1, 3), crop[-2:].reshape(-1, 3), crop[:, :2].reshape(-1, 3),
+                           crop[:, -2:].reshape(-1, 3)])
+    bg = np.median(ring, axis=0).astype(np.int16)
+    diff = np.abs(crop.astype(np.int16) - bg).max(axis=2)
+    mask = (diff > FG_THRESHOLD).astype(np.uint8)
+    # Keep only the parts that reach into the box itself (not bits of neighbours in the padding).
+    inner = np.zeros_like(mask)
+    inner[y1 - py1:y2 - py1, x1 - px1:x2 - px1] = 1
+    count, labels = cv2.connectedComponents(mask, connectivity=8)
+    if count > 1:
+        hit = np.unique(labels[(inner > 0) & (mask > 0)])
+        mask = np.isin(labels, hit[hit > 0]).astype(np.uint8)
+    return crop, mask, (int(bg[0]), int(bg[1]), int(bg[2]))
+
+
+def describe_mask(crop: np.ndarray, mask: np.ndarray, background: tuple[int, int, int] = (0, 0, 0)
+                  ) -> IconDescription:
+    """Describe an icon given its crop and foreground mask (as from ``foreground_mask``)."""
+    core = cv2.erode(mask, np.ones((3, 3), np.uint8))
+    # Anti-aliased rims mix icon and page colours; read the core when there is one.
+    pixels = crop[core > 0] if int(core.sum()) >= max(6, 0.2 * int(mask.sum())) else crop[mask > 0]
+    colours = colour_distribution(pixels)
+    colour, share = dominant_colour(colours)
+    shape, confidence, shapes = classify_shape(mask * 255)
+    fill = float(mask.sum()) / max(1, mask.size)
+    return IconDescription(colour, share, shape, confidence, colours, shapes, background, fill)
+
+
+def describe_region(image: np.ndarray, box: Box) -> IconDescription:
+    """Describe the icon inside ``box`` of a BGR screenshot."""
+    crop, mask, bg = foreground_mask(image, box)
+    if int(mask.sum()) == 0:
+        return IconDescription("gray", 0.0, "unknown", 0.0, {}, {}, bg, 0.0)
+    return describe_mask(crop, mask, bg)

@@ -1,0 +1,178 @@
+"""Icon localization: Mobile-Agent's ``click icon (red heart, bottom)`` turned into a tap point.
+
+Candidates (OpenCV regions, plus a detector's boxes when one is given) are described by colour and
+shape, then ranked by how well they fit the asked colour, shape and position; a ranker plug-in (CLIP)
+adds its score when given. The outcome is found / ambiguous / not_found / too_many as for text.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import cv2
+import numpy as np
+from PIL import Image
+
+from droidpilot.perception.icons.candidates import Region, find_regions, iou
+from droidpilot.perception.icons.colours import colour_match
+from droidpilot.perception.icons.describe import IconDescription, describe_region
+from droidpilot.perception.icons.imageio import to_bgr
+from droidpilot.perception.icons.plugins import Detector, Ranker
+from droidpilot.perception.icons.query import IconQuery, Position, parse_icon_query
+from droidpilot.perception.types import Box, Candidate, LocateResult, OcrLine, box_center
+
+MAX_AMBIGUOUS = 4
+MIN_COLOUR, MIN_SHAPE, MIN_POSITION = 0.6, 0.45, 0.5
+TIE_RATIO = 0.8  # candidates scoring at least this share of the best are indistinguishable from it
+
+
+@dataclass
+class ScoredIcon:
+    """One candidate with its description and the parts of its score (None = not asked)."""
+
+    region: Region
+    description: IconDescription
+    colour: float | None
+    shape: float | None
+    position: float | None
+    ranker: float | None
+    score: float
+
+    @property
+    def matches(self) -> bool:
+        return ((self.colour is None or self.colour >= MIN_COLOUR)
+                and (self.shape is None or self.shape >= MIN_SHAPE)
+                and (self.position is None or self.position >= MIN_POSITION))
+
+
+def _axis_score(centre: float, extent: float, place: str | None) -> float:
+    if place is None:
+        return 1.0
+    third = extent / 3.0
+    lo, hi = {"top": (0.0, third), "left": (0.0, third), "center": (third, 2 * third),
+              "bottom": (2 * third, extent), "right": (2 * third, extent)}[place]
+    dist = max(0.0, lo - centre, centre - hi)
+    return max(0.0, 1.0 - dist / (0.25 * extent))
+
+
+def position_score(point: tuple[int, int], size: tuple[int, int], where: Position) -> float:
+    """1.0 inside the asked third(s) of the screen, falling to 0 a quarter-screen outside; size = (w, h)."""
+    return (_axis_score(point[1], size[1], where.vertical)
+            * _axis_score(point[0], size[0], where.horizontal))
+
+
+def where_on_screen(point: tuple[int, int], size: tuple[int, int]) -> str:
+    """"top left", "center", "bottom": the words for where a point is, by thirds of the screen."""
+    v = ("top", "center", "bottom")[min(2, int(3 * point[1] / max(1, size[1])))]
+    h = ("left", "center", "right")[min(2, int(3 * point[0] / max(1, size[0])))]
+    if v == h == "center":
+        return "center"
+    return f"{v} {h}" if h != "center" else v
+
+
+def _shape_fit(desc: IconDescription, shape: str) -> float:
+    if not desc.shapes:
+        return 0.0
+    best = max(desc.shapes.values())
+    return min(1.0, desc.shapes.get(shape, 0.0) / max(0.5, best))
+
+
+def score_regions(image: np.ndarray, regions: Sequence[Region], query: IconQuery,
+                  ranker: Ranker | None = None) -> list[ScoredIcon]:
+    """Describe and score every region against the query, best first."""
+    h, w = image.shape[:2]
+    descs = [describe_region(image, r.box) for r in regions]
+    rank_scores: list[float | None] = [None] * len(regions)
+    if ranker is not None and regions:
+        crops = [image[r.box[1]:r.box[3], r.box[0]:r.box[2]] for r in regions]
+        rank_scores = list(ranker.score(crops, query.text))
+    out = []
+    for region, desc, rs in zip(regions, descs, rank_scores, strict=True):
+        c = colour_match(desc.colours, query.colour) if query.colour else None
+        s = _shape_fit(desc, query.shape) if query.shape else None
+        p = position_score(box_center(region.box), (w, h), query.position) if query.position.given else None
+        looks = 1.0
+        for part in (c, s):
+            if part is not None:
+                looks *= 0.05 + 0.95 * part
+        if rs is not None:
+            looks = 0.5 * looks + 0.5 * float(rs)
+        score = looks * (0.1 + 0.9 * p if p is not None else 1.0)
+        out.append(ScoredIcon(region, desc, c, s, p, rs, score))
+    out.sort(key=lambda x: x.score, reverse=True)
+    return out
+
+
+def _suppress(scored: list[ScoredIcon]) -> list[ScoredIcon]:
+    """Keep the best of regions that are the same icon (overlapping or one inside the other)."""
+    kept: list[ScoredIcon] = []
+    for s in scored:
+        b = s.region.box
+        area = max(1, (b[2] - b[0]) * (b[3] - b[1]))
+        dup = False
+        for k in kept:
+            kb = k.region.box
+            inter = max(0, min(b[2], kb[2]) - max(b[0], kb[0])) * max(0, min(b[3], kb[3]) - max(b[1], kb[1]))
+            karea = max(1, (kb[2] - kb[0]) * (kb[3] - kb[1]))
+            if iou(b, kb) > 0.4 or inter / min(area, karea) > 0.7:
+                dup = True
+                break
+        if not dup:
+            kept.append(s)
+    return kept
+
+
+def crop_with_box(image: np.ndarray, box: Box) -> Image.Image:
+    """The region around ``box`` with the box drawn, for a model to choose among ambiguous icons."""
+    h, w = image.shape[:2]
+    margin = max(box[2] - box[0], box[3] - box[1], round(0.08 * min(w, h)))
+    x1, y1 = max(0, box[0] - margin), max(0, box[1] - margin)
+    x2, y2 = min(w, box[2] + margin), min(h, box[3] + margin)
+    crop = np.ascontiguousarray(image[y1:y2, x1:x2]).copy()
+    thick = max(2, round(0.004 * min(w, h)))
+    cv2.rectangle(crop, (box[0] - x1, box[1] - y1), (box[2] - x1 - 1, box[3] - y1 - 1), (0, 0, 255), thick)
+    return Image.fromarray(cv2.cvtColor(crop, cv2.COLOR_BGR2RGB))
+
+
+def _candidate(s: ScoredIcon, with_crop: Image.Image | None = None) -> Candidate:
+    return Candidate(box=s.region.box, point=box_center(s.region.box), score=round(s.score, 4),
+                     description=s.description.text, crop=with_crop)
+
+
+def locate_icon(image: Any, description: str, position: str | None = None,
+                ocr_lines: Sequence[OcrLine] | None = None, ranker: Ranker | None = None,
+                detector: Detector | None = None) -> LocateResult:
+    """Find the icon a model described ("red heart", optionally with a position such as "bottom").
+
+    ``image`` is a path, bytes, a PIL image or a BGR array; boxes and points are in its pixels.
+    ``ocr_lines`` (when known) keep text from being taken for icons. Raises InputError for a
+    description with neither a colour nor a shape word.
+    """
+    query = parse_icon_query(description, position)
+    bgr = to_bgr(image)
+    regions = find_regions(bgr, ocr_lines)
+    if detector is not None:
+        regions = [Region(box, "detector") for box, _ in detector.detect(bgr)] + regions
+    scored = score_regions(bgr, regions, query, ranker)
+    matching = _suppress([s for s in scored if s.matches])
+    if not matching:
+        size = (bgr.shape[1], bgr.shape[0])
+        closest = [f"{s.description.text} ({where_on_screen(box_center(s.region.box), size)})"
+                   for s in _suppress(scored)[:5]]
+        return LocateResult("not_found", [], closest)
+    best = matching[0].score
+    ties = [s for s in matching if s.score >= TIE_RATIO * best]
+    if len(ties) == 1:
+        return LocateResult("found", [_candidate(ties[0])])
+    if len(ties) <= MAX_AMBIGUOUS:
+        return LocateResult("ambiguous", [_candidate(s, crop_with_box(bgr, s.region.box)) for s in ties])
+    return LocateResult("too_many", [_candidate(s) for s in ties[:10]])
+
+
+def describe_icons(image: Any, ocr_lines: Sequence[OcrLine] | None = None
+                   ) -> list[tuple[Region, IconDescription]]:
+    """Every candidate icon on a screen with its description, largest first (for debugging taps)."""
+    bgr = to_bgr(image)
+    return [(r, describe_region(bgr, r.box)) for r in find_regions(bgr, ocr_lines)]
