@@ -179,8 +179,12 @@ def _match_bare(line: str) -> tuple[str, str] | None:
     return None
 
 
+def _position_tokens(words: str) -> list[str]:
+    return [t for t in re.split(r"[\s,\-/&]+|\band\b", words.lower()) if t]
+
+
 def _parse_position(words: str, line: str) -> tuple[str, ...]:
-    tokens = [t for t in re.split(r"[\s,\-/&]+|\band\b", words.lower()) if t]
+    tokens = _position_tokens(words)
     out: list[str] = []
     for token in tokens:
         pos = _POSITION_ALIASES.get(token)
@@ -201,8 +205,11 @@ def _parse_icon(arg: str, line: str) -> Action:
         raise ActionParseError("click icon needs a description, e.g. click icon (red heart, bottom).")
     description, position = arg, ()
     if "," in arg:
-        head, tail = arg.rsplit(",", 1)
-        description, position = _strip_quotes(head), _parse_position(tail, line)
+        # The earliest comma after which only position words follow; else the last comma.
+        cuts = [i for i, ch in enumerate(arg) if ch == ","]
+        cut = next((i for i in cuts if all(t in _POSITION_ALIASES for t in _position_tokens(arg[i + 1:]))),
+                   cuts[-1])
+        description, position = _strip_quotes(arg[:cut]), _parse_position(arg[cut + 1:], line)
     else:
         # "red heart bottom left": trailing position words without a comma.
         words = arg.split()
