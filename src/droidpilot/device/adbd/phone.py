@@ -1,0 +1,95 @@
+"""One phone as the ADB front sees it: the Device, a lock, its /sdcard, settings, properties and display.
+
+The front serialises calls per phone (a Device is not thread-safe) and keeps the parts of Android that the
+simulator does not model itself: files, `settings`, system properties, a `wm size` override.
+"""
+
+from __future__ import annotations
+
+import threading
+from dataclasses import dataclass, field
+
+from droidpilot.device.adbd.vfs import Vfs
+from droidpilot.device.base import Device
+
+ADB_IME = "com.android.adbkeyboard/.AdbIME"
+LATIN_IME = "com.android.inputmethod.latin/.LatinIME"
+
+
+def _default_settings() -> dict[str, dict[str, str]]:
+    return {
+        "secure": {
+            "default_input_method": ADB_IME,
+            "enabled_input_methods": f"{LATIN_IME}:{ADB_IME}",
+            "android_id": "5d1f0e2a9c3b7a41",
+        },
+        "system": {"accelerometer_rotation": "0", "user_rotation": "0", "screen_brightness": "128",
+                   "screen_off_timeout": "600000"},
+        "global": {"adb_enabled": "1", "development_settings_enabled": "1", "stay_on_while_plugged_in": "7",
+                   "window_animation_scale": "1.0", "transition_animation_scale": "1.0",
+                   "animator_duration_scale": "1.0"},
+    }
+
+
+@dataclass
+class Phone:
+    """A Device served over ADB, with the state the front keeps for it."""
+
+    serial: str
+    transport_id: int
+    device: Device
+    lock: threading.RLock = field(default_factory=threading.RLock)
+    fs: Vfs = field(default_factory=Vfs)
+    settings: dict[str, dict[str, str]] = field(default_factory=_default_settings)
+    override_size: tuple[int, int] | None = None
+
+    @property
+    def props(self) -> dict[str, str]:
+        """System properties as `getprop` prints them."""
+        w, h = self.physical_size()
+        return {
+            "ro.product.model": "SimPhone",
+            "ro.product.name": "simphone",
+            "ro.product.device": "simphone",
+            "ro.product.brand": "droidpilot",
+            "ro.product.manufacturer": "droidpilot",
+            "ro.product.cpu.abi": "x86_64",
+            "ro.build.version.release": "14",
+            "ro.build.version.sdk": "34",
+            "ro.build.type": "user",
+            "ro.build.fingerprint": "droidpilot/simphone/simphone:14/SIM1.0/1:user/release-keys",
+            "ro.serialno": self.serial,
+            "ro.sf.lcd_density": "420",
+            "ro.boot.qemu": "0",
+            "ro.kernel.qemu": "0",
+            "persist.sys.locale": "en-US",
+            "sys.boot_completed": "1",
+            "init.svc.adbd": "running",
+            "debug.droidpilot.screen": f"{w}x{h}",
+        }
+
+    def physical_size(self) -> tuple[int, int]:
+        """The panel's (width, height) in pixels."""
+        with self.lock:
+            w, h = self.device.size()
+        return int(w), int(h)
+
+    def display_size(self) -> tuple[int, int]:
+        """The size apps and screenshots see: the `wm size` override if one is set."""
+        return self.override_size or self.physical_size()
+
+    def to_device(self, x: float, y: float) -> tuple[int, int]:
+        """Map display coordinates (override space) to the panel's pixels."""
+        if self.override_size is None:
+            return round(x), round(y)
+        pw, ph = self.physical_size()
+        ow, oh = self.override_size
+        return round(x * pw / ow), round(y * ph / oh)
+
+    @property
+    def ime(self) -> str:
+        return self.settings["secure"].get("default_input_method", "")
+
+    def describe(self) -> str:
+        """The `adb devices -l` tail for this phone."""
+        return (f"product:simphone model:SimPhone device:simphone transport_id:{self.transport_id}")

@@ -1,0 +1,173 @@
+"""A small POSIX-sh interpreter with the quoting rules of Android's /system/bin/sh (mksh).
+
+``adb shell`` joins its arguments with spaces and the device's shell parses the line again, so quoting,
+``;``, ``&&``, ``||``, ``|``, redirections and ``$?`` must behave as on a phone for agents' commands to
+mean the same thing here. Commands themselves are looked up in a table the caller provides.
+"""
+
+from __future__ import annotations
+
+import fnmatch
+import posixpath
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from droidpilot.device.adbd.shparse import Command, ShSyntaxError, Word, parse
+
+SH = "/system/bin/sh"
+
+
+@dataclass
+class Result:
+    """What one command produced."""
+
+    out: bytes = b""
+    err: bytes = b""
+    code: int = 0
+    merged: bytes = b""  # out and err interleaved per command, as a terminal would show them
+
+
+class ExitShell(Exception):
+    """The ``exit`` builtin ran."""
+
+    def __init__(self, code: int) -> None:
+        super().__init__(code)
+        self.code = code
+
+
+Tool = Callable[["Shell", list[str], bytes], Result]
+
+
+class Shell:
+    """Runs command lines against a table of tools, a file system and an environment."""
+
+    def __init__(self, tools: dict[str, Tool], fs: object, env: dict[str, str] | None = None,
+                 ctx: object = None) -> None:
+        self.tools = tools
+        self.fs = fs  # a droidpilot.device.adbd.vfs.Vfs
+        self.ctx = ctx  # what the tools act on (the phone)
+        self.env = dict(env or {})
+        self.cwd = "/"
+        self.last = 0
+
+    def run(self, line: str) -> Result:
+        """Run a whole command line; stdout and stderr are collected, the code is the last command's."""
+        try:
+            script = parse(line)
+        except ShSyntaxError as exc:
+            msg = f"{SH}: syntax error: {exc}\n".encode()
+            return Result(err=msg, code=1, merged=msg)
+        out, err, merged = bytearray(), bytearray(), bytearray()
+        try:
+            for connector, pipeline in script:
+                if (connector == "&&" and self.last != 0) or (connector == "||" and self.last == 0):
+                    continue
+                res = self._pipeline(pipeline)
+                out += res.out
+                err += res.err
+                merged += res.err + res.out
+                self.last = res.code
+        except ExitShell as ex:
+            self.last = ex.code
+        return Result(bytes(out), bytes(err), self.last, bytes(merged))
+
+    def _pipeline(self, pipeline: list[Command]) -> Result:
+        data = b""
+        err = bytearray()
+        res = Result()
+        for cmd in pipeline:
+            res = self._command(cmd, data)
+            data = res.out
+            err += res.err
+        return Result(data, bytes(err), res.code)
+
+    def expand(self, word: Word) -> list[str]:
+        """The argument(s) a word becomes: parameters and substitutions expanded, globs matched."""
+        text, pattern, globbing = [], [], False
+        for part in word.parts:
+            if part.kind == "var":
+                value = str(self.last) if part.text == "?" else self.env.get(part.text, "")
+            elif part.kind == "cmd":
+                value = self.run(part.text).out.decode("utf-8", "replace").rstrip("\n")
+            else:
+                value = part.text
+            text.append(value)
+            if not part.quoted and part.kind == "lit" and any(c in value for c in "*?["):
+                globbing = True
+                pattern.append(value)
+            else:
+                pattern.append(_escape_glob(value))
+        joined = "".join(text)
+        if globbing:
+            matches = self._glob("".join(pattern))
+            if matches:
+                return matches
+        return [joined]
+
+    def _glob(self, pattern: str) -> list[str]:
+        directory, base = posixpath.split(pattern)
+        if any(c in directory for c in "*?["):
+            return []
+        try:
+            names = [n for n, _ in self.fs.listdir(directory or self.cwd)]  # type: ignore[attr-defined]
+        except OSError:
+            return []
+        hits = [n for n in names if fnmatch.fnmatchcase(n, base) and not n.startswith(".")]
+        return [posixpath.join(directory, n) if directory else n for n in sorted(hits)]
+
+    def _command(self, cmd: Command, stdin: bytes) -> Result:
+        argv: list[str] = []
+        for w in cmd.words:
+            argv.extend(self.expand(w))
+        out_target: tuple[str, bool] | None = None
+        err_target: tuple[str, bool] | str | None = None
+        for r in cmd.redirects:
+            target = "".join(self.expand(r.target))
+            if r.op == "<":
+                try:
+                    stdin = self.fs.read(posixpath.join(self.cwd, target))  # type: ignore[attr-defined]
+                except OSError as exc:
+                    return Result(err=f"{SH}: can't open {target}: {exc}\n".encode(), code=1)
+            elif r.op == ">&":
+                if r.fd == 2 and target == "1":
+                    err_target = "stdout"
+                elif r.fd == 1 and target == "2":
+                    out_target = ("/dev/stderr", False)
+            elif r.fd == 2:
+                err_target = (target, r.op == ">>")
+            else:
+                out_target = (target, r.op == ">>")
+        if not argv:
+            res = Result()
+        else:
+            tool = self.tools.get(argv[0])
+            if tool is None:
+                res = Result(err=f"{SH}: {argv[0]}: not found\n".encode(), code=127)
+            else:
+                res = tool(self, argv[1:], stdin)
+        if err_target == "stdout":
+            res = Result(res.out + res.err, b"", res.code)
+        elif isinstance(err_target, tuple):
+            problem = self._write(err_target, res.err)
+            res = Result(res.out, problem, res.code if not problem else 1)
+        if out_target is not None:
+            if out_target[0] == "/dev/stderr":
+                return Result(b"", res.err + res.out, res.code)
+            problem = self._write(out_target, res.out)
+            res = Result(b"", res.err + problem, res.code if not problem else 1)
+        return res
+
+    def _write(self, target: tuple[str, bool], data: bytes) -> bytes:
+        path, append = target
+        if path == "/dev/null":
+            return b""
+        try:
+            self.fs.write(posixpath.join(self.cwd, path), data, append=append)  # type: ignore[attr-defined]
+        except OSError as exc:
+            return f"{SH}: can't create {path}: {exc}\n".encode()
+        return b""
+
+
+def _escape_glob(text: str) -> str:
+    """``text`` as a glob pattern that matches only itself."""
+    return "".join(f"[{c}]" if c in "*?[" else c for c in text)

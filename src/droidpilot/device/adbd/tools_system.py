@@ -1,0 +1,263 @@
+"""The system tools of the SimPhone shell: `am`, `monkey`, `settings`, `ime`, `dumpsys`, `getprop`, `pm`.
+
+Their output copies the lines agents grep for (``mCurrentFocus=``, ``package:``, ``Events injected: 1``),
+and intents reach the phone as app launches, HOME, or ADBKeyboard text broadcasts.
+"""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import time
+
+from droidpilot.device.adbd.phone import ADB_IME, LATIN_IME, Phone
+from droidpilot.device.adbd.sh import Result, Shell
+from droidpilot.device.adbd.tools_input import press_keycode, tool_wm
+from droidpilot.device.base import DeviceError
+
+_HOME_CATEGORY = "android.intent.category.HOME"
+
+
+def _phone(sh: Shell) -> Phone:
+    assert isinstance(sh.ctx, Phone)
+    return sh.ctx
+
+
+def packages(phone: Phone) -> dict[str, str]:
+    """Installed packages -> labels, as the phone reports them (``packages()`` on the Device)."""
+    lister = getattr(phone.device, "packages", None)
+    found: dict[str, str] = {}
+    if callable(lister):
+        with phone.lock:
+            got = lister()
+        found = dict(got) if isinstance(got, dict) else {p: p for p in got}
+    for pkg in ("android", "com.android.shell", "com.android.systemui", "com.android.adbkeyboard"):
+        found.setdefault(pkg, pkg)
+    return found
+
+
+def activity_of(pkg: str) -> str:
+    """The component string of a package's launcher activity."""
+    return f"{pkg}/.MainActivity"
+
+
+def _open(phone: Phone, pkg: str) -> None:
+    with phone.lock:
+        phone.device.open_app(pkg)
+
+
+def _intent_args(args: list[str]) -> tuple[dict[str, str | list[str]], dict[str, str]]:
+    """Intent flags (-a, -c, -n, -d, ...) and string/int extras of `am start|broadcast`."""
+    intent: dict[str, str | list[str]] = {"cat": []}
+    extras: dict[str, str] = {}
+    i = 0
+    while i < len(args):
+        a = args[i]
+        if a in ("-a", "-d", "-t", "-n", "-f", "--user", "-p") and i + 1 < len(args):
+            intent[a] = args[i + 1]
+            i += 2
+        elif a == "-c" and i + 1 < len(args):
+            cats = intent["cat"]
+            assert isinstance(cats, list)
+            cats.append(args[i + 1])
+            i += 2
+        elif a in ("--es", "--ei", "--ez", "--el", "--ef", "--eu", "--esa", "--eia") and i + 2 < len(args):
+            extras[args[i + 1]] = args[i + 2]
+            i += 3
+        elif a.startswith("-"):
+            i += 1
+        else:
+            intent.setdefault("-n", a) if "/" in a else intent.setdefault("-p", a)
+            i += 1
+    return intent, extras
+
+
+def _describe(intent: dict[str, str | list[str]], extras: bool) -> str:
+    parts = []
+    if "-a" in intent:
+        parts.append(f"act={intent['-a']}")
+    if intent["cat"]:
+        parts.append("cat=[" + ",".join(intent["cat"]) + "]")
+    if "-d" in intent:
+        parts.append(f"dat={intent['-d']}")
+    if "-n" in intent:
+        parts.append(f"cmp={intent['-n']}")
+    if extras:
+        parts.append("(has extras)")
+    return "Intent { " + " ".join(parts) + " }"
+
+
+def tool_am(sh: Shell, args: list[str], stdin: bytes) -> Result:
+    """`am start|force-stop|broadcast|kill` for HOME, launches and ADBKeyboard text."""
+    phone = _phone(sh)
+    if not args:
+        return Result(err=b"usage: am [start|broadcast|force-stop] ...\n", code=1)
+    sub, rest = args[0], args[1:]
+    if sub in ("start", "start-activity"):
+        intent, _ = _intent_args(rest)
+        text = f"Starting: {_describe(intent, False)}\n"
+        cats = intent["cat"]
+        comp = intent.get("-n")
+        if isinstance(comp, str):
+            pkg = comp.split("/", 1)[0]
+            if pkg not in packages(phone):
+                return Result(out=text.encode(), err=f"Error type 3\nError: Activity class {{{comp}}} does not "
+                              "exist.\n".encode(), code=1)
+            try:
+                _open(phone, pkg)
+            except DeviceError as exc:
+                return Result(out=text.encode(), err=f"Error: Activity not started, {exc}\n".encode(), code=1)
+        elif isinstance(cats, list) and _HOME_CATEGORY in cats:
+            with phone.lock:
+                press_keycode(phone, 3)
+        else:
+            return Result(out=text.encode(), err=b"Error: Activity not started, unable to resolve Intent\n",
+                          code=1)
+        return Result(out=text.encode())
+    if sub in ("force-stop", "kill"):
+        if rest:
+            with phone.lock:
+                if phone.device.current_app() == rest[-1]:
+                    press_keycode(phone, 3)
+        return Result()
+    if sub == "broadcast":
+        return _broadcast(phone, rest)
+    return Result(err=f"Error: Unknown command: {sub}\n".encode(), code=255)
+
+
+def _broadcast(phone: Phone, args: list[str]) -> Result:
+    intent, extras = _intent_args(args)
+    out = f"Broadcasting: {_describe(intent, bool(extras))}\nBroadcast completed: result=0\n".encode()
+    action = intent.get("-a")
+    if phone.ime != ADB_IME or action not in ("ADB_INPUT_TEXT", "ADB_INPUT_B64", "ADB_INPUT_CODE"):
+        return Result(out=out)  # nobody receives it: Android reports success all the same
+    msg = extras.get("msg", "")
+    try:
+        with phone.lock:
+            if action == "ADB_INPUT_CODE":
+                press_keycode(phone, int(extras.get("code", "0")))
+            elif action == "ADB_INPUT_B64":
+                phone.device.type_text(base64.b64decode(msg, validate=True).decode("utf-8"))
+            else:
+                phone.device.type_text(msg)
+    except (binascii.Error, UnicodeDecodeError, ValueError):
+        return Result(out=out)  # the keyboard drops what it cannot decode, as ADBKeyboard does
+    except DeviceError as exc:
+        return Result(out=out, err=f"ADBKeyboard: {exc}\n".encode())
+    return Result(out=out)
+
+
+def tool_monkey(sh: Shell, args: list[str], stdin: bytes) -> Result:
+    """`monkey -p PKG -c android.intent.category.LAUNCHER 1`: launch the package's main activity."""
+    phone = _phone(sh)
+    pkgs = [args[i + 1] for i, a in enumerate(args[:-1]) if a == "-p"]
+    if not pkgs:
+        return Result(err=b"** Error: you must specify at least one package with -p\n", code=1)
+    started = time.monotonic()
+    if pkgs[0] not in packages(phone):
+        return Result(err=b"** No activities found to run, monkey aborted.\n", code=252)
+    try:
+        _open(phone, pkgs[0])
+    except DeviceError as exc:
+        return Result(err=f"** Monkey aborted: {exc}\n".encode(), code=252)
+    ms = int((time.monotonic() - started) * 1000)
+    text = "".join(f"  bash arg: {a}\n" for a in args)
+    text += f"Events injected: 1\n## Network stats: elapsed time={ms}ms (0ms mobile, 0ms wifi, {ms}ms not connected)\n"
+    return Result(out=text.encode())
+
+
+def tool_settings(sh: Shell, args: list[str], stdin: bytes) -> Result:
+    """`settings get|put|delete|list NAMESPACE [KEY [VALUE]]`."""
+    phone = _phone(sh)
+    args = [a for a in args if a not in ("--user", "current", "0")] if args[:1] != ["put"] else args
+    if len(args) < 2 or args[1] not in phone.settings:
+        return Result(err=b"usage:  settings [--user <USER_ID> | current] get namespace key\n", code=255)
+    verb, table = args[0], phone.settings[args[1]]
+    if verb == "get" and len(args) >= 3:
+        return Result(out=f"{table.get(args[2], 'null')}\n".encode())
+    if verb == "put" and len(args) >= 4:
+        table[args[2]] = args[3]
+        return Result()
+    if verb == "delete" and len(args) >= 3:
+        existed = table.pop(args[2], None) is not None
+        return Result(out=f"Deleted {int(existed)} rows\n".encode())
+    if verb == "list":
+        return Result(out="".join(f"{k}={v}\n" for k, v in sorted(table.items())).encode())
+    return Result(err=b"usage:  settings [--user <USER_ID> | current] get namespace key\n", code=255)
+
+
+def tool_ime(sh: Shell, args: list[str], stdin: bytes) -> Result:
+    """`ime list -s`, `ime enable|set ID`: switch to ADBKeyboard the way its instructions say."""
+    phone = _phone(sh)
+    known = (LATIN_IME, ADB_IME)
+    if args[:1] == ["list"]:
+        return Result(out="".join(i + "\n" for i in known).encode())
+    if len(args) >= 2 and args[0] in ("enable", "set"):
+        if args[-1] not in known:
+            return Result(err=f"Unknown input method {args[-1]} cannot be selected for user #0\n".encode(), code=255)
+        if args[0] == "set":
+            phone.settings["secure"]["default_input_method"] = args[-1]
+            return Result(out=f"Input method {args[-1]} selected for user #0\n".encode())
+        return Result(out=f"Input method {args[-1]}: already enabled for user #0\n".encode())
+    return Result(err=b"usage: ime list|enable|set ID\n", code=255)
+
+
+def tool_dumpsys(sh: Shell, args: list[str], stdin: bytes) -> Result:
+    """`dumpsys window|activity|input|display`: the focus, resumed activity and rotation lines."""
+    phone = _phone(sh)
+    with phone.lock:
+        pkg = phone.device.current_app()
+    comp = activity_of(pkg)
+    w, h = phone.display_size()
+    service = args[0] if args else ""
+    if service == "window":
+        text = (f"WINDOW MANAGER DISPLAY CONTENTS (dumpsys window displays)\n  Display: mDisplayId=0\n"
+                f"    init={w}x{h} 420dpi cur={w}x{h} app={w}x{h}\n    mCurrentRotation=ROTATION_0\n"
+                f"WINDOW MANAGER WINDOWS (dumpsys window windows)\n"
+                f"  mCurrentFocus=Window{{1a2b3c4 u0 {comp}}}\n"
+                f"  mFocusedApp=ActivityRecord{{5d6e7f8 u0 {comp} t12}}\n")
+    elif service == "activity":
+        text = (f"ACTIVITY MANAGER ACTIVITIES (dumpsys activity activities)\n"
+                f"  mResumedActivity: ActivityRecord{{5d6e7f8 u0 {comp} t12}}\n"
+                f"  mFocusedApp=ActivityRecord{{5d6e7f8 u0 {comp} t12}}\n")
+    elif service == "input":
+        text = (f"INPUT MANAGER (dumpsys input)\n  Viewport INTERNAL: displayId=0, orientation=0, "
+                f"logicalFrame=[0, 0, {w}, {h}], deviceSize=[{w}, {h}]\n    SurfaceOrientation: 0\n")
+    elif service == "display":
+        text = f"DISPLAY MANAGER (dumpsys display)\n  mBaseDisplayInfo=DisplayInfo{{real {w} x {h}, rotation 0}}\n"
+    elif not service:
+        text = "Currently running services:\n  activity\n  display\n  input\n  window\n"
+    else:
+        return Result(out=f"Can't find service: {service}\n".encode())
+    return Result(out=text.encode())
+
+
+def tool_getprop(sh: Shell, args: list[str], stdin: bytes) -> Result:
+    """`getprop [NAME [DEFAULT]]`."""
+    props = _phone(sh).props
+    if not args:
+        return Result(out="".join(f"[{k}]: [{v}]\n" for k, v in sorted(props.items())).encode())
+    return Result(out=f"{props.get(args[0], args[1] if len(args) > 1 else '')}\n".encode())
+
+
+def tool_pm(sh: Shell, args: list[str], stdin: bytes) -> Result:
+    """`pm list packages [FILTER]`, `pm path PKG`."""
+    pkgs = packages(_phone(sh))
+    if args[:2] == ["list", "packages"]:
+        filters = [a for a in args[2:] if not a.startswith("-")]
+        names = [p for p in sorted(pkgs) if not filters or filters[0] in p]
+        return Result(out="".join(f"package:{p}\n" for p in names).encode())
+    if args[:1] == ["path"] and len(args) > 1:
+        if args[1] not in pkgs:
+            return Result(code=1)
+        return Result(out=f"package:/data/app/{args[1]}-1/base.apk\n".encode())
+    return Result(err=b"usage: pm list packages [FILTER] | pm path PACKAGE\n", code=1)
+
+
+def tool_cmd(sh: Shell, args: list[str], stdin: bytes) -> Result:
+    """`cmd package|window|activity ...`: the binder shell front of pm, wm and am."""
+    table = {"package": tool_pm, "window": tool_wm, "activity": tool_am, "settings": tool_settings,
+             "input_method": tool_ime}
+    if not args or args[0] not in table:
+        return Result(err=f"cmd: Can't find service: {args[0] if args else ''}\n".encode(), code=20)
+    return table[args[0]](sh, args[1:], stdin)
