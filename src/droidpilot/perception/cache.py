@@ -1,0 +1,195 @@
+"""A persistent, content-addressed OCR cache, so no screenshot is recognised twice across processes and runs.
+
+Key: SHA-256 of the image bytes, the engine's name and its ``settings_key``. Entries are small JSON files
+under ``$DROIDPILOT_CACHE_DIR/ocr`` (default: the user's cache directory, e.g. ``~/.cache/droidpilot``),
+written to a temporary file and moved into place with ``os.replace``, so concurrent writers never leave
+a half-written entry (two writers of one key write the same content; the last rename wins). The size is
+bounded: when it grows over ``max_bytes`` the least recently used entries (oldest mtime; a hit touches
+its entry) are removed.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import json
+import logging
+import os
+import tempfile
+import threading
+from pathlib import Path
+from typing import Any
+
+import platformdirs
+
+from droidpilot.errors import InputError
+from droidpilot.perception.ocr import ImageInput, OcrEngine, image_key_bytes
+from droidpilot.perception.types import OcrLine
+
+CACHE_ENV = "DROIDPILOT_CACHE_DIR"
+MAX_MB_ENV = "DROIDPILOT_OCR_CACHE_MAX_MB"
+DEFAULT_MAX_BYTES = 256 * 1024 * 1024
+FORMAT = 1
+_log = logging.getLogger(__name__)
+
+
+def default_cache_dir() -> Path:
+    """``$DROIDPILOT_CACHE_DIR`` if set, else the platform's user cache directory for droidpilot."""
+    env = os.environ.get(CACHE_ENV, "").strip()
+    return Path(env).expanduser() if env else Path(platformdirs.user_cache_dir("droidpilot"))
+
+
+def _max_bytes_from_env() -> int:
+    raw = os.environ.get(MAX_MB_ENV, "").strip()
+    if not raw:
+        return DEFAULT_MAX_BYTES
+    try:
+        value = float(raw)
+    except ValueError:
+        raise InputError(f"{MAX_MB_ENV}={raw!r} is not a number of megabytes") from None
+    if value <= 0:
+        raise InputError(f"{MAX_MB_ENV} must be positive, got {raw!r}")
+    return int(value * 1024 * 1024)
+
+
+class OcrCache:
+    """OCR lines stored by content hash; safe to share between processes."""
+
+    def __init__(self, directory: Path | str | None = None, max_bytes: int | None = None,
+                 evict_every: int = 64) -> None:
+        root = Path(directory) if directory is not None else default_cache_dir()
+        self.directory = root / "ocr"
+        self.max_bytes = max_bytes if max_bytes is not None else _max_bytes_from_env()
+        self.evict_every = max(1, evict_every)
+        self._puts = 0
+        self._lock = threading.Lock()
+
+    @staticmethod
+    def key(image_bytes: bytes, engine_name: str, settings_key: str) -> str:
+        """The entry's name: a hash over the image bytes, the engine and its settings."""
+        h = hashlib.sha256()
+        h.update(hashlib.sha256(image_bytes).digest())
+        h.update(b"\0" + engine_name.encode() + b"\0" + settings_key.encode())
+        return h.hexdigest()
+
+    def path(self, key: str) -> Path:
+        return self.directory / key[:2] / f"{key}.json"
+
+    def get(self, key: str) -> list[OcrLine] | None:
+        """The cached lines, or None on a miss (an unreadable or corrupt entry counts as a miss)."""
+        path = self.path(key)
+        try:
+            data = json.loads(path.read_text(encoding="utf-8"))
+            if data.get("format") != FORMAT:
+                return None
+            lines = [OcrLine(str(d["text"]), tuple(int(v) for v in d["box"]), float(d["score"]))  # type: ignore[arg-type]
+                     for d in data["lines"]]
+        except FileNotFoundError:
+            return None
+        except (OSError, ValueError, KeyError, TypeError):
+            with contextlib.suppress(OSError):
+                path.unlink()
+            return None
+        with contextlib.suppress(OSError):
+            os.utime(path)  # recently used: evicted last
+        return lines
+
+    def put(self, key: str, lines: list[OcrLine], meta: dict[str, Any] | None = None) -> None:
+        """Store ``lines`` atomically (temporary file + rename); then evict if the cache is too big."""
+        path = self.path(key)
+        payload = {"format": FORMAT, **(meta or {}), "lines": [line.to_dict() for line in lines]}
+        # Scores keep full precision in the cache; to_dict rounds them for display.
+        for out, line in zip(payload["lines"], lines, strict=True):
+            out["score"] = float(line.score)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(prefix=f".{key[:16]}.", suffix=".tmp", dir=path.parent)
+        try:
+            with os.fdopen(fd, "w", encoding="utf-8") as fh:
+                json.dump(payload, fh, ensure_ascii=False)
+            os.replace(tmp, path)
+        except BaseException:
+            with contextlib.suppress(OSError):
+                os.unlink(tmp)
+            raise
+        with self._lock:
+            self._puts += 1
+            due = self._puts == 1 or self._puts % self.evict_every == 0
+        if due:
+            self.evict()
+
+    def entries(self) -> list[tuple[float, int, Path]]:
+        """(mtime, size, path) of every entry."""
+        out = []
+        if not self.directory.is_dir():
+            return out
+        for path in self.directory.glob("*/*.json"):
+            try:
+                st = path.stat()
+            except FileNotFoundError:  # removed by another process meanwhile
+                continue
+            out.append((st.st_mtime, st.st_size, path))
+        return out
+
+    def size(self) -> int:
+        """Total bytes of all entries."""
+        return sum(size for _, size, _ in self.entries())
+
+    def evict(self) -> int:
+        """Remove least recently used entries until the cache is under 90% of its bound; how many went."""
+        entries = self.entries()
+        total = sum(size for _, size, _ in entries)
+        if total <= self.max_bytes:
+            return 0
+        target = int(self.max_bytes * 0.9)
+        removed = 0
+        for _, size, path in sorted(entries, key=lambda e: e[0]):
+            if total <= target:
+                break
+            with contextlib.suppress(FileNotFoundError):
+                path.unlink()
+                removed += 1
+            total -= size
+        return removed
+
+    def clear(self) -> None:
+        """Remove every entry."""
+        for _, _, path in self.entries():
+            with contextlib.suppress(FileNotFoundError):
+                path.unlink()
+
+
+class CachedOcr:
+    """An OcrEngine that answers from the cache and runs ``engine`` only on a miss."""
+
+    def __init__(self, engine: OcrEngine, cache: OcrCache | None = None) -> None:
+        self.engine = engine
+        self.cache = cache if cache is not None else OcrCache()
+        self.name = engine.name
+        self.hits = 0
+        self.misses = 0
+
+    def settings_key(self) -> str:
+        return self.engine.settings_key()
+
+    def cache_key(self, image: ImageInput) -> str:
+        return OcrCache.key(image_key_bytes(image), self.engine.name, self.engine.settings_key())
+
+    def recognize(self, image: ImageInput) -> list[OcrLine]:
+        """Cached lines of ``image``; recognised (and stored) only the first time it is seen."""
+        key = self.cache_key(image)
+        lines = self.cache.get(key)
+        if lines is not None:
+            self.hits += 1
+            return lines
+        self.misses += 1
+        lines = self.engine.recognize(image)
+        try:
+            self.cache.put(key, lines, {"engine": self.engine.name, "settings": self.engine.settings_key()})
+        except OSError as exc:  # a read-only or full cache directory must not lose the answer
+            _log.warning("cannot write the OCR cache in %s: %s", self.cache.directory, exc)
+        return lines
+
+
+def cached(engine: OcrEngine, cache: OcrCache | None = None) -> CachedOcr:
+    """``engine`` behind the persistent cache (unchanged if it already is a CachedOcr)."""
+    return engine if isinstance(engine, CachedOcr) else CachedOcr(engine, cache)

@@ -1,0 +1,129 @@
+"""The default OCR engine: RapidOCR 3.x on onnxruntime (CPU), with the models shipped in its wheel.
+
+Tuned for phone screenshots (see ``benchmarks/ocr_speed.py`` for the measurements behind the defaults):
+text detection runs on the screenshot scaled so its longest side is ``det_limit_side`` pixels, while
+recognition reads each line cropped from the full-resolution image, so small text keeps its detail;
+the text-direction classifier is off (phone UI text is upright); onnxruntime uses ``threads`` threads.
+Model files are given to RapidOCR by path, so it never tries to download anything.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+from dataclasses import asdict, dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from droidpilot.errors import DroidpilotError
+from droidpilot.perception.ocr import ImageInput, clip_box, load_image, sort_lines
+from droidpilot.perception.types import OcrLine
+
+DET_MODEL = "PP-OCRv6_det_small.onnx"
+REC_MODEL = "PP-OCRv6_rec_small.onnx"
+CLS_MODEL = "ch_ppocr_mobile_v2.0_cls_mobile.onnx"
+
+
+@dataclass(frozen=True)
+class RapidSettings:
+    """Every setting that changes speed or output; defaults chosen from ``benchmarks/ocr_speed.py``."""
+
+    det_limit_side: int = 960  # longest side of the image given to text detection
+    rec_batch: int = 8  # line crops recognised per onnxruntime call
+    threads: int = 2  # onnxruntime intra-op threads
+    use_cls: bool = False  # text-direction classifier (upside-down text); phone UIs do not need it
+    text_score: float = 0.5  # lines recognised with a lower confidence are dropped
+    box_thresh: float = 0.5  # detection confidence of a text box
+
+    def key(self) -> str:
+        """A stable string of every setting, for cache keys."""
+        return ",".join(f"{k}={v}" for k, v in sorted(asdict(self).items()))
+
+
+def shipped_model_dir() -> Path:
+    """Where the rapidocr wheel keeps its models."""
+    try:
+        import rapidocr
+    except ImportError as exc:
+        raise DroidpilotError(f"the rapidocr package cannot be imported ({exc}); "
+                              "install droidpilot's dependencies (`make venv`)") from None
+    return Path(rapidocr.__file__).resolve().parent / "models"
+
+
+def _model_paths(model_dir: Path, use_cls: bool) -> dict[str, Path]:
+    paths = {"Det": model_dir / DET_MODEL, "Rec": model_dir / REC_MODEL}
+    if use_cls:
+        paths["Cls"] = model_dir / CLS_MODEL
+    missing = [str(p) for p in paths.values() if not p.is_file()]
+    if missing:
+        raise DroidpilotError(
+            "RapidOCR model files are missing: " + ", ".join(missing)
+            + ". droidpilot never downloads models; reinstall the rapidocr wheel that ships them "
+            "(`.venv/bin/pip install --force-reinstall -c constraints.txt rapidocr`) or pass model_dir=")
+    return paths
+
+
+class RapidOcrEngine:
+    """RapidOCR with phone-screen settings; the models load on first use and are kept."""
+
+    name = "rapidocr"
+
+    def __init__(self, settings: RapidSettings | None = None, model_dir: Path | None = None) -> None:
+        self.settings = settings or RapidSettings()
+        self.model_dir = Path(model_dir) if model_dir else shipped_model_dir()
+        self._paths = _model_paths(self.model_dir, self.settings.use_cls)
+        self._ocr: Any = None
+        self._lock = threading.Lock()
+
+    def settings_key(self) -> str:
+        return f"{DET_MODEL}+{REC_MODEL};{self.settings.key()}"
+
+    def _engine(self) -> Any:
+        if self._ocr is None:
+            from rapidocr import RapidOCR
+
+            s = self.settings
+            params: dict[str, Any] = {
+                "Global.log_level": "error",
+                "Global.use_cls": s.use_cls,
+                "Global.text_score": s.text_score,
+                # Keep the full resolution for recognition crops; only detection is scaled down.
+                "Global.max_side_len": 100_000,
+                "Global.model_root_dir": str(self.model_dir),
+                "Det.limit_type": "max",
+                "Det.limit_side_len": s.det_limit_side,
+                "Det.box_thresh": s.box_thresh,
+                "Rec.rec_batch_num": s.rec_batch,
+                "EngineConfig.onnxruntime.intra_op_num_threads": s.threads,
+                "EngineConfig.onnxruntime.inter_op_num_threads": 1,
+            }
+            for stage, path in self._paths.items():
+                params[f"{stage}.model_path"] = str(path)
+            logging.getLogger("RapidOCR").setLevel(logging.ERROR)
+            self._ocr = RapidOCR(params=params)
+        return self._ocr
+
+    def recognize(self, image: ImageInput) -> list[OcrLine]:
+        """Lines on ``image`` with boxes in its own pixels (axis-aligned hulls of the detected quads)."""
+        img = load_image(image)
+        width, height = img.size
+        bgr = np.ascontiguousarray(np.asarray(img)[:, :, ::-1])
+        with self._lock:
+            result = self._engine()(bgr)
+        boxes = getattr(result, "boxes", None)
+        texts = getattr(result, "txts", None)
+        scores = getattr(result, "scores", None)
+        if boxes is None or texts is None or scores is None:
+            return []
+        lines = []
+        for quad, text, score in zip(boxes, texts, scores, strict=False):
+            text = str(text).strip()
+            if not text:
+                continue
+            pts = np.asarray(quad, dtype=float).reshape(-1, 2)
+            box = clip_box(pts[:, 0].min(), pts[:, 1].min(), pts[:, 0].max(), pts[:, 1].max(), width, height)
+            if box[2] > box[0] and box[3] > box[1]:
+                lines.append(OcrLine(text, box, float(score)))
+        return sort_lines(lines)
