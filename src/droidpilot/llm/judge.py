@@ -200,12 +200,14 @@ class LlmJudge:
 
     def _ask_model(self, messages: list[dict[str, Any]], images: Sequence[bytes | Image.Image],
                    language: str) -> Judgement:
-        conversation = list(messages)
+        # Images ride with the question; a repair round adds text only and resends the same parts.
+        conversation = self.client.with_images(messages, images)
+        first = list(conversation)
         total = ChatReply("", 0, 0, 0.0, self.model, 0)
         problem = ""
         for round_ in range(self.format_retries + 1):
             self.requests_sent += 1
-            reply = self.client.chat(conversation, images=images, temperature=self.temperature,
+            reply = self.client.chat(conversation, temperature=self.temperature,
                                      max_tokens=self.max_tokens)
             total = _add(total, reply)
             try:
@@ -214,7 +216,7 @@ class LlmJudge:
                 problem = str(exc)
                 if round_ < self.format_retries:
                     repair = load_prompts(language)["repair"]
-                    conversation = [*messages, {"role": "assistant", "content": reply.text},
+                    conversation = [*first, {"role": "assistant", "content": reply.text},
                                     {"role": "user", "content": repair.substitute(problem=problem).strip()}]
                 continue
             return Judgement(answer, reason, raw=reply.text, model=total.model, attempts=total.attempts,
