@@ -1,0 +1,195 @@
+"""Turn a search outcome into a VerifyResult: the witness (or best partial path), scores and the reason.
+
+On failure the reason names the milestones reached, the first milestone that was enabled but never met,
+and what its checks said, so a person can see at a glance where the agent went wrong.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+
+from droidpilot.verify.checkers.base import CheckResult, Verdict
+from droidpilot.verify.frame import Frame
+from droidpilot.verify.result import Match, NodeStatus, VerifyResult
+from droidpilot.verify.rule import Task
+from droidpilot.verify.search import BEFORE_START, Graph, Outcome, describe_event, event_kind
+
+MemoKey = tuple[str, int, str]
+_EXAMPLES = 2  # how many "no" answers the reason quotes
+
+
+def _weight(task_scores: Mapping[str, float], nodes: Sequence[str] | frozenset[str]) -> float:
+    return float(sum(task_scores[n] for n in nodes))
+
+
+def max_score(graph: Graph, scores: Mapping[str, float]) -> float:
+    """The score of the highest-scoring success path (at an OR-join, the best-scoring parent's path)."""
+    best: dict[str, frozenset[str]] = {}
+    for node in graph.order:
+        parents = graph.parents[node]
+        if graph.join[node] == "all":
+            best[node] = frozenset({node}).union(*(best[p] for p in parents))
+        elif graph.join[node] == "any":
+            pick = max(parents, key=lambda p: _weight(scores, best[p]))
+            best[node] = best[pick] | {node}
+        else:
+            best[node] = frozenset({node})
+    if graph.mode == "all":
+        return _weight(scores, frozenset().union(*(best[t] for t in graph.targets)))
+    return max(_weight(scores, best[t]) for t in graph.targets)
+
+
+def _best_partial(graph: Graph, outcome: Outcome, scores: Mapping[str, float]) -> list[str]:
+    """On failure: the satisfied chain worth the most points (ties: more milestones, then earlier)."""
+    candidates = [outcome.closure(graph, [n]) for n in outcome.earliest]
+    reached_targets = [t for t in graph.targets if t in outcome.earliest]
+    if graph.mode == "all" and reached_targets:
+        candidates.append(outcome.closure(graph, reached_targets))
+    if not candidates:
+        return []
+    return max(candidates, key=lambda c: (_weight(scores, c), len(c),
+                                          -max(outcome.earliest[n] for n in c)))
+
+
+def _short(result: CheckResult) -> str:
+    """``xml_text_match: no (missing 'Cart')`` with the sub-checks of a combinator."""
+    text = f"{result.checker}: {result.verdict.value}"
+    if result.reason:
+        text += f" ({result.reason})"
+    if result.children:
+        text += " [" + "; ".join(_short(c) for c in result.children) + "]"
+    return text
+
+
+Checks = Mapping[str, list[tuple[int, CheckResult]]]
+
+
+def index_checks(memo: Mapping[MemoKey, CheckResult]) -> dict[str, list[tuple[int, CheckResult]]]:
+    """The answers recorded for each node as (event, result), in time order."""
+    found: dict[str, list[tuple[int, CheckResult]]] = {}
+    for (name, frame, kind), res in memo.items():
+        found.setdefault(name, []).append((frame * 2 + (0 if kind == "screen" else 1), res))
+    for items in found.values():
+        items.sort(key=lambda item: item[0])
+    return found
+
+
+def _statuses(task: Task, graph: Graph, outcome: Outcome,
+              checks: Checks) -> list[NodeStatus]:
+    out: list[NodeStatus] = []
+    for node_id in graph.order:
+        node = task.node(node_id)
+        mine = [res for _, res in checks.get(node_id, [])]
+        counts = {v: sum(1 for r in mine if r.verdict is v) for v in Verdict}
+        if node_id in outcome.earliest:
+            state, event, after = "reached", outcome.earliest[node_id], None
+        elif node_id in outcome.enabled:
+            state, event, after = ("not needed" if outcome.ok else "never met"), None, \
+                outcome.enabled[node_id]
+        else:
+            state, event, after = ("not needed" if outcome.ok else "not enabled"), None, None
+        out.append(NodeStatus(node_id, node.name, state, event, after, counts[Verdict.YES],
+                              counts[Verdict.NO], counts[Verdict.UNDECIDED]))
+    return out
+
+
+def _first_unmet(graph: Graph, outcome: Outcome, partial: list[str],
+                 checks: Checks) -> str | None:
+    """The enabled node that never held and best continues the partial path."""
+    on_path = set(partial)
+    pending = [n for n in outcome.enabled if n in checks or _feeds_open_target(graph, outcome, n)]
+    if not pending:
+        return None
+    rank = {n: i for i, n in enumerate(graph.order)}
+    return min(pending, key=lambda n: (not (set(graph.parents[n]) & on_path) and bool(graph.parents[n]),
+                                       outcome.enabled[n], rank[n]))
+
+
+def _feeds_open_target(graph: Graph, outcome: Outcome, node: str) -> bool:
+    stack, seen = [node], set()
+    while stack:
+        cur = stack.pop()
+        if cur in seen:
+            continue
+        seen.add(cur)
+        if cur in graph.targets and cur not in outcome.earliest:
+            return True
+        stack.extend(graph.children[cur])
+    return False
+
+
+def _label(task: Task, node_id: str) -> str:
+    name = task.node(node_id).name
+    return f"{node_id} ({name})" if name and name != node_id else node_id
+
+
+def _unmet_text(task: Task, node: str, outcome: Outcome, checks: Checks,
+                frame_count: int) -> str:
+    mine = checks.get(node, [])
+    after = outcome.enabled[node]
+    since = "from the start" if after == BEFORE_START else f"after {describe_event(after)}"
+    text = f"never met: {_label(task, node)}, enabled {since}"
+    if not mine:
+        return text + f"; no event after that could be checked (the trace has {frame_count} frames)"
+    no = [(e, r) for e, r in mine if r.verdict is Verdict.NO]
+    undecided = [(e, r) for e, r in mine if r.verdict is Verdict.UNDECIDED]
+    span = describe_event(mine[0][0]) if len(mine) == 1 else \
+        f"{describe_event(mine[0][0])} to {describe_event(mine[-1][0])}"
+    text += (f"; checked at {len(mine)} event{'s' if len(mine) > 1 else ''} ({span}): {len(no)} no, "
+             f"{len(undecided)} undecided")
+    examples = (no[:_EXAMPLES] + undecided[:1])[:_EXAMPLES + 1]
+    if examples:
+        text += "; e.g. " + " | ".join(f"{describe_event(e)}: {_short(r)}" for e, r in examples)
+    return text
+
+
+def _reason(task: Task, graph: Graph, outcome: Outcome, optimistic: Outcome | None, path: list[str],
+            checks: Checks, frame_count: int) -> str:
+    def at(n: str) -> str:
+        return f"{n} ({describe_event(outcome.earliest[n])})"
+
+    if outcome.ok:
+        reached = [t for t in graph.targets if t in outcome.earliest and t in path]
+        return (f"success: reached {', '.join(at(t) for t in reached)}; witness: "
+                f"{' -> '.join(at(n) for n in path)}")
+    if frame_count == 0:
+        return "no satisfying path: the trace has no frames"
+    parts = ["no satisfying path"]
+    parts.append(f"reached: {' -> '.join(at(n) for n in path)}" if path else "reached: no milestone")
+    unmet = _first_unmet(graph, outcome, path, checks)
+    if unmet is not None:
+        parts.append(_unmet_text(task, unmet, outcome, checks, frame_count))
+    else:
+        open_targets = [t for t in graph.targets if t not in outcome.earliest]
+        parts.append(f"never enabled: {', '.join(open_targets)} (their parents were never met)")
+    if optimistic is not None and optimistic.ok:
+        parts.append("manual review needed: counting the undecided checks as yes would make it pass")
+    elif optimistic is not None:
+        parts.append("some checks were undecided, but even counting them as yes it would still fail")
+    return "; ".join(parts)
+
+
+def build_result(task: Task, graph: Graph, frames: Sequence[Frame], outcome: Outcome,
+                 optimistic: Outcome | None, memo: Mapping[MemoKey, CheckResult]) -> VerifyResult:
+    """Assemble the VerifyResult of ``outcome`` (the pessimistic sweep) and, if run, the optimistic one."""
+    checks = index_checks(memo)
+    scores = {n.id: float(n.score) for n in task.nodes}
+    path = outcome.witness(graph) if outcome.ok else _best_partial(graph, outcome, scores)
+    names = {n.id: n.name for n in task.nodes}
+    matched = [Match(n, outcome.earliest[n] // 2, event_kind(outcome.earliest[n]), names[n], scores[n])
+               for n in path if outcome.earliest[n] >= 0]
+    total = _weight(scores, path)
+    return VerifyResult(
+        ok=outcome.ok,
+        matched=matched,
+        total_score=total,
+        max_score=max(max_score(graph, scores), total),
+        reason=_reason(task, graph, outcome, optimistic, path, checks, len(frames)),
+        manual_review_needed=bool(optimistic is not None and optimistic.ok and not outcome.ok),
+        task_id=task.task_id,
+        frame_count=len(frames),
+        success_mode=graph.mode,
+        success_targets=list(graph.targets),
+        nodes=_statuses(task, graph, outcome, checks),
+        conditionless_witness=[n for n in path if outcome.earliest[n] < 0],
+    )
