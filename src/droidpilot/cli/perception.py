@@ -1,0 +1,135 @@
+"""`droidpilot ocr` and `droidpilot locate`: read a screenshot, and find where a text, app or icon is.
+
+For people debugging an agent's taps: the same OCR (behind the same persistent cache) and localization
+the agent uses, printed as a table or as JSON, optionally drawn on a copy of the screenshot.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import typer
+from rich.console import Console
+from rich.markup import escape
+from rich.table import Table
+
+from droidpilot.cli._common import fail, guard
+from droidpilot.errors import InputError
+
+console = Console(highlight=False)
+
+
+def _engine(name: str, use_cache: bool) -> Any:
+    from droidpilot.perception.cache import CachedOcr
+    from droidpilot.perception.ocr import make_ocr_engine
+
+    engine = make_ocr_engine(name)
+    if engine is not None and use_cache:
+        engine = CachedOcr(engine)
+    return engine
+
+
+def ocr(
+    image: Path = typer.Argument(..., help="screenshot file (PNG or JPEG)"),
+    as_json: bool = typer.Option(False, "--json", help='print a JSON list of {"text", "box", "score"}'),
+    engine: str = typer.Option("rapidocr", "--engine", help="rapidocr or tesseract"),
+    no_cache: bool = typer.Option(False, "--no-cache", help="recognise again even if cached"),
+) -> None:
+    """Print the text lines on a screenshot with their boxes (x1, y1, x2, y2 in its pixels)."""
+    from droidpilot.perception.ocr import load_image
+
+    with guard():
+        load_image(image)  # a clear error for a missing or unreadable file, before any model loads
+        if engine.strip().lower() == "none":
+            raise InputError("--engine none reads nothing; choose rapidocr or tesseract")
+        lines = _engine(engine, not no_cache).recognize(image)
+    if as_json:
+        typer.echo(json.dumps([ln.to_dict() for ln in lines], ensure_ascii=False))
+        return
+    table = Table(title=f"{escape(str(image))}: {len(lines)} lines", title_justify="left")
+    for col, justify in (("#", "right"), ("text", "left"), ("box", "left"), ("score", "right")):
+        table.add_column(col, justify=justify)  # type: ignore[arg-type]
+    for i, ln in enumerate(lines, start=1):
+        table.add_row(str(i), escape(ln.text), str(list(ln.box)), f"{ln.score:.3f}")
+    console.print(table)
+
+
+def _print_result(result: Any, what: str) -> None:
+    colour = {"found": "green", "ambiguous": "yellow", "too_many": "yellow"}.get(result.status, "red")
+    console.print(f"[bold {colour}]{result.status}[/]: {escape(what)}")
+    if result.candidates:
+        table = Table(title_justify="left")
+        for col in ("#", "tap point", "box", "text / description", "score"):
+            table.add_column(col)
+        for i, c in enumerate(result.candidates, start=1):
+            label = c.text if c.text is not None else (c.description or "")
+            if c.text is not None and c.description:
+                label = f"{c.text} ({c.description})"
+            table.add_row(str(i), str(list(c.point)), str(list(c.box)), escape(label), f"{c.score:.3f}")
+        console.print(table)
+    if result.closest:
+        console.print("closest texts on screen: " + ", ".join(escape(repr(t)) for t in result.closest))
+
+
+def locate(
+    image: Path = typer.Argument(..., help="screenshot file (PNG or JPEG)"),
+    text: str | None = typer.Option(None, "--text", help="the text to tap (Mobile-Agent's click text)"),
+    app: str | None = typer.Option(None, "--app", help="an app name on a launcher (open App): its icon"),
+    icon: str | None = typer.Option(None, "--icon", help='an icon description, e.g. "red heart"'),
+    position: str | None = typer.Option(None, "--position", help="with --icon: top, bottom, left, right, "
+                                        "center, or two of them"),
+    as_json: bool = typer.Option(False, "--json", help='print {"status", "candidates": [...]}'),
+    annotate: Path | None = typer.Option(None, "--annotate", help="write a copy with candidates drawn"),
+    engine: str = typer.Option("rapidocr", "--engine", help="OCR engine: rapidocr, tesseract (none: "
+                               "--icon only, no text masking)"),
+) -> None:
+    """Find where to tap: a text (--text), an app's icon (--app) or an icon by description (--icon)."""
+    from droidpilot.perception.ocr import load_image
+
+    given = [name for name, value in (("--text", text), ("--app", app), ("--icon", icon)) if value]
+    if len(given) != 1:
+        got = f" (got {', '.join(given)})" if given else ""
+        raise fail(f"give exactly one of --text, --app or --icon{got}")
+    if position and not icon:
+        raise fail("--position goes with --icon")
+    with guard():
+        img = load_image(image)
+        if annotate is not None and not annotate.parent.is_dir():
+            raise InputError(f"--annotate: folder {annotate.parent} does not exist")
+        ocr_engine = _engine(engine, True)
+        if ocr_engine is None and not icon:
+            raise InputError("--engine none cannot read text; use rapidocr or tesseract")
+        lines = ocr_engine.recognize(image) if ocr_engine is not None else None
+        if text:
+            from droidpilot.perception.text import locate_text
+
+            result, what = locate_text(lines or [], text, img.size, img), f"text {text!r}"
+        elif app:
+            from droidpilot.perception.text import locate_app
+
+            result, what = locate_app(lines or [], app, img), f"app {app!r}"
+        else:
+            from droidpilot.perception.icons import locate_icon
+
+            result = locate_icon(img, icon or "", position=position, ocr_lines=lines)
+            what = f"icon {icon!r}" + (f" at {position}" if position else "")
+        if annotate is not None:
+            from droidpilot.perception.annotate import annotate as draw
+
+            try:
+                draw(img, result).save(annotate)
+            except (OSError, ValueError) as exc:
+                raise InputError(f"--annotate: cannot write {annotate}: {exc}") from None
+    if as_json:
+        typer.echo(json.dumps(result.to_dict(), ensure_ascii=False))
+    else:
+        _print_result(result, what)
+    if annotate is not None and not as_json:
+        console.print(f"annotated copy written to {escape(str(annotate))}")
+
+
+def register(app: typer.Typer) -> None:
+    app.command("ocr")(ocr)
+    app.command("locate")(locate)

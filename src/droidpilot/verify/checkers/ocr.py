@@ -1,0 +1,173 @@
+"""The ``ocr_match`` checker: keywords and patterns read off the frame's screenshot by OCR.
+
+Text comes from ``options.ocr_engine`` (an OcrEngine, run behind the persistent cache, lines kept on the
+frame so other screen checkers reuse them), else from a MobiFlow-style ``options.ocr(frame) -> str``;
+with neither, or without a screenshot, the check is undecided, never "no". Keywords match after the
+shared normalisation (full-width, case, dashes, OCR confusions) as substrings of a line or of the whole
+screen's text; keywords of 3 characters or more also match fuzzily (a misread character or two).
+"""
+
+from __future__ import annotations
+
+import re
+import weakref
+from typing import TYPE_CHECKING, Any, ClassVar
+
+from droidpilot.errors import DroidpilotError
+from droidpilot.perception.cache import CachedOcr, cached
+from droidpilot.perception.match import match_text
+from droidpilot.perception.normalize import match_key, normalize_text
+from droidpilot.perception.types import OcrLine
+from droidpilot.verify.checkers.base import CheckResult, ConditionChecker, Param, Verdict, register_condition
+
+if TYPE_CHECKING:
+    from droidpilot.verify.frame import Frame
+    from droidpilot.verify.options import VerifierOptions
+
+OCR_LINES_KEY = "_ocr_lines"  # frame.extra: {engine settings key: list[OcrLine]}
+_WRAPPED: weakref.WeakKeyDictionary[Any, CachedOcr] = weakref.WeakKeyDictionary()
+
+
+def _cached_engine(engine: Any) -> Any:
+    if isinstance(engine, CachedOcr):
+        return engine
+    try:
+        wrapper = _WRAPPED.get(engine)
+        if wrapper is None:
+            wrapper = _WRAPPED[engine] = cached(engine)
+        return wrapper
+    except TypeError:  # an engine that cannot be weakly referenced: wrap it each time
+        return cached(engine)
+
+
+def _has_image(frame: Any) -> bool:
+    has = getattr(frame, "has_image", None)
+    return bool(has()) if callable(has) else False
+
+
+def frame_ocr_lines(frame: Frame, options: VerifierOptions | None) -> list[OcrLine] | None:
+    """The OCR lines of ``frame``'s screenshot from ``options.ocr_engine`` (disk-cached, and kept on the
+    frame for other checkers); None when there is no engine or no screenshot."""
+    engine = getattr(options, "ocr_engine", None) if options is not None else None
+    if engine is None or not _has_image(frame):
+        return None
+    store = frame.extra.setdefault(OCR_LINES_KEY, {})
+    key = f"{engine.name}:{engine.settings_key()}"
+    if key not in store:
+        store[key] = _cached_engine(engine).recognize(frame.image_bytes())
+    return store[key]
+
+
+def _as_list(value: Any) -> list[str]:
+    if value is None:
+        return []
+    if isinstance(value, str):
+        return [value]
+    return [str(v) for v in value]
+
+
+def find_keyword(keyword: str, texts: list[str], casefold: bool = True) -> dict[str, Any] | None:
+    """Where ``keyword`` shows on the screen: the line (or "<screen>" when it spans lines), how, a score."""
+    key = match_key(keyword, casefold)
+    if not key:
+        return None
+    for text in texts:
+        if key in match_key(text, casefold):
+            return {"text": text, "how": "contains", "score": 1.0}
+    whole = "".join(match_key(t, casefold) for t in texts)
+    if key in whole:
+        return {"text": "<screen>", "how": "across lines", "score": 1.0}
+    if len(key) < 3:
+        return None
+    best: dict[str, Any] | None = None
+    for text in texts:
+        m = match_text(keyword, text, casefold=casefold)
+        if m is not None and m.kind == "fuzzy" and (best is None or m.score > best["score"]):
+            best = {"text": text, "how": "fuzzy", "score": round(m.score, 3)}
+    return best
+
+
+@register_condition("ocr_match")
+class OcrMatch(ConditionChecker):
+    """Text on the screenshot by OCR: ``any`` (one keyword suffices), ``all`` (every one), ``pattern``
+    (a regular expression); every one given must hold. ``ignore_case`` defaults to true."""
+
+    reads = "screen"
+    cost = 60
+    params_spec: ClassVar[dict[str, Param]] = {
+        "any": Param("str_or_list", help="one of these keywords must be on screen"),
+        "all": Param("str_or_list", help="every one of these keywords must be on screen"),
+        "pattern": Param("str", help="a Python regular expression searched in the screen's text"),
+        "ignore_case": Param("bool", help="compare case-insensitively (default true)"),
+    }
+
+    def validate(self, params: dict[str, Any]) -> list[str]:
+        problems = []
+        if not _as_list(params.get("any")) and not _as_list(params.get("all")) and not params.get("pattern"):
+            problems.append("ocr_match needs 'any', 'all' or 'pattern'")
+        for name in ("any", "all"):
+            if any(not w.strip() for w in _as_list(params.get(name))):
+                problems.append(f"ocr_match: '{name}' contains an empty keyword, which matches every screen")
+        pattern = params.get("pattern")
+        if isinstance(pattern, str) and pattern:
+            try:
+                re.compile(pattern)
+            except re.error as exc:
+                problems.append(f"ocr_match: invalid regular expression {pattern!r}: {exc}")
+        return problems
+
+    def _screen_text(self, frame: Frame, options: VerifierOptions | None) -> tuple[list[str] | None, str]:
+        """(the screen's lines, where they came from); lines None with the reason when there are none."""
+        if not _has_image(frame):
+            return None, "the frame has no screenshot"
+        if options is not None and options.ocr_engine is not None:
+            lines = frame_ocr_lines(frame, options) or []
+            return [ln.text for ln in lines], options.ocr_engine.name
+        if options is not None and callable(options.ocr):
+            text = options.ocr(frame)
+            if text is None:
+                return None, "options.ocr could not read the screen"
+            return str(text).splitlines(), "options.ocr"
+        return None, "no OCR engine configured (use --ocr rapidocr or tesseract)"
+
+    def check(self, frame: Frame, params: dict[str, Any],
+              options: VerifierOptions | None = None) -> CheckResult:
+        problems = self.validate(params)
+        if problems:
+            return CheckResult(Verdict.UNDECIDED, self.name, self.reads, reason="; ".join(problems))
+        try:
+            texts, source = self._screen_text(frame, options)
+        except DroidpilotError as exc:
+            return CheckResult(Verdict.UNDECIDED, self.name, self.reads, reason=str(exc))
+        if texts is None:
+            return CheckResult(Verdict.UNDECIDED, self.name, self.reads, reason=source)
+        casefold = bool(params.get("ignore_case", True))
+        any_of, all_of = _as_list(params.get("any")), _as_list(params.get("all"))
+        matched: dict[str, Any] = {}
+        for kw in dict.fromkeys(all_of + any_of):
+            hit = find_keyword(kw, texts, casefold)
+            if hit is not None:
+                matched[kw] = hit
+        unmatched = [kw for kw in dict.fromkeys(all_of + any_of) if kw not in matched]
+        details: dict[str, Any] = {"source": source, "lines": len(texts), "matched": matched,
+                                   "unmatched": unmatched}
+        failures = []
+        missing_all = [kw for kw in all_of if kw not in matched]
+        if missing_all:
+            failures.append(f"missing {missing_all} (all required)")
+        if any_of and not any(kw in matched for kw in any_of):
+            failures.append(f"none of {any_of} on screen")
+        pattern = params.get("pattern")
+        if pattern:
+            flags = re.IGNORECASE if casefold else 0
+            raw = "\n".join(texts)
+            norm = "\n".join(normalize_text(t, casefold=False, confusions=False) for t in texts)
+            found = re.search(pattern, raw, flags) or re.search(pattern, norm, flags)
+            details["pattern"] = {"pattern": pattern, "match": found.group(0) if found else None}
+            if not found:
+                failures.append(f"pattern {pattern!r} not found")
+        if failures:
+            return CheckResult(Verdict.NO, self.name, self.reads, reason="; ".join(failures), details=details)
+        said = [f"{kw!r}" for kw in matched] + ([f"pattern {pattern!r}"] if pattern else [])
+        return CheckResult(Verdict.YES, self.name, self.reads, reason="on screen: " + ", ".join(said),
+                           details=details)
