@@ -15,6 +15,7 @@ from droidpilot.agent.actions import Action
 from droidpilot.agent.coords import CoordFrame
 from droidpilot.agent.prompts import message
 from droidpilot.agent.screen import ScreenView
+from droidpilot.errors import InputError
 from droidpilot.perception.types import Box, Candidate, LocateResult
 
 SCROLL_FROM, SCROLL_TO = 0.72, 0.30  # page down: the finger moves from 72% to 30% of the height
@@ -120,7 +121,7 @@ class Grounder:
 
         lines = screen.lines()
         with screen.timed():
-            return locate_app(lines, name, screen.size, image=screen.image)
+            return locate_app(lines, name, screen.image)
 
     def _ground_icon(self, action: Action, screen: ScreenView) -> Grounding:
         from droidpilot.perception.icons import locate_icon
@@ -128,9 +129,13 @@ class Grounder:
         description = action.description or ""
         position = " ".join(action.position) or None
         lines = screen.lines()
-        with screen.timed():
-            result = locate_icon(screen.image, description, position=position, ocr_lines=lines)
         target = description + (f", {position}" if position else "")
+        try:
+            with screen.timed():
+                result = locate_icon(screen.image, description, position=position, ocr_lines=lines)
+        except InputError as exc:  # a description with neither colour nor shape
+            return Grounding("not_found", target=target, message=self._msg("icon_not_found", target=target,
+                                                                            where=f" ({exc})"))
         return self._from_locate(result, target, "icon")
 
     # -- outcomes ------------------------------------------------------------------------------

@@ -1,0 +1,153 @@
+"""What the offline heuristic brain reads from an instruction: targets, texts to type, goals.
+
+Generic language handling only (quotes, e-mail addresses, "X about Y", capitalised names, a shared
+vocabulary of phone wishes in ``heuristic_lexicon.yaml``); nothing here knows a particular task or app.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from functools import lru_cache
+from importlib import resources
+
+import yaml
+
+_QUOTED = re.compile(r"[\"“”「『]([^\"“”「」『』]+)[\"“”」』]")
+_EMAIL = re.compile(r"[\w.+-]+@[\w-]+(?:\.[\w-]+)+")
+_CONTENT_AFTER_COLON = re.compile(r"(?:content|following|write down|note)[^:：]*[:：]\s*(.+)$", re.IGNORECASE)
+_OBJECT_VERBS = ("search for", "search", "look for", "look up", "find", "buy", "download", "install",
+                 "navigate to", "listen to", "play")
+_CUTS = re.compile(r"\s+(?:in|on|with|using|from)\s+[A-Z]|[,.;!?]|\s+and\s+|\s+then\s+|\s+if\s+",
+                   re.UNICODE)
+
+
+@lru_cache(maxsize=1)
+def lexicon() -> dict[str, object]:
+    """The generic vocabulary (stopwords, implied apps, goal and step words, field words)."""
+    raw = resources.files("droidpilot.agent.brains").joinpath("heuristic_lexicon.yaml").read_text("utf-8")
+    return yaml.safe_load(raw)
+
+
+def words_of(text: str) -> list[str]:
+    """Lower-case word tokens (CJK runs kept whole)."""
+    return re.findall(r"[\w@.'+-]+", text.lower())
+
+
+@dataclass
+class Plan:
+    """The parts of an instruction the heuristic acts on."""
+
+    instruction: str
+    content_words: list[str]
+    phrases: list[str]
+    query: str | None
+    texts_to_type: list[str]
+    goals: list[list[str]]
+    steps: list[str]
+    app_hints: list[str]
+    has_search_verb: bool = False
+    email: str | None = None
+    wants_toggle: bool = False
+    extra: dict[str, object] = field(default_factory=dict)
+
+
+def _strip_edges(words: list[str], stop: set[str]) -> list[str]:
+    while words and words[0].lower().strip("'") in stop:
+        words = words[1:]
+    while words and words[-1].lower().strip("'") in stop:
+        words = words[:-1]
+    return words
+
+
+def _object_after_verb(instruction: str, stop: set[str]) -> str | None:
+    low = instruction.lower()
+    best: tuple[int, str] | None = None
+    for verb in _OBJECT_VERBS:
+        match = re.search(rf"\b{re.escape(verb)}\b\s+", low)
+        if match and (best is None or match.start() < best[0]):
+            best = (match.start(), instruction[match.end():])
+    if best is None:
+        return None
+    rest = best[1]
+    about = re.search(r"\babout\s+", rest, re.IGNORECASE)
+    if about:
+        rest = rest[about.end():]
+    cut = _CUTS.search(rest)
+    if cut:
+        rest = rest[:cut.start()]
+    words = _strip_edges(rest.split(), stop)
+    # A capitalised name inside the phrase is the target ("singer Jay Chou" -> "Jay Chou").
+    if words and not words[0][:1].isupper():
+        for i, word in enumerate(words):
+            if word[:1].isupper():
+                words = words[i:]
+                break
+    phrase = " ".join(words).strip(" '\"")
+    return phrase or None
+
+
+def make_plan(instruction: str) -> Plan:
+    """Analyse ``instruction`` once (see module docstring)."""
+    lex = lexicon()
+    stop = set(str(lex["stopwords"]).split())
+    quoted = [q.strip() for q in _QUOTED.findall(instruction) if q.strip()]
+    email_match = _EMAIL.search(instruction)
+    email = email_match.group(0) if email_match else None
+    tokens = words_of(instruction)
+    content = [t.strip("'.") for t in tokens if t.strip("'.") not in stop and len(t.strip("'.")) > 1]
+    obj = _object_after_verb(instruction, stop)
+    has_search = bool(re.search(r"\b(search|look for|look up|find)\b", instruction, re.IGNORECASE))
+    query = quoted[0] if quoted and has_search else obj
+    texts: list[str] = []
+    if email:
+        texts.append(email)
+    colon = _CONTENT_AFTER_COLON.search(instruction)
+    if colon and not quoted:
+        texts.append(colon.group(1).strip().rstrip("."))
+    # Quoted text is typed unless the instruction only asks to tap it ("click a "like"").
+    for q in quoted:
+        before = instruction[:instruction.find(q)].lower().split()[-3:]
+        if q not in texts and not any(w in ("click", "tap", "press", "open", "select") for w in before):
+            texts.append(q)
+    low = instruction.lower()
+    goals: list[list[str]] = []
+    steps: list[str] = []
+    for verb, words in lex["goals"].items():  # type: ignore[union-attr]
+        if re.search(rf"\b{re.escape(verb)}\b", low) and words and words not in goals:
+            goals.append(list(words))
+    for verb, words in lex["steps"].items():  # type: ignore[union-attr]
+        if re.search(rf"\b{re.escape(verb)}\b", low):
+            steps.extend(w for w in words if w not in steps)
+    hints: list[str] = []
+    for word in tokens:
+        for hint in lex["intents"].get(word.strip("'."), []):  # type: ignore[union-attr]
+            if hint not in hints:
+                hints.append(hint)
+    phrases = _phrases(instruction, stop, quoted, obj)
+    toggle = bool(re.search(r"\b(turn on|turn off|enable|disable|switch on|switch off)\b", low))
+    return Plan(instruction, content, phrases, query, texts, goals, steps, hints, has_search, email, toggle)
+
+
+def _phrases(instruction: str, stop: set[str], quoted: list[str], obj: str | None) -> list[str]:
+    """Target phrases, longest first: the object, quoted texts, and runs of content words."""
+    out: list[str] = []
+    for item in [obj, *quoted]:
+        if item and item not in out:
+            out.append(item)
+    run: list[str] = []
+    for raw in re.findall(r"[\w'+-]+|[^\w\s]", instruction):
+        word = raw.strip("'")
+        if word and word.lower() not in stop and re.match(r"\w", word) and not _EMAIL.match(raw):
+            run.append(word)
+            continue
+        if run:
+            out.append(" ".join(run))
+        run = []
+    if run:
+        out.append(" ".join(run))
+    seen: list[str] = []
+    for phrase in sorted(out, key=len, reverse=True):
+        if phrase.lower() not in (s.lower() for s in seen) and len(phrase) > 1:
+            seen.append(phrase)
+    return seen
