@@ -1,0 +1,150 @@
+"""`droidpilot run "INSTRUCTION"`: run the agent on SimPhone or a phone over ADB, showing each step.
+
+Exit status 0 when the run ended normally (whatever the outcome: the termination reason is printed),
+2 on bad input (unknown brain, missing responses file, unreachable device, ...).
+"""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+from typing import Any
+
+import typer
+from rich.console import Console
+from rich.markup import escape
+from rich.table import Table
+
+from droidpilot.cli._common import guard
+from droidpilot.errors import InputError
+
+BRAINS = ("heuristic", "openai", "replay")
+console = Console()
+
+
+def make_brain(name: str, *, model: str | None, base_url: str | None, responses: Path | None,
+               coord_space: str | None, image_max_side: int, extended: bool) -> Any:
+    """The brain called ``name``, configured from the command line (InputError for a bad combination)."""
+    if name == "heuristic":
+        from droidpilot.agent.brains.heuristic import HeuristicBrain
+
+        return HeuristicBrain()
+    if name == "replay":
+        from droidpilot.agent.brains.replay import ReplayBrain
+
+        if responses is None:
+            raise InputError("--brain replay needs --responses FILE (a JSON list of raw replies)")
+        return ReplayBrain(responses, coord_space=coord_space or "device")  # type: ignore[arg-type]
+    if name == "openai":
+        from droidpilot.agent.brains.openai import OpenAIBrain
+
+        return OpenAIBrain(model=model, base_url=base_url, image_max_side=image_max_side,
+                           coord_space=coord_space or "image", extended_actions=extended)  # type: ignore[arg-type]
+    raise InputError(f"unknown brain {name!r}; choose one of {', '.join(BRAINS)}")
+
+
+def make_device(device: str, adb_port: int, adb_host: str, seed: int) -> tuple[Any, float]:
+    """(device, seconds to let the screen settle after each action)."""
+    if device == "sim":
+        from droidpilot.device.sim import SimDevice  # type: ignore[attr-defined]
+
+        sim = SimDevice()
+        reset = getattr(sim, "reset", None)
+        if callable(reset):
+            reset(seed)
+        return sim, 0.0
+    from droidpilot.device.adb import AdbDevice
+
+    return AdbDevice(device or None, host=adb_host, port=adb_port), 1.0
+
+
+def _show_step(record: dict[str, Any], out: Path | None) -> None:
+    table = Table.grid(padding=(0, 1))
+    table.add_column(style="bold cyan", no_wrap=True)
+    table.add_column()
+    action = (record.get("action") or {}).get("text") or "-"
+    table.add_row(f"step {record['step']}", f"[bold]{escape(action)}[/]")
+    if record.get("thought"):
+        table.add_row("thought", escape(record["thought"]))
+    grounding = record.get("grounding")
+    if grounding:
+        where = grounding.get("point")
+        text = f"{grounding.get('status')}" + (f" at {where}" if where else "")
+        if grounding.get("chosen"):
+            text += f" (candidate {grounding['chosen']} of {len(grounding.get('candidates', []))})"
+        table.add_row("grounding", escape(text))
+    outcome = record.get("outcome", "")
+    if outcome:
+        table.add_row("outcome", escape(outcome))
+    if record.get("feedback_next"):
+        table.add_row("feedback", f"[yellow]{escape(record['feedback_next'])}[/]")
+    if record.get("frame") and out is not None:
+        table.add_row("screen", escape(str(out / f"{record['frame']}.jpg")))
+    timings = record.get("timings", {})
+    table.add_row("time", "perception {perception:.2f}s, model {model:.2f}s, device {device:.2f}s".format(
+        **{k: timings.get(k, 0.0) for k in ("perception", "model", "device")}))
+    console.print(table)
+
+
+def run(
+    instruction: str = typer.Argument(..., help="What the agent should do, in words."),
+    device: str = typer.Option("sim", "--device", help="'sim' for SimPhone, or a device serial over ADB."),
+    adb_port: int = typer.Option(5037, "--adb-port", help="Port of the adb server (for --device SERIAL)."),
+    adb_host: str = typer.Option("127.0.0.1", "--adb-host", help="Host of the adb server."),
+    brain: str = typer.Option("heuristic", "--brain", help="heuristic | openai | replay"),
+    model: str | None = typer.Option(None, "--model", help="Model name (openai brain)."),
+    base_url: str | None = typer.Option(None, "--base-url", help="OpenAI-compatible endpoint URL."),
+    responses: Path | None = typer.Option(None, "--responses", help="JSON list of raw replies (replay)."),
+    out: Path | None = typer.Option(None, "--out", help="Trace folder (default: runs/<time>)."),
+    max_steps: int = typer.Option(20, "--max-steps", help="Most steps before the run ends."),
+    language: str = typer.Option("en", "--lang", help="Prompt language: en | zh."),
+    coord_space: str | None = typer.Option(None, "--coord-space",
+                                           help="How the brain's coordinates read: device | normalized | "
+                                                "thousand | image."),
+    extended: bool = typer.Option(False, "--extended-actions", help="Offer tap/swipe/... to models."),
+    image_max_side: int = typer.Option(1024, "--image-max-side", help="Longest image side for models."),
+    ocr: str = typer.Option("rapidocr", "--ocr", help="OCR engine: rapidocr | tesseract."),
+    seed: int = typer.Option(0, "--seed", help="SimPhone seed."),
+    no_check: bool = typer.Option(False, "--no-completion-check", help="Trust 'stop' without asking."),
+    quiet: bool = typer.Option(False, "--quiet", help="Print only the summary."),
+) -> None:
+    """Run the agent for INSTRUCTION and record its trace."""
+    with guard():
+        from droidpilot.agent.coords import check_space
+        from droidpilot.agent.loop import Agent, Limits
+        from droidpilot.perception.cache import cached
+        from droidpilot.perception.ocr import make_ocr_engine
+
+        if not instruction.strip():
+            raise InputError("the instruction is empty; say what the agent should do")
+        if coord_space is not None:
+            check_space(coord_space)
+        if max_steps <= 0:
+            raise InputError(f"--max-steps must be positive, got {max_steps}")
+        engine = make_ocr_engine(ocr)
+        if engine is None:
+            raise InputError("the agent needs an OCR engine to ground text; use --ocr rapidocr or tesseract")
+        the_brain = make_brain(brain, model=model, base_url=base_url, responses=responses,
+                               coord_space=coord_space, image_max_side=image_max_side, extended=extended)
+        the_device, settle = make_device(device, adb_port, adb_host, seed)
+        folder = out or Path("runs") / time.strftime("%Y%m%d-%H%M%S")
+        agent = Agent(the_device, the_brain, ocr_engine=cached(engine), out_dir=folder,
+                      limits=Limits(max_steps=max_steps, max_model_calls=max(3 * max_steps, 10)),
+                      language=language, settle_s=settle, check_completion=not no_check,
+                      on_step=None if quiet else (lambda rec: _show_step(rec, folder)))
+        console.print(f"[bold]instruction:[/] {escape(instruction)}  [dim](brain {escape(brain)}, "
+                      f"device {escape(device)})[/]")
+        result = agent.run(instruction)
+        colour = "green" if result.completed else "yellow"
+        t = result.timings
+        console.print(f"[bold {colour}]{escape(result.termination)}[/] after {result.steps} steps "
+                      f"({result.actions} actions, {result.model_calls} model calls, {result.seconds:.1f}s: "
+                      f"perception {t['perception']:.1f}s, model {t['model']:.1f}s, "
+                      f"device {t['device']:.1f}s)")
+        if result.error:
+            console.print(f"[red]{escape(result.error)}[/]")
+        console.print(f"trace: {escape(str(folder))}")
+
+
+def register(app: typer.Typer) -> None:
+    app.command("run")(run)
