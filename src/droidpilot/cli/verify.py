@@ -1,0 +1,150 @@
+"""`droidpilot verify` and `droidpilot verify-batch`: judge recorded traces against a milestone rule.
+
+Exit status: 0 when the trace passes, 1 when no satisfying path exists (also when manual review is
+needed; the output flags it), 2 for bad input (the message goes to stderr).
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import sys
+from pathlib import Path
+from typing import Annotated
+
+import typer
+from rich.console import Console
+from rich.markup import escape
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+from droidpilot.cli._common import err_console, fail, guard
+from droidpilot.verify.setup import DEFAULT_OCR, OCR_CHOICES, VerifierChoices, parse_escalation_order
+
+LOG_LEVELS = ("debug", "info", "warning", "error")
+
+OcrOpt = Annotated[str, typer.Option("--ocr", help=f"OCR engine for ocr checks: {', '.join(OCR_CHOICES)}.")]
+LlmUrlOpt = Annotated[str | None, typer.Option("--llm-base-url", help="OpenAI-compatible endpoint "
+                                                                       "for llm checks.")]
+LlmModelOpt = Annotated[str | None, typer.Option("--llm-model", help="Model name for llm checks.")]
+IconsOpt = Annotated[list[Path] | None, typer.Option("--icons-dir", help="Folder of icon templates "
+                                                                          "(repeatable).")]
+OrderOpt = Annotated[str | None, typer.Option("--escalation-order",
+                                              help="Order in which escalate tries its checkers, "
+                                                   "e.g. text,xml,ocr,llm.")]
+LogOpt = Annotated[str, typer.Option("--log-level", help=f"Log level on stderr: {', '.join(LOG_LEVELS)}.")]
+
+
+def configure_logging(level: str) -> None:
+    """Send droidpilot's log records to stderr at ``level`` (InputError-style exit for a bad level)."""
+    if level.lower() not in LOG_LEVELS:
+        raise fail(f"--log-level: unknown level {level!r}; choose one of {', '.join(LOG_LEVELS)}")
+    logging.basicConfig(stream=sys.stderr, level=getattr(logging, level.upper()),
+                        format="%(levelname)s %(name)s: %(message)s", force=True)
+
+
+def _choices(ocr: str, llm_base_url: str | None, llm_model: str | None, icons_dir: list[Path] | None,
+             escalation_order: str | None) -> VerifierChoices:
+    if ocr.lower() not in OCR_CHOICES:
+        raise fail(f"--ocr: unknown engine {ocr!r}; choose one of {', '.join(OCR_CHOICES)}")
+    return VerifierChoices(ocr=ocr.lower(), llm_base_url=llm_base_url, llm_model=llm_model,
+                           icons_dirs=tuple(icons_dir or ()),
+                           escalation_order=parse_escalation_order(escalation_order))
+
+
+def _print_warnings(warnings: list[str]) -> None:
+    for warning in warnings:
+        err_console.print(f"[yellow]warning:[/] {escape(warning)}", highlight=False, soft_wrap=True)
+
+
+def verify_command(
+    rule: Annotated[Path, typer.Argument(help="Rule file (YAML or JSON) in MobiFlow's format.")],
+    trace: Annotated[Path, typer.Argument(help="Trace folder (runner format) or JSON list of frames.")],
+    as_json: Annotated[bool, typer.Option("--json", help="Print exactly one JSON object.")] = False,
+    log_level: LogOpt = "warning",
+    ocr: OcrOpt = DEFAULT_OCR,
+    llm_base_url: LlmUrlOpt = None,
+    llm_model: LlmModelOpt = None,
+    icons_dir: IconsOpt = None,
+    escalation_order: OrderOpt = None,
+    task_description: Annotated[str | None, typer.Option(
+        "--task-description", help="Override the trace's task description.")] = None,
+    verbose: Annotated[bool, typer.Option("--verbose", "-v", help="List every check of every node.")] = False,
+) -> None:
+    """Verify one trace against a rule and explain the verdict."""
+    from droidpilot.verify.engine import verify
+    from droidpilot.verify.explain import render
+    from droidpilot.verify.setup import build_options
+    from droidpilot.verify.spec import load_rule
+    from droidpilot.verify.trace import load_trace
+
+    configure_logging(log_level)
+    with guard():
+        choices = _choices(ocr, llm_base_url, llm_model, icons_dir, escalation_order)
+        task = load_rule(rule)
+        _print_warnings(task.warnings)
+        the_trace = load_trace(trace, task_description)
+        result = verify(task, the_trace, build_options(choices))
+    if as_json:
+        typer.echo(json.dumps(result.to_dict(), ensure_ascii=False))
+    else:
+        render(result, task, Console(), verbose=verbose)
+    raise typer.Exit(0 if result.ok else 1)
+
+
+def verify_batch_command(
+    rule: Annotated[Path, typer.Argument(help="Rule file (YAML or JSON).")],
+    traces_dirs: Annotated[list[Path], typer.Argument(
+        help="Folders whose sub-folders / .json files are traces.")],
+    jobs: Annotated[int, typer.Option("--jobs", "-j", help="Worker processes (0: one per CPU).")] = 0,
+    json_out: Annotated[Path | None, typer.Option("--json-out", help="Append one JSON line per trace here "
+                                                                      "(default: stdout).")] = None,
+    with_decisions: Annotated[bool, typer.Option("--with-decisions",
+                                                 help="Include every decision in each line.")] = False,
+    log_level: LogOpt = "warning",
+    ocr: OcrOpt = DEFAULT_OCR,
+    llm_base_url: LlmUrlOpt = None,
+    llm_model: LlmModelOpt = None,
+    icons_dir: IconsOpt = None,
+    escalation_order: OrderOpt = None,
+) -> None:
+    """Verify every trace in the given folders against one rule, in parallel."""
+    from droidpilot.verify.batch import find_traces, run_batch
+    from droidpilot.verify.spec import load_rule
+
+    configure_logging(log_level)
+    if jobs < 0:
+        raise fail("--jobs must be 0 (one per CPU) or more")
+    with guard():
+        choices = _choices(ocr, llm_base_url, llm_model, icons_dir, escalation_order)
+        _print_warnings(load_rule(rule).warnings)  # a bad rule stops here, before any worker starts
+        traces = find_traces(traces_dirs)
+        try:
+            sink = json_out.open("a", encoding="utf-8") if json_out else sys.stdout
+        except OSError as exc:
+            raise fail(f"--json-out: cannot write {json_out}: {exc.strerror or exc}") from None
+    progress = Progress(TextColumn("verifying"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
+                        TextColumn("{task.description}"), console=err_console, transient=False)
+    try:
+        with progress:
+            bar = progress.add_task("", total=len(traces))
+
+            def done(line: dict[str, object]) -> None:
+                progress.update(bar, advance=1, description=escape(Path(str(line["trace"])).name))
+                if "error" in line:
+                    progress.console.print(f"[red]error[/] {escape(str(line['trace']))}: "
+                                           f"{escape(str(line['error']))}", highlight=False)
+
+            summary = run_batch(rule, traces, choices, jobs=jobs, sink=sink, with_decisions=with_decisions,
+                                on_done=done)
+    finally:
+        if json_out:
+            sink.close()
+    err_console.print(f"{len(summary.lines)} traces: {summary.passed} passed, {summary.failed} failed "
+                      f"({summary.manual_review} need manual review), {summary.errors} could not be verified",
+                      highlight=False)
+    raise typer.Exit(0 if summary.passed == len(summary.lines) else 1)
+
+
+def register(app: typer.Typer) -> None:
+    app.command("verify")(verify_command)
+    app.command("verify-batch")(verify_batch_command)

@@ -1,0 +1,129 @@
+"""Verify many traces against one rule in parallel processes, one JSON line per trace as it completes.
+
+Every immediate sub-folder (a runner trace folder) or ``.json`` file (a frame list) of each given folder
+is a trace. A trace that cannot be read becomes an ``{"trace", "ok": false, "error"}`` line; the others
+go on. Lines are appended and flushed one by one, so an interrupted batch keeps what it finished.
+"""
+
+from __future__ import annotations
+
+import json
+import multiprocessing
+import os
+from collections.abc import Callable, Iterable
+from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import IO, Any
+
+from droidpilot.errors import DroidpilotError, InputError
+from droidpilot.verify.options import VerifierOptions
+from droidpilot.verify.rule import Task
+from droidpilot.verify.setup import VerifierChoices, build_options
+
+_WORKER_STATE: dict[str, Any] = {}
+
+
+def find_traces(folders: Iterable[str | Path]) -> list[Path]:
+    """The traces inside ``folders``: each immediate sub-folder and ``.json`` file, sorted by name."""
+    found: list[Path] = []
+    for folder in map(Path, folders):
+        if not folder.is_dir():
+            raise InputError(f"{folder} is not a folder of traces")
+        found.extend(p for p in sorted(folder.iterdir())
+                     if (p.is_dir() and not p.name.startswith(".")) or p.suffix.lower() == ".json")
+    if not found:
+        raise InputError(f"no traces found in {', '.join(map(str, folders))} (expected trace folders or "
+                         f".json frame lists inside)")
+    return found
+
+
+def _state(rule_path: str, choices: VerifierChoices) -> tuple[Task, VerifierOptions]:
+    """The rule and options of this process, built once and reused for every trace it verifies."""
+    key = (rule_path, choices)
+    if _WORKER_STATE.get("key") != key:
+        from droidpilot.verify.spec import load_rule
+
+        _WORKER_STATE.update(key=key, task=load_rule(rule_path), options=build_options(choices))
+    return _WORKER_STATE["task"], _WORKER_STATE["options"]
+
+
+def verify_one(rule_path: str, trace_path: str, choices: VerifierChoices,
+               with_decisions: bool = False) -> dict[str, Any]:
+    """Verify one trace; the JSON line for it (an ``error`` line when it cannot be verified)."""
+    from droidpilot.verify.engine import verify
+    from droidpilot.verify.trace import load_trace
+
+    try:
+        task, options = _state(rule_path, choices)
+        result = verify(task, load_trace(trace_path), options)
+    except DroidpilotError as exc:
+        return {"trace": trace_path, "ok": False, "error": str(exc)}
+    except Exception as exc:  # a bug met on one trace is reported with it; the batch goes on
+        return {"trace": trace_path, "ok": False, "error": f"internal error: {type(exc).__name__}: {exc}"}
+    line: dict[str, Any] = {"trace": trace_path, **result.to_dict()}
+    if not with_decisions:
+        line.pop("decisions")
+    return line
+
+
+@dataclass
+class BatchSummary:
+    """Counts of a finished batch, and the lines in the order they completed."""
+
+    lines: list[dict[str, Any]] = field(default_factory=list)
+
+    @property
+    def passed(self) -> int:
+        return sum(1 for line in self.lines if line.get("ok"))
+
+    @property
+    def errors(self) -> int:
+        return sum(1 for line in self.lines if "error" in line)
+
+    @property
+    def failed(self) -> int:
+        return len(self.lines) - self.passed - self.errors
+
+    @property
+    def manual_review(self) -> int:
+        return sum(1 for line in self.lines if line.get("manual_review_needed"))
+
+
+def run_batch(rule_path: str | Path, traces: list[Path], choices: VerifierChoices, *, jobs: int = 0,
+              sink: IO[str] | None = None, with_decisions: bool = False,
+              on_done: Callable[[dict[str, Any]], None] | None = None) -> BatchSummary:
+    """Verify ``traces`` with ``jobs`` processes (0: one per CPU; 1: in this process).
+
+    Each line is written to ``sink`` (flushed) and passed to ``on_done`` as soon as its trace is done.
+    """
+    summary = BatchSummary()
+
+    def emit(line: dict[str, Any]) -> None:
+        summary.lines.append(line)
+        if sink is not None:
+            sink.write(json.dumps(line, ensure_ascii=False) + "\n")
+            sink.flush()
+        if on_done is not None:
+            on_done(line)
+
+    rule = str(rule_path)
+    jobs = min(jobs or os.cpu_count() or 1, len(traces)) or 1
+    if jobs == 1:
+        for trace in traces:
+            emit(verify_one(rule, str(trace), choices, with_decisions))
+        return summary
+    context = multiprocessing.get_context("spawn")
+    with ProcessPoolExecutor(max_workers=jobs, mp_context=context) as pool:
+        pending: dict[Future[dict[str, Any]], str] = {
+            pool.submit(verify_one, rule, str(t), choices, with_decisions): str(t) for t in traces}
+        while pending:
+            done, _ = wait(pending, return_when=FIRST_COMPLETED)
+            for future in done:
+                trace = pending.pop(future)
+                try:
+                    emit(future.result())
+                except Exception as exc:  # the worker process itself died
+                    emit({"trace": trace, "ok": False,
+                          "error": f"worker failed: {type(exc).__name__}: {exc}"})
+    return summary
