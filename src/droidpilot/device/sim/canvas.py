@@ -1,0 +1,158 @@
+"""What a layout produces: draw operations (device pixels) and the node tree uiautomator would dump.
+
+Layout code works in base units (a 1080-wide phone); ``Canvas`` scales to the device once, so draw
+ops, node bounds and hit-testing share one coordinate space: device pixels.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from droidpilot.device.sim.fonts import font_for
+
+BASE_WIDTH = 1080
+Box = tuple[int, int, int, int]
+
+
+@dataclass
+class Tap:
+    """What touching a node does: run app actions, focus a field, toggle a setting, or a system verb."""
+
+    kind: str  # "actions" | "focus" | "toggle" | "system"
+    actions: list[Any] = field(default_factory=list)
+    ctx: dict[str, Any] | None = None
+    arg: str = ""
+
+
+@dataclass
+class Node:
+    """One view: uiautomator attributes, device-pixel bounds, children, and its tap behaviour."""
+
+    cls: str
+    bounds: Box
+    text: str = ""
+    desc: str = ""
+    rid: str = ""
+    clickable: bool = False
+    checkable: bool = False
+    checked: bool = False
+    focusable: bool = False
+    focused: bool = False
+    scrollable: bool = False
+    selected: bool = False
+    enabled: bool = True
+    package: str = ""
+    label: bool = False
+    children: list[Node] = field(default_factory=list)
+    tap: Tap | None = None
+    in_xml: bool = True
+
+    def walk(self) -> list[Node]:
+        """This node and all its descendants, in drawing order."""
+        out = [self]
+        for child in self.children:
+            out.extend(child.walk())
+        return out
+
+
+class Canvas:
+    """Collects draw ops in device pixels from base-unit calls; ``s`` is device px per base unit."""
+
+    def __init__(self, scale: float) -> None:
+        self.s = scale
+        self.ops: list[tuple[Any, ...]] = []
+
+    def px(self, v: float) -> int:
+        return round(v * self.s)
+
+    def box(self, x1: float, y1: float, x2: float, y2: float) -> Box:
+        return (self.px(x1), self.px(y1), self.px(x2), self.px(y2))
+
+    def rect(self, x1: float, y1: float, x2: float, y2: float, fill: str | None, radius: float = 0,
+             outline: str | None = None, width: float = 0) -> None:
+        self.ops.append(("rect", self.box(x1, y1, x2, y2), fill, self.px(radius), outline,
+                         max(self.px(width), 1) if outline else 0))
+
+    def ellipse(self, x1: float, y1: float, x2: float, y2: float, fill: str | None,
+                outline: str | None = None, width: float = 0) -> None:
+        self.ops.append(("ellipse", self.box(x1, y1, x2, y2), fill, outline,
+                         max(self.px(width), 1) if outline else 0))
+
+    def line(self, x1: float, y1: float, x2: float, y2: float, color: str, width: float = 2) -> None:
+        self.ops.append(("line", self.box(x1, y1, x2, y2), color, max(self.px(width), 1)))
+
+    def glyph(self, name: str, x1: float, y1: float, size: float, color: str) -> None:
+        self.ops.append(("glyph", name, (self.px(x1), self.px(y1)), self.px(size), color))
+
+    def wallpaper(self, top: str, bottom: str) -> None:
+        self.ops.append(("wallpaper", top, bottom))
+
+    def measure(self, text: str, size: float, bold: bool = False) -> float:
+        """Width of ``text`` in base units."""
+        return font_for(text, self.px(size), bold).getlength(text) / self.s
+
+    def text(self, x: float, cy: float, text: str, size: float, color: str, bold: bool = False,
+             max_width: float | None = None) -> tuple[Box, str]:
+        """Draw one line left-aligned at ``x``, vertically centred on ``cy``; ellipsize past ``max_width``.
+
+        Returns the device-pixel box of the line and the text actually drawn.
+        """
+        shown = text
+        if max_width is not None and self.measure(shown, size, bold) > max_width:
+            while shown and self.measure(shown + "…", size, bold) > max_width:
+                shown = shown[:-1]
+            shown = shown.rstrip() + "…"
+        width = self.measure(shown, size, bold)
+        self.ops.append(("text", (self.px(x), self.px(cy)), shown, self.px(size), color, bold))
+        return self.box(x, cy - size * 0.72, x + width, cy + size * 0.72), shown
+
+    def wrap(self, text: str, size: float, width: float, bold: bool = False) -> list[str]:
+        """Break ``text`` into lines that fit ``width`` (words; CJK breaks between characters)."""
+        lines: list[str] = []
+        for para in text.split("\n"):
+            tokens = _tokens(para)
+            cur = ""
+            for tok in tokens:
+                trial = cur + tok
+                if cur and self.measure(trial.rstrip(), size, bold) > width:
+                    lines.append(cur.rstrip())
+                    cur = tok.lstrip()
+                else:
+                    cur = trial
+            lines.append(cur.rstrip())
+        return lines
+
+
+def _tokens(text: str) -> list[str]:
+    out: list[str] = []
+    cur = ""
+    for ch in text:
+        if ord(ch) >= 0x2E80:
+            if cur:
+                out.append(cur)
+                cur = ""
+            out.append(ch)
+        elif ch == " ":
+            out.append(cur + " ")
+            cur = ""
+        else:
+            cur += ch
+    if cur:
+        out.append(cur)
+    return out
+
+
+def union(boxes: list[Box]) -> Box:
+    """The smallest box holding all ``boxes``."""
+    return (min(b[0] for b in boxes), min(b[1] for b in boxes), max(b[2] for b in boxes),
+            max(b[3] for b in boxes))
+
+
+def clip(box: Box, area: Box) -> Box | None:
+    """``box`` cut to ``area``; None when nothing is left."""
+    x1, y1 = max(box[0], area[0]), max(box[1], area[1])
+    x2, y2 = min(box[2], area[2]), min(box[3], area[3])
+    if x2 - x1 < 1 or y2 - y1 < 1:
+        return None
+    return (x1, y1, x2, y2)

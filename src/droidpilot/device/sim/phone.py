@@ -1,0 +1,378 @@
+"""SimDevice: SimPhone behind the ``Device`` protocol — screenshots, UI dumps, input, apps, and state.
+
+Deterministic: the same seed and the same calls give the same pixels, XML and ``state()``. Virtual
+time advances one second per input event and by ``wait(seconds)``; nothing ever sleeps.
+"""
+
+from __future__ import annotations
+
+import copy
+from collections import OrderedDict
+from pathlib import Path
+from typing import Any
+
+from PIL import Image
+
+from droidpilot.device.base import DeviceError
+from droidpilot.device.sim import actions
+from droidpilot.device.sim.canvas import BASE_WIDTH, Node, Tap
+from droidpilot.device.sim.catalog import APPS_DIR, load_catalog
+from droidpilot.device.sim.model import App
+from droidpilot.device.sim.render import draw_ops, encode_png, ops_key
+from droidpilot.device.sim.screen import Entry
+from droidpilot.device.sim.textinput import TextInput
+from droidpilot.device.sim.uixml import dump
+from droidpilot.device.sim.world import TOAST_SECONDS, View, World, compose
+from droidpilot.errors import InputError
+
+KEYS = ("back", "home", "enter", "app_switch", "del", "page_up", "page_down", "menu", "search")
+LAUNCHER_PACKAGE = "com.simphone.launcher"
+
+
+def parse_size(text: str) -> tuple[int, int]:
+    """``"720x1600"`` -> (720, 1600); DeviceError for anything else."""
+    try:
+        w, h = (int(v) for v in text.lower().split("x"))
+    except ValueError:
+        raise DeviceError(f"screen size {text!r} is not WIDTHxHEIGHT (for example 1080x2400)") from None
+    if not (240 <= w <= 4000 and 320 <= h <= 8000):
+        raise DeviceError(f"screen size {text!r} is out of range (240..4000 x 320..8000)")
+    return w, h
+
+
+class SimDevice(TextInput):
+    """A simulated Android phone whose apps are data files; implements ``droidpilot.device.base.Device``."""
+
+    def __init__(self, serial: str = "simphone-1", size: tuple[int, int] | str = (1080, 2400),
+                 theme: str = "light", seed: int = 0, clock: str = "10:30", date: str = "2026-11-22",
+                 battery: int = 85, apps_dir: str | Path | None = None) -> None:
+        if theme not in ("light", "dark"):
+            raise DeviceError(f"theme {theme!r} is not one of: light, dark")
+        self.serial = serial
+        self._size = parse_size(size) if isinstance(size, str) else (int(size[0]), int(size[1]))
+        self._theme = theme
+        try:
+            catalog = load_catalog(str(apps_dir or APPS_DIR))
+        except InputError as exc:
+            raise DeviceError(str(exc)) from None
+        self._world = World(catalog, clock=clock, date=date, battery=battery)
+        self._view: View | None = None
+        self._frames: OrderedDict[str, tuple[Image.Image, bytes | None]] = OrderedDict()
+        self.reset(seed)
+
+    # -- lifecycle and state ------------------------------------------------------------------
+    def reset(self, seed: int | None = None) -> None:
+        """Back to the initial state for ``seed`` (the current seed when None): home screen, no tasks."""
+        self._world.reset(self._world.seed if seed is None else int(seed), self._theme == "dark")
+        self._changed()
+
+    def set_clock(self, clock: str | None = None, date: str | None = None) -> None:
+        """Set the status-bar clock ("HH:MM") and/or today's date ("YYYY-MM-DD")."""
+        if clock is not None:
+            self._world.clock = clock
+        if date is not None:
+            self._world.date = date
+        self._changed()
+
+    def state(self) -> dict[str, Any]:
+        """JSON-able snapshot of everything a task can change: one key per app, plus foreground/system."""
+        w = self._world
+        stack = w.stack()
+        out: dict[str, Any] = {name: copy.deepcopy(st) for name, st in w.states.items()}
+        out["foreground"] = {
+            "app": w.foreground or ("recents" if w.overlay else "launcher"),
+            "package": self.current_app(),
+            "screen": stack[-1].screen if stack else (w.overlay or "home"),
+            "params": copy.deepcopy(stack[-1].params) if stack else {},
+            "fields": copy.deepcopy(stack[-1].fields) if stack else {"query": w.launcher_query},
+        }
+        out["system"] = {
+            "clock": w.clock, "date": w.date, "battery": w.battery, "dark_mode": w.dark, "seed": w.seed,
+            "installed_apps": list(w.installed), "installing": sorted(w.installing),
+            "notifications": copy.deepcopy(w.notifications), "recents": list(w.recents), "time": w.time,
+        }
+        return out
+
+    def apps(self) -> list[App]:
+        """Every app SimPhone knows (installed or installable)."""
+        return list(self._world.catalog.values())
+
+    # -- screen ---------------------------------------------------------------------------------
+    def size(self) -> tuple[int, int]:
+        return self._size
+
+    def view(self) -> View:
+        """The composed current frame (cached until the next input)."""
+        if self._view is None:
+            self._view = compose(self._world, self._size)
+        return self._view
+
+    def _frame(self, png: bool) -> tuple[Image.Image, bytes | None]:
+        view = self.view()
+        key = ops_key(view.ops, self._size)
+        cached = self._frames.get(key)
+        if cached is None:
+            cached = (draw_ops(view.ops, self._size), None)
+        if png and cached[1] is None:
+            cached = (cached[0], encode_png(cached[0]))
+        self._frames[key] = cached
+        self._frames.move_to_end(key)
+        while len(self._frames) > 24:
+            self._frames.popitem(last=False)
+        return cached
+
+    def screenshot(self) -> Image.Image:
+        """The current screen, RGB, full resolution."""
+        return self._frame(False)[0].copy()
+
+    def screenshot_png(self) -> bytes:
+        """The current screen as PNG bytes (cached per distinct frame), for ``screencap -p``."""
+        png = self._frame(True)[1]
+        assert png is not None
+        return png
+
+    def ui_xml(self) -> str:
+        return dump(self.view().windows)
+
+    def labels(self) -> list[tuple[str, tuple[int, int, int, int]]]:
+        """Every text drawn as a whole label with the box it was drawn in (what OCR must read back)."""
+        return [(n.text, n.bounds) for w in self.view().windows for n in w.walk() if n.label and n.text]
+
+    # -- input ----------------------------------------------------------------------------------
+    def tap(self, x: int, y: int) -> None:
+        self._event()
+        view = self.view()
+        self._check_point(x, y)
+        target = next((n for n in reversed(view.targets) if n.tap and _inside(n, x, y)), None)
+        if view.modal is not None and not _inside(view.modal, x, y) and (target is None or target.in_xml):
+            self._back()
+        elif target is not None:
+            self._run_tap(target.tap)
+        self._changed()
+
+    def long_press(self, x: int, y: int, duration_ms: int = 800) -> None:
+        """A long press: nothing in SimPhone's apps has a long-click action, so only time passes."""
+        self._check_point(x, y)
+        self._event()
+        self._changed()
+
+    def swipe(self, x1: int, y1: int, x2: int, y2: int, duration_ms: int = 300) -> None:
+        self._check_point(x1, y1)
+        self._event()
+        w = self._world
+        scale = self._size[0] / BASE_WIDTH
+        dx, dy = (x2 - x1) / scale, (y2 - y1) / scale
+        stack = w.stack()
+        if stack is None or w.overlay:
+            self._changed()
+            return
+        if x1 / scale < 40 and dx > 200 and abs(dy) < dx:
+            self._back()
+        elif abs(dy) >= 20 and abs(dy) > abs(dx):
+            self._scroll(-dy)
+        self._changed()
+
+    def _scroll(self, delta: float) -> None:
+        stack = self._world.stack()
+        if not stack:
+            return
+        info = self.view().info
+        top = stack[-1]
+        if info.pages > 1:
+            if abs(delta) >= 150:
+                top.page = max(0, top.page + (1 if delta > 0 else -1))
+            return
+        top.scroll = max(0.0, min(top.scroll + delta, info.max_scroll))
+
+    def type_text(self, text: str) -> None:
+        """Type into the focused field; as on Android, text typed with nothing focused goes nowhere."""
+        self._event()
+        self._insert(text)
+        self._changed()
+
+    def key(self, key: str) -> None:
+        name = {"KEYCODE_BACK": "back", "KEYCODE_HOME": "home", "KEYCODE_ENTER": "enter",
+                "KEYCODE_APP_SWITCH": "app_switch", "KEYCODE_DEL": "del", "backspace": "del"}.get(key, key)
+        if name not in KEYS:
+            raise DeviceError(f"unknown key {key!r}; SimPhone knows: {', '.join(KEYS)}")
+        self._event()
+        w = self._world
+        if name == "back":
+            self._back()
+        elif name == "home":
+            self._go_home()
+        elif name == "app_switch":
+            w.overlay = None if w.overlay == "recents" else "recents"
+            w.launcher_focus = False
+        elif name == "enter":
+            self._enter()
+        elif name == "del":
+            self._backspace()
+        elif name in ("page_up", "page_down"):
+            info = self.view().info
+            page = (info.viewport[1] - info.viewport[0]) * 0.8
+            self._scroll(page if name == "page_down" else -page)
+        self._changed()
+
+    def open_app(self, name_or_package: str) -> None:
+        """Launch an app by name, label or package (resuming its task if it has one)."""
+        self._event()
+        self.launch(self._resolve(name_or_package))
+        self._changed()
+
+    def current_app(self) -> str:
+        w = self._world
+        if w.overlay == "recents" or w.foreground is None:
+            return LAUNCHER_PACKAGE
+        return w.catalog[w.foreground].package
+
+    def wait(self, seconds: float) -> None:
+        """Let ``seconds`` of virtual time pass (installs finish, toasts fade); returns at once."""
+        if seconds < 0:
+            raise DeviceError(f"cannot wait a negative time ({seconds} s)")
+        self._world.advance(float(seconds))
+        self._changed()
+
+    # -- actions.Host ---------------------------------------------------------------------------
+    def push(self, screen: str, params: dict[str, Any]) -> None:
+        stack = self._world.stack()
+        if stack is not None:
+            stack[-1].focus = None
+            stack.append(Entry(screen, dict(params)))
+
+    def replace(self, screen: str, params: dict[str, Any]) -> None:
+        stack = self._world.stack()
+        if stack is not None:
+            stack[-1] = Entry(screen, dict(params))
+
+    def pop(self, count: int) -> None:
+        for _ in range(count):
+            self._back(keyboard_first=False)
+
+    def go_home(self) -> None:
+        self._go_home()
+
+    def show_toast(self, text: str) -> None:
+        self._world.toast = (text, self._world.time + TOAST_SECONDS)
+
+    def post_notification(self, title: str, text: str, app: str | None = None) -> None:
+        self._world.notify(title, text, app or self._world.foreground)
+
+    def start_install(self, app: str) -> None:
+        w = self._world
+        if app not in w.catalog:
+            raise DeviceError(f"cannot install {app!r}: no such app (known: {', '.join(w.catalog)})")
+        if app not in w.installed and app not in w.installing:
+            w.installing[app] = w.time
+
+    def launch(self, name: str) -> None:
+        w = self._world
+        if name not in w.installed:
+            raise DeviceError(f"app {name!r} is not installed; installed apps: {', '.join(w.installed)}")
+        w.overlay, w.launcher_focus, w.launcher_query = None, False, ""
+        if name not in w.tasks:
+            w.tasks[name] = [Entry(w.catalog[name].home)]
+        w.foreground = name
+        if name in w.recents:
+            w.recents.remove(name)
+        w.recents.insert(0, name)
+
+    def set_focus(self, field: str | None) -> None:
+        stack = self._world.stack()
+        if stack is not None:
+            stack[-1].focus = field
+
+    # -- internals ------------------------------------------------------------------------------
+    def _changed(self) -> None:
+        self._view = None
+
+    def _event(self) -> None:
+        self._world.advance(1.0)
+        self._view = None
+
+    def _check_point(self, x: int, y: int) -> None:
+        if not (0 <= x < self._size[0] and 0 <= y < self._size[1]):
+            raise DeviceError(f"point ({x}, {y}) is outside the {self._size[0]}x{self._size[1]} screen")
+
+    def _resolve(self, name: str) -> str:
+        w = self._world
+        key = name.strip().lower()
+        for app in w.catalog.values():
+            if key in (app.name.lower(), app.package.lower(), app.label.lower()):
+                return app.name
+        known = ", ".join(f"{a.name} ({a.label}, {a.package})" for a in w.catalog.values())
+        raise DeviceError(f"unknown app {name!r}; SimPhone's apps are: {known}")
+
+    def _go_home(self) -> None:
+        w = self._world
+        stack = w.stack()
+        if stack:
+            stack[-1].focus = None
+        w.foreground, w.overlay, w.launcher_focus, w.launcher_query = None, None, False, ""
+
+    def _back(self, keyboard_first: bool = True) -> None:
+        w = self._world
+        if w.overlay:
+            w.overlay = None
+            return
+        stack = w.stack()
+        if stack is None:
+            w.launcher_focus, w.launcher_query = False, ""
+            return
+        if keyboard_first and stack[-1].focus is not None:
+            stack[-1].focus = None
+            return
+        stack.pop()
+        if not stack:
+            del w.tasks[w.foreground or ""]
+            if w.foreground in w.recents:
+                w.recents.remove(w.foreground or "")
+            w.foreground = None
+
+    def _run_tap(self, tap: Tap) -> None:
+        w = self._world
+        if tap.kind == "system":
+            self._system(tap.arg)
+        elif tap.kind == "focus":
+            if tap.arg == "launcher_query":
+                w.launcher_focus = True
+            else:
+                self.set_focus(tap.arg)
+            w.shift = False
+        elif tap.kind == "toggle":
+            assert tap.ctx is not None
+            actions.run(self, [actions.Action.model_validate({"toggle": tap.arg})], tap.ctx)
+            actions.run(self, tap.actions, tap.ctx)
+        else:
+            assert tap.ctx is not None
+            actions.run(self, tap.actions, tap.ctx)
+
+    def _system(self, arg: str) -> None:
+        verb, _, rest = arg.partition(":")
+        w = self._world
+        if verb == "key":
+            self._back() if rest == "back" else self.key(rest)
+        elif verb == "open":
+            if rest in w.installed:
+                self.launch(rest)
+        elif verb == "tab":
+            stack = w.stack()
+            if stack is not None and stack[-1].screen != rest:
+                stack[-1] = Entry(rest)
+        elif verb == "clear_recents":
+            w.tasks, w.recents, w.overlay, w.foreground = {}, [], None, None
+        elif verb == "ime":
+            if rest == "shift":
+                w.shift = not w.shift
+            elif rest == "backspace":
+                self._backspace()
+            elif rest == "enter":
+                self._enter()
+            elif rest.startswith("char:"):
+                self._insert(rest[5:])
+                w.shift = False
+
+
+def _inside(node: Node, x: int, y: int) -> bool:
+    x1, y1, x2, y2 = node.bounds
+    return x1 <= x < x2 and y1 <= y < y2

@@ -1,0 +1,95 @@
+"""The one renderer: executes draw ops with Pillow, caching whole frames by their op list and the
+static layers (wallpaper gradients, glyph masks), so an unchanged screen costs nothing to re-render."""
+
+from __future__ import annotations
+
+import functools
+import hashlib
+import io
+from typing import Any
+
+from PIL import Image, ImageDraw
+
+from droidpilot.device.sim.fonts import font_for
+from droidpilot.device.sim.glyphs import glyph_mask
+from droidpilot.device.sim.theme import rgb
+
+
+@functools.lru_cache(maxsize=8)
+def _gradient(size: tuple[int, int], top: str, bottom: str) -> Image.Image:
+    a, b = rgb(top)[:3], rgb(bottom)[:3]
+    column = Image.new("RGB", (1, 256))
+    column.putdata([tuple(round(a[i] + (b[i] - a[i]) * t / 255) for i in range(3)) for t in range(256)])
+    return column.resize(size, Image.Resampling.BILINEAR)
+
+
+def _color(value: str) -> tuple[int, ...]:
+    return rgb(value)
+
+
+def _blend(im: Image.Image, box: tuple[int, int, int, int], fill: tuple[int, ...], radius: int,
+           ellipse: bool) -> None:
+    w, h = box[2] - box[0], box[3] - box[1]
+    if w <= 0 or h <= 0:
+        return
+    mask = Image.new("L", (w, h), 0)
+    md = ImageDraw.Draw(mask)
+    if ellipse:
+        md.ellipse((0, 0, w - 1, h - 1), fill=fill[3])
+    else:
+        md.rounded_rectangle((0, 0, w - 1, h - 1), radius=min(radius, w // 2, h // 2), fill=fill[3])
+    im.paste(fill[:3], box, mask)
+
+
+def draw_ops(ops: list[tuple[Any, ...]], size: tuple[int, int]) -> Image.Image:
+    """Execute ``ops`` on a fresh RGB image of ``size``; translucent fills are alpha-blended."""
+    im = Image.new("RGB", size, "#FFFFFF")
+    draw = ImageDraw.Draw(im)
+    for op in ops:
+        kind = op[0]
+        if kind == "rect":
+            _, box, fill, radius, outline, width = op
+            if box[2] <= box[0] or box[3] <= box[1]:
+                continue
+            fill_c = _color(fill) if fill else None
+            if fill_c is not None and len(fill_c) == 4:
+                _blend(im, box, fill_c, radius, ellipse=False)
+                continue
+            radius = min(radius, (box[2] - box[0]) // 2, (box[3] - box[1]) // 2)
+            draw.rounded_rectangle(box, radius=radius, fill=fill_c,
+                                   outline=_color(outline)[:3] if outline else None, width=width)
+        elif kind == "ellipse":
+            _, box, fill, outline, width = op
+            fill_c = _color(fill) if fill else None
+            if fill_c is not None and len(fill_c) == 4:
+                _blend(im, box, fill_c, 0, ellipse=True)
+                continue
+            draw.ellipse(box, fill=fill_c, outline=_color(outline)[:3] if outline else None, width=width)
+        elif kind == "line":
+            _, box, color, width = op
+            draw.line(box, fill=_color(color)[:3], width=width)
+        elif kind == "text":
+            _, xy, text, px, color, bold = op
+            draw.text(xy, text, fill=_color(color)[:3], font=font_for(text, px, bold), anchor="lm")
+        elif kind == "glyph":
+            _, name, xy, px, color = op
+            col = _color(color)
+            mask = glyph_mask(name, px)
+            if len(col) == 4:
+                mask = mask.point(lambda v, a=col[3]: v * a // 255)
+            im.paste(col[:3], (xy[0], xy[1], xy[0] + px, xy[1] + px), mask)
+        elif kind == "wallpaper":
+            im.paste(_gradient(size, op[1], op[2]), (0, 0))
+    return im
+
+
+def ops_key(ops: list[tuple[Any, ...]], size: tuple[int, int]) -> str:
+    """A digest identifying the frame ``ops`` draw: equal keys mean identical pixels."""
+    return hashlib.blake2b(repr((size, ops)).encode(), digest_size=16).hexdigest()
+
+
+def encode_png(image: Image.Image) -> bytes:
+    """PNG bytes of ``image``, tuned for speed (flat UI compresses well even at level 1)."""
+    buf = io.BytesIO()
+    image.save(buf, format="PNG", compress_level=1)
+    return buf.getvalue()

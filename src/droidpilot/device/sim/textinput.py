@@ -1,0 +1,65 @@
+"""Text entry on SimPhone: typing into the focused field, backspace, and Enter (submit or newline)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from droidpilot.device.sim import actions
+from droidpilot.device.sim.launcher import visible_apps
+
+if TYPE_CHECKING:
+    from droidpilot.device.sim.world import View, World
+
+
+class TextInput:
+    """Mixed into SimDevice: what the keyboard and ``type_text`` do to the focused field."""
+
+    _world: World
+    if TYPE_CHECKING:
+        def view(self) -> View: ...
+
+        def launch(self, name: str) -> None: ...
+
+    def _insert(self, text: str) -> None:
+        w = self._world
+        stack = w.stack()
+        if w.overlay:
+            return
+        if stack is None:
+            if w.launcher_focus:
+                w.launcher_query += text
+            return
+        top = stack[-1]
+        if top.focus is not None:
+            top.fields[top.focus] = str(top.fields.get(top.focus, "")) + text
+
+    def _backspace(self) -> None:
+        w = self._world
+        stack = w.stack()
+        if stack is None:
+            w.launcher_query = w.launcher_query[:-1]
+        elif stack[-1].focus is not None:
+            top = stack[-1]
+            top.fields[top.focus] = str(top.fields.get(top.focus, ""))[:-1]
+
+    def _enter(self) -> None:
+        w = self._world
+        stack = w.stack()
+        if stack is None:
+            if w.launcher_focus:
+                found = visible_apps([w.catalog[n] for n in w.installed], w.launcher_query)
+                if found:
+                    self.launch(found[0].name)
+            return
+        view = self.view()
+        focused = view.focused
+        if focused is None or focused.tap is None:
+            return
+        if focused.tap.actions and focused.tap.ctx is not None:
+            stack[-1].focus = None
+            actions.run(self, focused.tap.actions, focused.tap.ctx)
+        else:
+            top = stack[-1]
+            top.fields[top.focus or ""] = str(top.fields.get(top.focus or "", "")) + "\n"
+
+

@@ -1,0 +1,376 @@
+"""Layout of one widget kind at a time: draws it on the canvas and returns its uiautomator nodes.
+
+Every function takes the widget, the template context, the top-left corner and width (base units) and
+returns ``(height, nodes)``. Text a node declares is drawn exactly inside that node's bounds.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from droidpilot.device.sim.canvas import Canvas, Node, Tap, union
+from droidpilot.device.sim.expr import condition, lookup, render, to_text
+from droidpilot.device.sim.model import Source, Widget
+from droidpilot.device.sim.theme import Palette, mix
+
+MARGIN = 48
+
+
+@dataclass
+class Env:
+    """What widget layout needs besides the widget: canvas, theme, app identity and form state."""
+
+    canvas: Canvas
+    pal: Palette
+    accent: str
+    package: str
+    fields: dict[str, Any]
+    focus: str | None
+    scroll_ctx: dict[str, Any] = field(default_factory=dict)
+    focus_box: tuple[float, float] | None = None
+
+
+def text_of(template: str, ctx: dict[str, Any]) -> str:
+    return to_text(render(template, ctx)) if template else ""
+
+
+def rid(env: Env, w: Widget, ctx: dict[str, Any]) -> str:
+    return f"{env.package}:id/{text_of(w.id, ctx)}" if w.id else ""
+
+
+def tap_of(w: Widget, ctx: dict[str, Any]) -> Tap | None:
+    return Tap("actions", list(w.on_tap), ctx) if w.on_tap else None
+
+
+def label_node(env: Env, box: tuple[int, int, int, int], text: str, cls: str = "android.widget.TextView",
+               **kw: Any) -> Node:
+    return Node(cls, box, text=text, package=env.package, label=True, **kw)
+
+
+def items_of(source: str | Source, ctx: dict[str, Any]) -> list[Any]:
+    """The items a list shows: a path's list, optionally matched by a query and filtered by a condition."""
+    src = source if isinstance(source, Source) else Source(path=source)
+    items = lookup(ctx, src.path)
+    items = list(items) if isinstance(items, list) else []
+    if src.query is not None:
+        query = str(render(src.query, ctx) or "").strip().lower()
+        items = [it for it in items if query and _matches(it, query)]
+    if src.where:
+        items = [it for it in items if condition({**ctx, "item": it}, src.where)]
+    if src.reverse:
+        items.reverse()
+    return items[: src.limit] if src.limit else items
+
+
+def _matches(item: Any, query: str) -> bool:
+    if not isinstance(item, dict):
+        return query in str(item).lower()
+    keys = [str(k).lower() for k in item.get("keywords", [])]
+    names = [str(item.get(k, "")).lower() for k in ("title", "name")]
+    words = [w for w in query.replace(",", " ").split() if len(w) > 1]
+    if any(k and (k in query or query in k) for k in keys):
+        return True
+    if any(n and (query in n or n in query) for n in names):
+        return True
+    return bool(words) and any(all(w in k for w in words) for k in keys + names)
+
+
+# -- kinds ------------------------------------------------------------------------------------------
+def _text(w: Widget, ctx: dict[str, Any], x: float, y: float, width: float, env: Env):
+    c, pal = env.canvas, env.pal
+    sizes = {"title": 58, "display": 132, "headline": 46, "caption": 30, "dim": 36}
+    size = w.size or sizes.get(w.style, 38)
+    bold = w.bold or w.style in ("title", "headline", "display")
+    color = w.color or (pal.on_surface_dim if w.style in ("dim", "caption") else pal.on_surface)
+    body = text_of(w.text, ctx)
+    lines = c.wrap(body, size, width - 2 * MARGIN, bold) if body else []
+    lh = size * 1.4
+    top = y + 16
+    boxes = []
+    for i, line in enumerate(lines):
+        lw = c.measure(line, size, bold)
+        lx = {"start": x + MARGIN, "center": x + (width - lw) / 2,
+              "end": x + width - MARGIN - lw}[w.align]
+        box, _ = c.text(lx, top + lh * i + lh / 2, line, size, color, bold)
+        boxes.append(box)
+    height = max(w.height, lh * len(lines) + 32)
+    if not boxes:
+        return height, []
+    node = label_node(env, union(boxes), body, rid=rid(env, w, ctx), desc=text_of(w.desc, ctx),
+                      clickable=bool(w.on_tap), tap=tap_of(w, ctx))
+    return height, [node]
+
+
+def _header(w, ctx, x, y, width, env):
+    box, shown = env.canvas.text(x + MARGIN, y + 74, text_of(w.text, ctx), w.size or 34,
+                                 w.color or env.accent, True)
+    return w.height or 110, [label_node(env, box, shown, rid=rid(env, w, ctx))]
+
+
+def _divider(w, ctx, x, y, width, env):
+    env.canvas.rect(x + (0 if w.style == "full" else MARGIN), y + 11, x + width, y + 13, env.pal.divider)
+    return w.height or 24, []
+
+
+def _spacer(w, ctx, x, y, width, env):
+    return w.height or 48, []
+
+
+def _switch_track(env: Env, x: float, cy: float, on: bool) -> None:
+    c, pal = env.canvas, env.pal
+    if on:
+        c.rect(x, cy - 34, x + 128, cy + 34, env.accent, radius=34)
+        c.ellipse(x + 68, cy - 26, x + 120, cy + 26, "#FFFFFF")
+    else:
+        c.rect(x, cy - 34, x + 128, cy + 34, pal.surface_alt, radius=34, outline=pal.switch_off, width=4)
+        c.ellipse(x + 18, cy - 18, x + 54, cy + 18, pal.switch_off)
+
+
+def _row(w, ctx, x, y, width, env):
+    c, pal = env.canvas, env.pal
+    title, sub = text_of(w.text, ctx), text_of(w.sub, ctx)
+    trailing = text_of(w.trailing, ctx)
+    height = w.height or (260 if w.thumb else (208 if sub else 168))
+    cy = y + height / 2
+    left = x + MARGIN
+    children: list[Node] = []
+    if w.thumb:
+        thumb = text_of(w.thumb, ctx) or env.accent
+        c.rect(left, y + 30, left + 340, y + height - 30, thumb, radius=20)
+        c.glyph(w.glyph or "play", left + 130, cy - 40, 80, "#FFFFFF")
+        children.append(Node("android.widget.ImageView", c.box(left, y + 30, left + 340, y + height - 30),
+                             desc=title, package=env.package))
+        left += 380
+    elif w.glyph:
+        tint = text_of(w.color, ctx) or env.accent
+        c.ellipse(left, cy - 56, left + 112, cy + 56, mix(tint, pal.background, 0.82))
+        c.glyph(text_of(w.glyph, ctx), left + 24, cy - 32, 64, tint)
+        left += 152
+    right = x + width - MARGIN
+    on = False
+    if w.kind == "switch":
+        on = bool(lookup(ctx, w.bind))
+        _switch_track(env, right - 128, cy, on)
+        children.append(Node("android.widget.Switch", c.box(right - 128, cy - 34, right, cy + 34),
+                             text="ON" if on else "OFF", package=env.package, checkable=True, checked=on,
+                             clickable=True, rid=f"{env.package}:id/switch_widget"))
+        right -= 160
+    if w.chevron:
+        c.glyph("chevron", right - 56, cy - 28, 56, pal.on_surface_dim)
+        right -= 76
+    badge = text_of(w.badge, ctx)
+    if badge and badge != "0":
+        bw = max(64, c.measure(badge, 30, True) + 32)
+        c.rect(right - bw, cy - 32, right, cy + 32, "#E53935", radius=32)
+        box, _ = c.text(right - bw + (bw - c.measure(badge, 30, True)) / 2, cy, badge, 30, "#FFFFFF", True)
+        children.append(Node("android.widget.TextView", box, text=badge, package=env.package))
+        right -= bw + 24
+    if trailing:
+        tw = min(c.measure(trailing, 34), (right - left) * 0.45)
+        box, shown = c.text(right - tw, cy, trailing, 34, pal.on_surface_dim, max_width=tw + 1)
+        children.append(label_node(env, box, trailing))
+        right -= tw + 32
+    size = w.size or 42
+    ty = cy - 28 if sub else cy
+    if w.thumb and sub:
+        ty = y + 80
+    box, _ = c.text(left, ty, title, size, text_of(w.color, ctx) if w.style == "colored" else pal.on_surface,
+                    w.bold, max_width=right - left)
+    children.insert(0, label_node(env, box, title, rid=f"{env.package}:id/title"))
+    if sub:
+        box, _ = c.text(left, ty + 58, sub, 34, pal.on_surface_dim, max_width=right - left)
+        children.insert(1, label_node(env, box, sub, rid=f"{env.package}:id/summary"))
+    tap = tap_of(w, ctx)
+    if w.kind == "switch":
+        tap = Tap("toggle", list(w.on_tap), ctx, w.bind)
+    node = Node("android.widget.LinearLayout", c.box(x, y, x + width, y + height), rid=rid(env, w, ctx),
+                desc=text_of(w.desc, ctx), package=env.package, clickable=tap is not None, tap=tap,
+                checked=on, checkable=w.kind == "switch", children=children)
+    return height, [node]
+
+
+def _input(w, ctx, x, y, width, env):
+    c, pal = env.canvas, env.pal
+    value = str(env.fields.get(w.field, ""))
+    focused = env.focus == w.field
+    search = w.kind == "search"
+    height = w.height or (140 if search else (320 if w.multiline else 150))
+    x1, x2, top = x + MARGIN, x + width - MARGIN, y + 16
+    bottom = top + height - 32
+    if search:
+        c.rect(x1, top, x2, bottom, pal.surface_alt, radius=(bottom - top) / 2,
+               outline=env.accent if focused else None, width=4)
+        c.glyph("magnifier", x1 + 36, (top + bottom) / 2 - 28, 56, pal.on_surface_dim)
+        tx = x1 + 120
+    else:
+        c.rect(x1, top, x2, bottom, pal.background, radius=16, outline=env.accent if focused else pal.divider,
+               width=4 if focused else 3)
+        tx = x1 + 36
+    label = text_of(w.text, ctx)
+    children: list[Node] = []
+    if label:
+        box, _ = c.text(tx, top + 58, label, 38, pal.on_surface_dim)
+        children.append(label_node(env, box, label))
+        tx += c.measure(label, 38) + 32
+    hint = text_of(w.hint, ctx)
+    size = w.size or 40
+    avail = x2 - tx - 36
+    lines = c.wrap(value, size, avail) if (w.multiline and value) else [value] if value else []
+    text_box = None
+    cy = top + 58 if (w.multiline or label) else (top + bottom) / 2
+    if lines:
+        boxes = []
+        for i, line in enumerate(lines[: max(1, int((bottom - top) // (size * 1.4)))]):
+            box, _ = c.text(tx, cy + i * size * 1.4, line, size, pal.on_surface, max_width=avail)
+            boxes.append(box)
+        text_box = union(boxes)
+        last_w = c.measure(lines[-1], size) if len(lines) > 1 else min(c.measure(value, size), avail)
+        caret_x, caret_y = tx + last_w + 4, cy + (min(len(lines), len(boxes)) - 1) * size * 1.4
+    else:
+        if hint:
+            text_box, _ = c.text(tx, cy, hint, size, pal.on_surface_dim, max_width=avail)
+        caret_x, caret_y = tx, cy
+    if focused:
+        c.rect(caret_x, caret_y - size * 0.6, caret_x + 4, caret_y + size * 0.6, env.accent)
+        env.focus_box = (y, y + height)
+    node = Node("android.widget.EditText", text_box or c.box(tx, top, x2, bottom), text=value or hint,
+                rid=rid(env, w, ctx), desc=text_of(w.desc, ctx), package=env.package, clickable=True,
+                focusable=True, focused=focused, label=bool(text_box) and len(lines) <= 1,
+                tap=Tap("focus", list(w.on_submit), ctx, w.field))
+    outer = Node("android.widget.FrameLayout", c.box(x1, top, x2, bottom), package=env.package,
+                 clickable=True, tap=Tap("focus", list(w.on_submit), ctx, w.field), children=[*children, node])
+    return height, [outer]
+
+
+def _button(w, ctx, x, y, width, env):
+    c = env.canvas
+    text = text_of(w.text, ctx)
+    style = w.style
+    enabled = condition(ctx, w.value) if w.value else True
+    height = w.height or 160
+    bw = width - 2 * MARGIN
+    if "inline" in style:
+        bw = min(bw, c.measure(text, 40, True) + 144 + (80 if w.glyph else 0))
+    x1 = {"start": x + MARGIN, "center": x + (width - bw) / 2, "end": x + width - MARGIN - bw}[w.align]
+    top, bottom = y + 14, y + height - 14
+    color = text_of(w.color, ctx) or env.accent
+    if not enabled:
+        color = env.pal.switch_off
+    if "outlined" in style:
+        c.rect(x1, top, x1 + bw, bottom, None, radius=(bottom - top) / 2, outline=env.pal.divider, width=4)
+        fg = color
+    elif "tonal" in style:
+        c.rect(x1, top, x1 + bw, bottom, mix(color, env.pal.background, 0.78), radius=(bottom - top) / 2)
+        fg = mix(color, "#000000", 0.35) if env.pal.name == "light" else "#FFFFFF"
+    else:
+        c.rect(x1, top, x1 + bw, bottom, color, radius=(bottom - top) / 2)
+        fg = "#FFFFFF"
+    tw = c.measure(text, 40, True) + (80 if w.glyph else 0)
+    tx = x1 + (bw - tw) / 2
+    if w.glyph:
+        c.glyph(w.glyph, tx, (top + bottom) / 2 - 28, 56, fg)
+        tx += 80
+    box, _ = c.text(tx, (top + bottom) / 2, text, 40, fg, True)
+    tap = tap_of(w, ctx) if enabled else None
+    node = label_node(env, box, text, cls="android.widget.Button", rid=rid(env, w, ctx),
+                      desc=text_of(w.desc, ctx), clickable=enabled, enabled=enabled, tap=tap)
+    node.bounds = c.box(x1, top, x1 + bw, bottom)
+    node.label = False
+    inner = label_node(env, box, text, in_xml=False)
+    node.children.append(inner)
+    return height, [node]
+
+
+def _buttons(w, ctx, x, y, width, env):
+    n = max(len(w.items), 1)
+    cell = (width - MARGIN) / n
+    nodes: list[Node] = []
+    height = 0.0
+    for i, item in enumerate(w.items):
+        if not condition(ctx, item.when):
+            continue
+        h, got = _button(item, ctx, x + i * cell + (MARGIN / 2 if i else 0), y,
+                         cell + (MARGIN / 2 if i == 0 else MARGIN / 2), env)
+        height = max(height, h)
+        nodes.extend(got)
+    return height, nodes
+
+
+def _chips(w, ctx, x, y, width, env):
+    c, pal = env.canvas, env.pal
+    height = w.height or 128
+    cx = x + MARGIN
+    nodes = []
+    for item in w.items:
+        text = text_of(item.text, ctx)
+        sel = condition(ctx, item.selected) if item.selected is not None else False
+        tw = c.measure(text, 40, sel)
+        box, _ = c.text(cx, y + height / 2 - 6, text, 40, env.accent if sel else pal.on_surface_dim, sel)
+        if sel:
+            c.rect(cx, y + height - 14, cx + tw, y + height - 6, env.accent, radius=3)
+        node = label_node(env, box, text, rid=rid(env, item, ctx), clickable=bool(item.on_tap),
+                          selected=sel, tap=tap_of(item, ctx))
+        nodes.append(node)
+        cx += tw + 72
+    c.rect(x, y + height - 2, x + width, y + height, pal.divider)
+    return height, nodes
+
+
+def _image(w, ctx, x, y, width, env):
+    c = env.canvas
+    height = w.height or 480
+    color = text_of(w.color, ctx) or mix(env.accent, env.pal.background, 0.6)
+    inset = 0 if w.style == "bleed" else MARGIN
+    c.rect(x + inset, y + 16, x + width - inset, y + height - 16, color, radius=0 if inset == 0 else 28)
+    if w.glyph:
+        g = min(height * 0.32, 220)
+        c.glyph(text_of(w.glyph, ctx), x + (width - g) / 2, y + (height - g) / 2, g, "#FFFFFFCC")
+    node = Node("android.widget.ImageView", c.box(x + inset, y + 16, x + width - inset, y + height - 16),
+                desc=text_of(w.desc, ctx) or text_of(w.text, ctx), rid=rid(env, w, ctx),
+                package=env.package, clickable=bool(w.on_tap), tap=tap_of(w, ctx))
+    return height, [node]
+
+
+def _result(w, ctx, x, y, width, env):
+    c, pal = env.canvas, env.pal
+    url, title, body = text_of(w.sub, ctx), text_of(w.text, ctx), text_of(w.value, ctx)
+    top = y + 28
+    kids = []
+    if url:
+        box, _ = c.text(x + MARGIN, top + 22, url, 30, pal.on_surface_dim, max_width=width - 2 * MARGIN)
+        kids.append(label_node(env, box, url))
+        top += 60
+    tsize = w.size or 44
+    for line in c.wrap(title, tsize, width - 2 * MARGIN)[:2]:
+        box, _ = c.text(x + MARGIN, top + tsize * 0.7, line, tsize, pal.link)
+        kids.append(label_node(env, box, line))
+        top += tsize * 1.4
+    for line in c.wrap(body, 35, width - 2 * MARGIN):
+        box, _ = c.text(x + MARGIN, top + 26, line, 35, pal.on_surface_dim)
+        kids.append(label_node(env, box, line))
+        top += 50
+    height = top - y + 30
+    c.rect(x + MARGIN, y + height - 2, x + width - MARGIN, y + height, pal.divider)
+    node = Node("android.view.View", c.box(x, y, x + width, y + height), rid=rid(env, w, ctx),
+                package=env.package, clickable=bool(w.on_tap), tap=tap_of(w, ctx), children=kids)
+    return height, [node]
+
+
+def _progress(w, ctx, x, y, width, env):
+    c = env.canvas
+    value = max(0.0, min(100.0, float(render(w.value, ctx) or 0)))
+    c.rect(x + MARGIN, y + 40, x + width - MARGIN, y + 52, mix(env.accent, env.pal.background, 0.75), radius=6)
+    c.rect(x + MARGIN, y + 40, x + MARGIN + (width - 2 * MARGIN) * value / 100, y + 52, env.accent, radius=6)
+    node = Node("android.widget.ProgressBar", c.box(x + MARGIN, y + 40, x + width - MARGIN, y + 52),
+                desc=f"{int(value)}%", package=env.package)
+    return w.height or 92, [node]
+
+
+Layout = Callable[[Widget, dict, float, float, float, Env], tuple[float, list[Node]]]
+KINDS: dict[str, Layout] = {
+    "text": _text, "header": _header, "divider": _divider, "spacer": _spacer, "row": _row, "switch": _row,
+    "input": _input, "search": _input, "button": _button, "buttons": _buttons, "chips": _chips,
+    "image": _image, "result": _result, "progress": _progress,
+}

@@ -1,0 +1,173 @@
+"""Everything SimPhone remembers between calls (apps' state, back stacks, installs, notifications,
+virtual time) and how one frame is composed from it: the windows, draw ops and tap targets."""
+
+from __future__ import annotations
+
+import copy
+import random
+from dataclasses import dataclass, field
+from typing import Any
+
+from droidpilot.device.sim import launcher
+from droidpilot.device.sim.canvas import BASE_WIDTH, Canvas, Node
+from droidpilot.device.sim.chrome import NAV_H, STATUS_H, heads_up, nav_bar, toast
+from droidpilot.device.sim.keyboard import KEYBOARD_H, keyboard
+from droidpilot.device.sim.model import App
+from droidpilot.device.sim.screen import Entry, PageInfo, compose_page, make_ctx
+from droidpilot.device.sim.theme import palette
+
+TOAST_SECONDS = 2.5
+HEADS_UP_SECONDS = 3.0
+INSTALL_SECONDS = 1.0
+
+
+@dataclass
+class World:
+    """The phone's mutable state; ``reset`` rebuilds it from the app catalog and a seed."""
+
+    catalog: dict[str, App]
+    clock: str = "10:30"
+    date: str = "2026-11-22"
+    battery: int = 85
+    seed: int = 0
+    states: dict[str, dict[str, Any]] = field(default_factory=dict)
+    data: dict[str, dict[str, Any]] = field(default_factory=dict)
+    installed: list[str] = field(default_factory=list)
+    installing: dict[str, float] = field(default_factory=dict)
+    tasks: dict[str, list[Entry]] = field(default_factory=dict)
+    recents: list[str] = field(default_factory=list)
+    foreground: str | None = None
+    overlay: str | None = None
+    launcher_query: str = ""
+    launcher_focus: bool = False
+    shift: bool = False
+    toast: tuple[str, float] | None = None
+    notifications: list[dict[str, Any]] = field(default_factory=list)
+    heads_up_until: float = -1.0
+    time: float = 0.0
+
+    def reset(self, seed: int, dark: bool) -> None:
+        """Fresh state for ``seed``: apps' initial state, seeded data order, launcher in front."""
+        self.seed = seed
+        rng = random.Random(seed)
+        self.states = {name: copy.deepcopy(app.state) for name, app in self.catalog.items()}
+        self.data = {}
+        for name, app in self.catalog.items():
+            data = copy.deepcopy(app.data)
+            for key in app.shuffle:
+                if isinstance(data.get(key), list):
+                    rng.shuffle(data[key])
+            self.data[name] = data
+        if "settings" in self.states:
+            self.states["settings"]["dark_mode"] = dark
+        self.installed = [n for n, a in self.catalog.items() if a.preinstalled]
+        self.installing, self.tasks, self.recents = {}, {}, []
+        self.foreground = self.overlay = None
+        self.launcher_query, self.launcher_focus, self.shift = "", False, False
+        self.toast, self.notifications, self.heads_up_until, self.time = None, [], -1.0, 0.0
+
+    # -- derived ------------------------------------------------------------------------------
+    @property
+    def settings(self) -> dict[str, Any]:
+        return self.states.get("settings", {})
+
+    @property
+    def dark(self) -> bool:
+        return bool(self.settings.get("dark_mode"))
+
+    def sysinfo(self) -> dict[str, Any]:
+        """What templates see as ``sys``: clock, date, settings, installs."""
+        progress = {n: min(99, int(40 + 60 * (self.time - t) / INSTALL_SECONDS)) for n, t in self.installing.items()}
+        return {"clock": self.clock, "date": self.date, "battery": self.battery, "settings": self.settings,
+                "installed": list(self.installed), "installing": progress, "dark": self.dark}
+
+    def stack(self) -> list[Entry] | None:
+        return self.tasks.get(self.foreground) if self.foreground else None
+
+    def keyboard_up(self) -> bool:
+        if self.overlay:
+            return False
+        stack = self.stack()
+        if stack is None:
+            return self.launcher_focus
+        return stack[-1].focus is not None
+
+    def advance(self, seconds: float) -> None:
+        """Let virtual time pass: finish installs (posting their notification), expire toasts."""
+        self.time += seconds
+        for name, started in sorted(self.installing.items()):
+            if self.time - started >= INSTALL_SECONDS:
+                del self.installing[name]
+                if name not in self.installed:
+                    self.installed.append(name)
+                label = self.catalog[name].label
+                self.notify(f"{label} installed", "Download complete. Tap to open.", name)
+        if self.toast and self.time >= self.toast[1]:
+            self.toast = None
+
+    def notify(self, title: str, text: str, app: str | None) -> None:
+        self.notifications.append({"title": title, "text": text, "app": app or "", "time": self.time})
+        self.heads_up_until = self.time + HEADS_UP_SECONDS
+
+    def contexts(self, app: App, stack: list[Entry]) -> list[dict[str, Any]]:
+        sysinfo = self.sysinfo()
+        return [make_ctx(app, self.states[app.name], self.data[app.name], e, sysinfo) for e in stack]
+
+
+@dataclass
+class View:
+    """One composed frame: draw ops (device px), windows for the dump, tap targets, page info."""
+
+    ops: list[tuple[Any, ...]]
+    windows: list[Node]
+    targets: list[Node]
+    info: PageInfo
+    modal: Node | None = None
+    focused: Node | None = None
+
+
+def compose(world: World, size: tuple[int, int]) -> View:
+    """Compose the current frame of ``world`` at device ``size``."""
+    scale = size[0] / BASE_WIDTH
+    width, height = BASE_WIDTH, size[1] / scale
+    c = Canvas(scale)
+    pal = palette(world.dark)
+    kb = world.keyboard_up()
+    info = PageInfo()
+    modal = None
+    stack = world.stack()
+    if world.overlay == "recents":
+        apps = [world.catalog[n] for n in world.recents]
+        windows = [launcher.recents(c, pal, width, height, apps, world.sysinfo())]
+    elif stack is None:
+        apps = [world.catalog[n] for n in world.installed]
+        apps.sort(key=lambda a: (a.order, a.name))
+        windows = [launcher.home(c, pal, width, height, apps, world.sysinfo(), world.launcher_query,
+                                 world.launcher_focus)]
+    else:
+        app = world.catalog[world.foreground or ""]
+        root, info = compose_page(c, pal, app, stack, world.contexts(app, stack), width, height, kb)
+        windows = [root]
+        if app.screens[stack[-1].screen].presentation != "page":
+            modal = root
+    system: list[Node] = []
+    if kb:
+        system.extend(keyboard(c, pal, width, height - NAV_H - KEYBOARD_H, world.shift))
+    dark_nav = stack is not None and world.catalog[world.foreground or ""].screens[stack[-1].screen].dark
+    system.extend(nav_bar(c, pal, width, height, fg="#FFFFFF" if dark_nav else None,
+                          bg="#000000" if dark_nav else None))
+    if world.toast:
+        bottom = height - NAV_H - (KEYBOARD_H if kb else 0)
+        windows.append(toast(c, pal, width, height, world.toast[0], bottom))
+    if world.notifications and world.time < world.heads_up_until:
+        note = world.notifications[-1]
+        icon_app = world.catalog.get(note["app"]) or world.catalog.get("store")
+        icon = {"glyph": icon_app.icon.glyph, "color": icon_app.icon.color} if icon_app else \
+            {"glyph": "bell", "color": "#1A73E8"}
+        windows.append(heads_up(c, pal, width, note, icon))
+    targets = [n for w in windows for n in w.walk()] + system
+    focused = next((n for n in targets if n.focused), None)
+    return View(c.ops, windows, targets, info, modal, focused)
+
+
+__all__ = ["STATUS_H", "Entry", "View", "World", "compose"]
