@@ -43,6 +43,10 @@ class _LineLoader(yaml.SafeLoader):
     """SafeLoader that records start lines; nothing but plain data can be constructed."""
 
 
+class _FastLineLoader(getattr(yaml, "CSafeLoader", yaml.SafeLoader)):  # type: ignore[misc]
+    """The same on libyaml's parser when installed (much faster); errors are re-read by _LineLoader."""
+
+
 def _construct_map(loader: _LineLoader, node: yaml.MappingNode):
     data = LineDict()
     data.line = node.start_mark.line + 1
@@ -71,8 +75,9 @@ def _construct_seq(loader: _LineLoader, node: yaml.SequenceNode):
     data.item_lines = [child.start_mark.line + 1 for child in node.value]
 
 
-_LineLoader.add_constructor("tag:yaml.org,2002:map", _construct_map)
-_LineLoader.add_constructor("tag:yaml.org,2002:seq", _construct_seq)
+for _loader in (_LineLoader, _FastLineLoader):
+    _loader.add_constructor("tag:yaml.org,2002:map", _construct_map)
+    _loader.add_constructor("tag:yaml.org,2002:seq", _construct_seq)
 
 
 @dataclass(frozen=True)
@@ -88,7 +93,11 @@ class SyntaxProblem:
 def load_yaml(text: str) -> Any:
     """Parse YAML safely into LineDict / LineList; raises SyntaxProblemError on bad syntax."""
     try:
-        return yaml.load(text, Loader=_LineLoader)  # _LineLoader derives from SafeLoader
+        return yaml.load(text, Loader=_FastLineLoader)  # both loaders derive from the safe loaders
+    except yaml.YAMLError:
+        pass  # parse again with the pure-Python parser, whose messages say more
+    try:
+        return yaml.load(text, Loader=_LineLoader)
     except yaml.MarkedYAMLError as exc:
         raise SyntaxProblemError(_describe_yaml_error(exc)) from None
     except yaml.YAMLError as exc:
@@ -105,7 +114,7 @@ def load_json(text: str) -> Any:
             f"JSON syntax error: {exc.msg} (column {exc.colno})", exc.lineno, exc.colno,
             "fix the JSON syntax there (a missing comma, quote or bracket is the usual cause)")) from None
     try:
-        with_lines = yaml.load(text, Loader=_LineLoader)
+        with_lines = yaml.load(text, Loader=_FastLineLoader)
     except yaml.YAMLError:
         return data
     return with_lines if with_lines == data else data
@@ -124,6 +133,10 @@ def _describe_yaml_error(exc: yaml.MarkedYAMLError) -> SyntaxProblem:
     line = mark.line + 1 if mark is not None else None
     column = mark.column + 1 if mark is not None else None
     what = (exc.problem or "invalid YAML").strip()
+    if isinstance(exc, yaml.constructor.ConstructorError):
+        return SyntaxProblem(f"YAML error: {what}", line, column,
+                             "a rule holds plain data only (mappings, lists, text, numbers, booleans): "
+                             "remove the '!!' tag")
     message = f"YAML syntax error: {what}"
     if column is not None:
         message += f" (column {column})"
