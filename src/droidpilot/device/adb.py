@@ -287,7 +287,10 @@ class AdbDevice:
                           "window (is the screen off or locked?)")
 
     def wait(self, seconds: float) -> None:
-        time.sleep(max(0.0, float(seconds)))
+        """Let time pass on the device (`sleep` in its shell, so a simulated phone's clock moves too)."""
+        if seconds < 0:
+            raise DeviceError(f"cannot wait a negative time ({seconds} s)")
+        self._check(f"sleep {float(seconds):.3f}", idempotent=True)
 
     def __repr__(self) -> str:
         return f"AdbDevice(serial={self.serial!r}, server={self._where})"

@@ -128,7 +128,13 @@ def tool_sleep(sh: Shell, args: list[str], stdin: bytes) -> Result:
         seconds = -1.0
     if seconds < 0:
         return Result(err=f"sleep: invalid number '{args[0] if args else ''}'\n".encode(), code=1)
-    time.sleep(min(seconds, _MAX_SLEEP))
+    seconds = min(seconds, _MAX_SLEEP)
+    time.sleep(seconds)
+    phone = sh.ctx
+    device = getattr(phone, "device", None)
+    if device is not None:  # the phone's own clock moves too (SimPhone keeps virtual time)
+        with phone.lock:  # type: ignore[attr-defined]
+            device.wait(seconds)
     return Result()
 
 

@@ -73,13 +73,16 @@ def tool_input(sh: Shell, args: list[str], stdin: bytes) -> Result:
         with phone.lock:
             if cmd == "tap":
                 x, y = _numbers(rest, 2)
-                dev.tap(*phone.to_device(x, y))
+                if _on_screen(phone, x, y):  # Android drops touches outside the display silently
+                    dev.tap(*phone.to_device(x, y))
             elif cmd in ("swipe", "draganddrop"):
                 x1, y1, x2, y2 = _numbers(rest, 4)
                 dur = int(float(rest[4])) if len(rest) > 4 else (300 if cmd == "swipe" else 1000)
                 a, b = phone.to_device(x1, y1)
                 c, d = phone.to_device(x2, y2)
-                if abs(a - c) <= 8 and abs(b - d) <= 8 and dur >= _LONG_PRESS_MS:
+                if not _on_screen(phone, x1, y1):
+                    pass
+                elif abs(a - c) <= 8 and abs(b - d) <= 8 and dur >= _LONG_PRESS_MS:
                     dev.long_press(a, b, dur)
                 else:
                     dev.swipe(a, b, c, d, dur)
@@ -114,18 +117,34 @@ def tool_input(sh: Shell, args: list[str], stdin: bytes) -> Result:
     return Result()
 
 
+_CORE_KEYS = {3: "home", 4: "back", 66: "enter", 160: "enter", 187: "app_switch"}
+_EXTRA_KEYS = {67: "del", 92: "page_up", 93: "page_down", 82: "menu", 84: "search"}
+
+
+def _on_screen(phone: Phone, x: float, y: float) -> bool:
+    w, h = phone.display_size()
+    return 0 <= x < w and 0 <= y < h
+
+
 def press_keycode(phone: Phone, code: int, longpress: bool = False) -> None:
-    """Send an Android key code to the phone: the Device's named keys, or its raw key hook if it has one."""
-    named = {3: "home", 4: "back", 66: "enter", 160: "enter", 187: "app_switch"}
-    raw = getattr(phone.device, "press_keycode", None)
-    if callable(raw):
-        raw(code)
-    elif code in named:
-        phone.device.key(named[code])  # type: ignore[arg-type]
+    """Send an Android key code to the phone; codes the phone has no use for do nothing, as on Android."""
+    if code in _CORE_KEYS:
+        phone.device.key(_CORE_KEYS[code])  # type: ignore[arg-type]
+    elif code in _EXTRA_KEYS:
+        try:
+            phone.device.key(_EXTRA_KEYS[code])  # type: ignore[arg-type]
+        except DeviceError:
+            pass  # a Device without this key: the key event has no effect
 
 
 def screen_png(phone: Phone) -> bytes:
     """The current screen as PNG bytes at display size."""
+    encoded = getattr(phone.device, "screenshot_png", None)
+    if phone.override_size is None and callable(encoded):
+        with phone.lock:
+            data = encoded()
+        assert isinstance(data, bytes)
+        return data
     img = screen_image(phone)
     buf = io.BytesIO()
     img.save(buf, format="PNG", compress_level=1)

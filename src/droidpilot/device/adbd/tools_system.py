@@ -24,13 +24,16 @@ def _phone(sh: Shell) -> Phone:
 
 
 def packages(phone: Phone) -> dict[str, str]:
-    """Installed packages -> labels, as the phone reports them (``packages()`` on the Device)."""
-    lister = getattr(phone.device, "packages", None)
+    """Installed packages -> labels: SimPhone's installed apps (``apps()`` + ``state()``), the launcher and
+    the system packages every phone has."""
+    dev = phone.device
     found: dict[str, str] = {}
-    if callable(lister):
-        with phone.lock:
-            got = lister()
-        found = dict(got) if isinstance(got, dict) else {p: p for p in got}
+    with phone.lock:
+        apps, state = getattr(dev, "apps", None), getattr(dev, "state", None)
+        if callable(apps):
+            installed = set(state()["system"]["installed_apps"]) if callable(state) else None
+            found = {a.package: a.label for a in apps() if installed is None or a.name in installed}
+        found.setdefault(dev.current_app(), "Launcher")
     for pkg in ("android", "com.android.shell", "com.android.systemui", "com.android.adbkeyboard"):
         found.setdefault(pkg, pkg)
     return found
