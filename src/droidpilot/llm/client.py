@@ -16,10 +16,9 @@ import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
-from typing import Any
+from types import ModuleType
+from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit, urlunsplit
-
-import openai
 
 from droidpilot.errors import DroidpilotError, InputError
 from droidpilot.llm.images import ImageFormat, ImageLike, image_part
@@ -31,6 +30,16 @@ KEY_ENV_VARS = ("DROIDPILOT_LLM_API_KEY", "OPENAI_API_KEY")
 BASE_URL_ENV_VARS = ("DROIDPILOT_LLM_BASE_URL", "OPENAI_BASE_URL")
 MODEL_ENV_VAR = "DROIDPILOT_LLM_MODEL"
 _RETRYABLE_STATUS = frozenset({408, 409, 429})
+
+if TYPE_CHECKING:
+    import openai as _openai_types
+
+
+def _openai() -> ModuleType:
+    # Imported on first use: the package is large, and most commands never talk to a model.
+    import openai
+
+    return openai
 
 
 class LlmError(DroidpilotError):
@@ -177,8 +186,7 @@ class ChatClient:
         self.jpeg_quality = jpeg_quality
         self.image_detail = image_detail
         # The official client's own retries are off: the policy above is ours, and visible in replies.
-        self._openai = openai.OpenAI(api_key=key, base_url=self.base_url, timeout=self.timeout,
-                                     max_retries=0)
+        self._openai = self._make_openai(key)
 
     def __repr__(self) -> str:
         return (f"ChatClient(base_url={safe_url(self.base_url)!r}, model={self.model!r}, "
@@ -192,8 +200,10 @@ class ChatClient:
 
     def __setstate__(self, state: dict[str, Any]) -> None:
         self.__dict__.update(state)
-        self._openai = openai.OpenAI(api_key=self.__key, base_url=self.base_url, timeout=self.timeout,
-                                     max_retries=0)
+        self._openai = self._make_openai(self.__key)
+
+    def _make_openai(self, key: str) -> _openai_types.OpenAI:
+        return _openai().OpenAI(api_key=key, base_url=self.base_url, timeout=self.timeout, max_retries=0)
 
     # -- public ----------------------------------------------------------------------------------
     def chat(self, messages: Sequence[Mapping[str, Any]] | str, images: Sequence[ImageLike] = (),
@@ -203,6 +213,7 @@ class ChatClient:
 
         Raises LlmError when no answer came back after the retries, or the service refused the request.
         """
+        openai = _openai()
         payload = self.with_images(messages, images)
         model = str(params.pop("model", self.model))
         started = time.monotonic()
