@@ -314,3 +314,31 @@ def test_all_problems_are_collected_in_one_pass_in_line_order() -> None:
         """)
     assert [p.line for p in problems] == [3, 5, 6, 7, 9]
     assert len({p.message for p in problems}) == 5
+
+
+def test_sub_checker_shape_problems_and_the_nested_form() -> None:
+    problems = problems_of("""\
+        nodes:
+          - id: a
+            condition:
+              type: juxtaposition
+              params:
+                ocr: [x]
+                escalation_order: [ocr]
+                action:
+                  type: action_match
+                  params:
+                    typ: click
+        """)
+    assert [(p.line, p.node) for p in problems] == [(6, "a"), (7, "a"), (11, "a")]
+    assert problems[0].message == "juxtaposition: 'ocr' must be a mapping of ocr_match parameters, not list"
+    assert problems[1].message == "'escalation_order' applies only to escalate, not to juxtaposition"
+    assert problems[2].message == "juxtaposition.action: unknown parameter 'typ' (did you mean 'type'?)"
+    assert problems[2].fix == "action_match takes: type, contains"
+
+
+def test_a_misspelt_node_field_is_kept_but_warned_about() -> None:
+    task = load_rule_text("nodes:\n  - id: a\n  - id: b\n    dep: [a]\n", source="r.yaml")
+    assert task.node("b").deps == [] and task.node("b").model_extra == {"dep": ["a"]}
+    assert task.warnings == ["r.yaml:4: node 'b': the node has an unknown key 'dep' (kept as description; "
+                             "did you mean 'deps'?) — rename it to 'deps' if that was meant"]

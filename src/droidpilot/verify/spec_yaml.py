@@ -154,3 +154,15 @@ def _describe_yaml_error(exc: yaml.MarkedYAMLError) -> SyntaxProblem:
     elif "found character '\\t'" in what:
         fix = "YAML forbids tabs for indentation: use spaces"
     return SyntaxProblem(message, line, column, fix)
+
+
+def line_of(value: Any) -> int | None:
+    """The line a loaded mapping or list starts on, when known."""
+    return getattr(value, "line", None)
+
+
+def key_line(mapping: Any, key: Any, default: int | None = None) -> int | None:
+    """The line of ``key`` in a loaded mapping (else its own line); ``default`` for plain dicts."""
+    if isinstance(mapping, LineDict):
+        return mapping.key_lines.get(key, mapping.line)
+    return default

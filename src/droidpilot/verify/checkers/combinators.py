@@ -88,8 +88,8 @@ def split_params(params: Mapping[str, Any], combinator: str) -> SplitParams:
                 and isinstance(value.get("type"), str) and canonical_name(value["type"]) == name):
             sub_params = value["params"] or {}
         if not isinstance(sub_params, dict):
-            out.problems.append((key, f"'{key}' must be a mapping of {name} parameters, "
-                                      f"not {type(sub_params).__name__}"))
+            kind = "list" if isinstance(sub_params, list) else type(sub_params).__name__
+            out.problems.append((key, f"'{key}' must be a mapping of {name} parameters, not {kind}"))
             continue
         out.subs.append(SubSpec(key, name, sub_params))
     return out
