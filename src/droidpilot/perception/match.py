@@ -57,6 +57,14 @@ def _bounded(query: str, line: str, start: int) -> bool:
     return not joins(before, query[0]) and not joins(query[-1], after)
 
 
+def _starts_word(line: str, start: int) -> bool:
+    """Does a match starting at ``start`` begin a word (not cut into the middle of a Latin word)?"""
+    if start <= 0 or start >= len(line):
+        return True
+    a, b = line[start - 1], line[start]
+    return not (a.isalnum() and b.isalnum() and not is_cjk(a) and not is_cjk(b))
+
+
 def _find_bounded(query: str, line: str) -> int:
     for m in re.finditer(re.escape(query), line):
         if _bounded(query, line, m.start()):
@@ -83,10 +91,11 @@ def match_text(query: str, line: str, casefold: bool = True, fuzzy: bool = True)
     whole = fuzz.ratio(q, t)
     if whole >= threshold:
         return TextMatch("fuzzy", whole / 100.0 * 0.9)
-    if len(t) > len(q):  # the query inside a longer line; never a short line inside the query
-        part = fuzz.partial_ratio_alignment(q, t)
-        if part is not None and part.score >= max(threshold, 85.0):
-            n = len(t)
+    if len(t) > len(q) >= 5:  # the query inside a longer line; never a short line inside the query
+        part = fuzz.partial_ratio_alignment(spaced_q, spaced_t)
+        if (part is not None and part.score >= max(threshold, 85.0)
+                and _starts_word(spaced_t, part.dest_start)):
+            n = len(spaced_t)
             return TextMatch("fuzzy", part.score / 100.0 * 0.85, (part.dest_start / n, part.dest_end / n))
     return None
 

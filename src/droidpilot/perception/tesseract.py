@@ -7,7 +7,10 @@ CJK characters are joined without spaces.
 
 from __future__ import annotations
 
+import contextlib
+import shutil
 import threading
+from collections.abc import Iterator
 from typing import Any
 
 from droidpilot.errors import InputError
@@ -26,6 +29,10 @@ def _pytesseract() -> Any:
         raise InputError("the tesseract engine needs the pytesseract package: "
                          "`.venv/bin/pip install pytesseract` (or use --engine rapidocr)") from None
     return pytesseract
+
+
+# pytesseract keeps the binary's path in a module global; engines set it only while they run.
+_CMD_LOCK = threading.Lock()
 
 
 def _join(words: list[str]) -> str:
@@ -48,24 +55,34 @@ class TesseractEngine:
         self.psm = psm
         self.min_conf = min_conf
         self._tess = _pytesseract()
-        if binary:
-            self._tess.pytesseract.tesseract_cmd = binary
+        self.binary = binary or shutil.which("tesseract") or "tesseract"
         self._version = self._check()
-        self._lock = threading.Lock()
+
+    @contextlib.contextmanager
+    def _binary(self) -> Iterator[Any]:
+        """pytesseract, pointed at this engine's binary for the duration of one call."""
+        module = self._tess.pytesseract
+        with _CMD_LOCK:
+            saved, module.tesseract_cmd = module.tesseract_cmd, self.binary
+            try:
+                yield self._tess
+            finally:
+                module.tesseract_cmd = saved
 
     def _check(self) -> str:
-        tess = self._tess
-        cmd = tess.pytesseract.tesseract_cmd
-        try:
-            version = str(tess.get_tesseract_version())
-        except tess.TesseractNotFoundError:
-            raise InputError(f"the tesseract binary ({cmd!r}) was not found; {INSTALL_HINT}") from None
-        except OSError as exc:  # found but not runnable
-            raise InputError(f"the tesseract binary ({cmd!r}) cannot run ({exc}); {INSTALL_HINT}") from None
-        try:
-            available = set(tess.get_languages(config=""))
-        except tess.TesseractError:
-            available = set()
+        cmd = self.binary
+        with self._binary() as tess:
+            try:
+                version = str(tess.get_tesseract_version())
+            except tess.TesseractNotFoundError:
+                raise InputError(f"the tesseract binary ({cmd!r}) was not found; {INSTALL_HINT}") from None
+            except OSError as exc:  # found but not runnable
+                raise InputError(f"the tesseract binary ({cmd!r}) cannot run ({exc}); "
+                                 f"{INSTALL_HINT}") from None
+            try:
+                available = set(tess.get_languages(config=""))
+            except tess.TesseractError:
+                available = set()
         missing = [lang for lang in self.lang.split("+") if available and lang not in available]
         if missing:
             raise InputError(f"tesseract has no language data for {', '.join(missing)} "
@@ -79,9 +96,9 @@ class TesseractEngine:
         """Lines on ``image`` from Tesseract's word boxes, grouped by block, paragraph and line."""
         img = load_image(image)
         width, height = img.size
-        with self._lock:
-            data = self._tess.image_to_data(img, lang=self.lang, config=f"--psm {self.psm}",
-                                            output_type=self._tess.Output.DICT)
+        with self._binary() as tess:
+            data = tess.image_to_data(img, lang=self.lang, config=f"--psm {self.psm}",
+                                      output_type=tess.Output.DICT)
         groups: dict[tuple[int, int, int], list[int]] = {}
         for i, word in enumerate(data["text"]):
             if not str(word).strip() or float(data["conf"][i]) < self.min_conf:
