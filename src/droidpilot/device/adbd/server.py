@@ -92,7 +92,7 @@ class AdbServer:
         self.phones = [Phone(serial=s, transport_id=i, device=d)
                        for i, (s, d) in enumerate(zip(names, devices, strict=True), start=1)]
         self.allow_kill = allow_kill
-        self.services = Services(self.phones, self._on_kill)
+        self.services = Services(self.phones, lambda: self.allow_kill, self._kill)
         self._port = port
         self._tcp: _TcpServer | None = None
         self._thread: threading.Thread | None = None
@@ -144,11 +144,8 @@ class AdbServer:
     def __exit__(self, *exc: object) -> None:
         self.stop()
 
-    def _on_kill(self) -> bool:
-        if not self.allow_kill:
-            return False
+    def _kill(self) -> None:
         threading.Thread(target=self.stop, daemon=True).start()
-        return True
 
     def _track(self, sock: socket.socket, add: bool) -> None:
         with self._lock:

@@ -36,9 +36,10 @@ class Session:
 class Services:
     """Answers requests for a fixed set of phones."""
 
-    def __init__(self, phones: list[Phone], on_kill: Callable[[], bool]) -> None:
+    def __init__(self, phones: list[Phone], may_kill: Callable[[], bool], kill: Callable[[], None]) -> None:
         self.phones = phones
-        self.on_kill = on_kill
+        self.may_kill = may_kill
+        self.kill = kill
 
     # ---- transport selection -------------------------------------------------------------------
     def pick(self, how: str, key: str = "") -> Phone:
@@ -108,8 +109,9 @@ class Services:
                 phone = self.pick("any")
             conn.okay(",".join(FEATURES))
         elif cmd == "kill":
-            if self.on_kill():
+            if self.may_kill():
                 conn.okay()
+                self.kill()
             else:
                 conn.fail("this SimPhone server refuses host:kill (it was started without --allow-kill)")
         elif cmd.startswith(("transport", "tport:")):

@@ -227,7 +227,11 @@ def tool_dumpsys(sh: Shell, args: list[str], stdin: bytes) -> Result:
         text = (f"INPUT MANAGER (dumpsys input)\n  Viewport INTERNAL: displayId=0, orientation=0, "
                 f"logicalFrame=[0, 0, {w}, {h}], deviceSize=[{w}, {h}]\n    SurfaceOrientation: 0\n")
     elif service == "display":
-        text = f"DISPLAY MANAGER (dumpsys display)\n  mBaseDisplayInfo=DisplayInfo{{real {w} x {h}, rotation 0}}\n"
+        text = (f"DISPLAY MANAGER (dumpsys display)\n  mViewports=[DisplayViewport{{type=INTERNAL, valid=true, "
+                f"isActive=true, displayId=0, uniqueId='local:0', physicalPort=0, orientation=0, "
+                f"logicalFrame=Rect(0, 0 - {w}, {h}), physicalFrame=Rect(0, 0 - {w}, {h}), "
+                f"deviceWidth={w}, deviceHeight={h}}}]\n"
+                f"  mBaseDisplayInfo=DisplayInfo{{\"Built-in Screen\", displayId 0, real {w} x {h}, rotation 0}}\n")
     elif not service:
         text = "Currently running services:\n  activity\n  display\n  input\n  window\n"
     else:
