@@ -15,6 +15,7 @@ active node only at events its condition can pin to. It stops as soon as the ver
 from __future__ import annotations
 
 import graphlib
+import heapq
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 
@@ -80,8 +81,6 @@ def build_graph(node_ids: list[str], deps: Mapping[str, list[str]], nexts: Mappi
     for ref in targets:
         if ref not in known:
             raise InputError(f"{source}: success names {ref!r}, but no node has that id")
-    if not targets:
-        raise InputError(f"{source}: no success target (every node has a successor?); add success.any_of")
     or_parents: dict[str, list[str]] = {n: [] for n in node_ids}
     for node in node_ids:
         for succ in nexts.get(node, []):
@@ -97,13 +96,14 @@ def build_graph(node_ids: list[str], deps: Mapping[str, list[str]], nexts: Mappi
             parents[node], join[node] = tuple(or_parents[node]), "any"
         else:
             parents[node], join[node] = (), "root"
-    sorter = graphlib.TopologicalSorter({n: set(deps.get(n, [])) | set(or_parents[n]) for n in node_ids})
     try:
-        order = tuple(sorter.static_order())
+        order = _file_order_topo(node_ids, {n: set(deps.get(n, [])) | set(or_parents[n]) for n in node_ids})
     except graphlib.CycleError as exc:
         cycle = exc.args[1] if len(exc.args) > 1 else []
         raise InputError(f"{source}: the nodes form a cycle: {' -> '.join(map(str, cycle))}; "
                          f"a milestone DAG cannot loop") from None
+    if not targets:
+        raise InputError(f"{source}: no success target (every node has a successor?); add success.any_of")
     rank = {n: i for i, n in enumerate(order)}
     children: dict[str, list[str]] = {n: [] for n in node_ids}
     for node in node_ids:
@@ -112,6 +112,22 @@ def build_graph(node_ids: list[str], deps: Mapping[str, list[str]], nexts: Mappi
     return Graph(order=order, parents=parents, join=join,
                  children={n: tuple(sorted(c, key=rank.__getitem__)) for n, c in children.items()},
                  pins=dict(pins), mode=mode, targets=tuple(dict.fromkeys(targets)))
+
+
+def _file_order_topo(node_ids: list[str], preds: Mapping[str, set[str]]) -> tuple[str, ...]:
+    """A topological order that otherwise keeps the rule's own node order (so paths read naturally)."""
+    sorter = graphlib.TopologicalSorter(preds)
+    sorter.prepare()
+    position = {n: i for i, n in enumerate(node_ids)}
+    ready: list[tuple[int, str]] = []
+    order: list[str] = []
+    while sorter.is_active():
+        for node in sorter.get_ready():
+            heapq.heappush(ready, (position[node], node))
+        _, node = heapq.heappop(ready)
+        order.append(node)
+        sorter.done(node)
+    return tuple(order)
 
 
 Oracle = Callable[[str, int], Verdict]
