@@ -150,9 +150,13 @@ class OpenAITestServer:
     def chat_requests(self) -> list[RecordedRequest]:
         return [r for r in self.requests if r.path.endswith("/chat/completions")]
 
-    def _next_reply(self, request: RecordedRequest) -> Reply:
+    def _record(self, request: RecordedRequest) -> None:
         with self._lock:
             self.requests.append(request)
+
+    def _next_reply(self, request: RecordedRequest) -> Reply:
+        self._record(request)
+        with self._lock:
             if self._queue:
                 return self._queue.popleft()
         if self.responder is not None:
@@ -188,7 +192,7 @@ class _Handler(BaseHTTPRequestHandler):
         request = RecordedRequest("POST", self.path, {k.lower(): v for k, v in self.headers.items()}, raw,
                                   body)
         if self.path.rstrip("/") != "/v1/chat/completions":
-            self.owner.requests.append(request)
+            self.owner._record(request)
             self._send(404, _error(f"no route POST {self.path}", "not_found"))
             return
         reply = self.owner._next_reply(request)
