@@ -46,13 +46,9 @@ def make_brain(name: str, *, model: str | None, base_url: str | None, responses:
 def make_device(device: str, adb_port: int, adb_host: str, seed: int) -> tuple[Any, float]:
     """(device, seconds to let the screen settle after each action)."""
     if device == "sim":
-        from droidpilot.device.sim import SimDevice  # type: ignore[attr-defined]
+        from droidpilot.device.sim.phone import SimDevice
 
-        sim = SimDevice()
-        reset = getattr(sim, "reset", None)
-        if callable(reset):
-            reset(seed)
-        return sim, 0.0
+        return SimDevice(seed=seed), 0.0
     from droidpilot.device.adb import AdbDevice
 
     return AdbDevice(device or None, host=adb_host, port=adb_port), 1.0

@@ -91,6 +91,11 @@ def _keyboard_top(lines: list[OcrLine], height: int) -> int | None:
     return min(ln.box[1] for ln in keys)
 
 
+def _same(phrase: str, key: str) -> bool:
+    """Is the tapped text ``key`` the phrase itself (not a longer line that mentions it)?"""
+    return similarity(phrase, key) >= 90 and len(key) <= 1.5 * len(match_key(phrase))
+
+
 def _click(thought: str, line: OcrLine) -> tuple[str, Action]:
     return thought, Action("click_text", text=line.text)
 
@@ -151,11 +156,14 @@ class HeuristicBrain:
             return 0.0
         return found.score
 
-    def _find(self, words: list[str], lines: list[OcrLine], height: int, st: _State) -> OcrLine | None:
+    def _find(self, words: list[str], lines: list[OcrLine], height: int, st: _State,
+              skip_done: bool = False) -> OcrLine | None:
         best: tuple[float, OcrLine] | None = None
         typed = [match_key(t) for t in st.typed]
         for line in lines:
             key = match_key(line.text)
+            if skip_done and key in st.clicked_ok:
+                continue  # tapped already: tapping a switch again would undo it
             if line.box[1] < height * TOP_BAND and any(t and t in key for t in typed):
                 continue  # the search box echoing what was typed, not a result
             if st.clicked.get(key, 0) >= 2 or f"click text ({line.text})" in st.failed:
@@ -180,7 +188,7 @@ class HeuristicBrain:
 
     @staticmethod
     def _on_screen(text: str, lines: list[OcrLine], height: int) -> bool:
-        return any(line.box[1] >= height * TOP_BAND and similarity(text, line.text) >= 0.8 for line in lines)
+        return any(line.box[1] >= height * TOP_BAND and similarity(text, line.text) >= 80 for line in lines)
 
     def _open_app(self, plan: Plan, lines: list[OcrLine], st: _State) -> OcrLine | None:
         instruction = plan.instruction.lower()
@@ -222,7 +230,7 @@ class HeuristicBrain:
                     line = self._find(group, lines, height, st)
                     if line is not None:
                         return _click(f'"{line.text}" finishes the instruction; tap it.', line)
-        target = self._find(plan.phrases, lines, height, st)
+        target = self._find(plan.phrases, lines, height, st, skip_done=True)
         searching = pending is not None and pending == plan.query and plan.has_search_verb
         if target is not None and not searching:
             return _click(f'"{target.text}" matches the instruction; tap it.', target)
@@ -258,7 +266,7 @@ class HeuristicBrain:
         for group in plan.goals:
             if not any(w in st.clicked_ok for w in map(match_key, group)):
                 return f'none of {", ".join(group)} has been tapped yet.'
-        if plan.wants_toggle and not st.clicked_ok:
+        if plan.wants_toggle and not any(_same(p, key) for p in plan.phrases[:2] for key in st.clicked_ok):
             return "the setting has not been switched yet."
         if plan.query and plan.has_search_verb and plan.query not in st.typed and \
                 match_key(plan.query) not in st.clicked_ok:
