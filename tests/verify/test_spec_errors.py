@@ -46,6 +46,7 @@ def test_empty_rule_and_non_mapping_top_level() -> None:
 
 def test_nodes_missing_or_not_a_list() -> None:
     assert "has no nodes" in only_problem("task_id: x\n").message
+    assert only_problem("task_id: x\nnodes: []\n").line == 2
     p = only_problem("task_id: x\nnodes: {id: a}\n")
     assert p.line == 2 and "'nodes' must be a list" in p.message
 

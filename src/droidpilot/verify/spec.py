@@ -158,7 +158,7 @@ class _Validator(ConditionChecks):
 
     def _nodes(self, data: dict[str, Any]) -> list[dict[str, Any]]:
         raw = data.get("nodes")
-        if raw is None:
+        if raw is None or raw == []:
             self.problem(_key_line(data, "nodes") or 1, None, "the rule has no nodes",
                          "add nodes: [{id: ..., condition: {type: ..., params: {...}}}, ...]")
             return []
