@@ -15,6 +15,7 @@ from typing import Any
 from droidpilot.errors import InputError
 
 _TEMPLATE = re.compile(r"\{([^{}]+)\}")
+_NESTED = re.compile(r"\{[^{}]*\{")
 _MISSING = object()
 _ORDER = {">": operator.gt, "<": operator.lt, ">=": operator.ge, "<=": operator.le}
 
@@ -52,6 +53,13 @@ def _apply_filter(value: Any, name: str) -> Any:
 
 def evaluate(ctx: Mapping[str, Any], expr: str) -> Any:
     """Value of ``path|filter...`` or of a literal."""
+    if "||" in expr:
+        value = None
+        for alt in expr.split("||"):
+            value = evaluate(ctx, alt)
+            if value not in (None, "", [], {}):
+                return value
+        return value
     head, *filters = expr.split("|")
     value = _operand(ctx, head)
     for name in filters:
@@ -81,9 +89,12 @@ def render(template: Any, ctx: Mapping[str, Any]) -> Any:
         return [render(v, ctx) for v in template]
     if not isinstance(template, str) or "{" not in template:
         return template
+    while _NESTED.search(template):
+        template = _TEMPLATE.sub(lambda m: to_text(evaluate(ctx, m.group(1))), template)
     whole = _TEMPLATE.fullmatch(template)
     if whole:
-        return evaluate(ctx, whole.group(1))
+        value = evaluate(ctx, whole.group(1))
+        return "" if value is None else value
     return _TEMPLATE.sub(lambda m: to_text(evaluate(ctx, m.group(1))), template)
 
 

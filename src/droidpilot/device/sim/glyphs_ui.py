@@ -258,3 +258,50 @@ def _backspace(d, u, w):
 def _enter(d, u, w):
     d.line([u(.8, .2), u(.8, .62), u(.22, .62)], fill=255, width=int(w), joint="curve")
     d.line([u(.4, .44), u(.22, .62), u(.4, .8)], fill=255, width=int(w), joint="curve")
+
+
+@glyph("cat")
+def _cat(d, u, w):
+    d.polygon([u(.14, .1), u(.42, .3), u(.2, .5)], fill=255)
+    d.polygon([u(.86, .1), u(.58, .3), u(.8, .5)], fill=255)
+    d.ellipse(_box(u, .12, .24, .88, .9), fill=255)
+    d.ellipse(_box(u, .3, .46, .42, .58), fill=0)
+    d.ellipse(_box(u, .58, .46, .7, .58), fill=0)
+    d.polygon([u(.45, .66), u(.55, .66), u(.5, .72)], fill=0)
+
+
+@glyph("dog")
+def _dog(d, u, w):
+    d.ellipse(_box(u, .22, .18, .78, .86), fill=255)
+    d.ellipse(_box(u, .04, .2, .3, .62), fill=255)
+    d.ellipse(_box(u, .7, .2, .96, .62), fill=255)
+    d.ellipse(_box(u, .34, .4, .44, .5), fill=0)
+    d.ellipse(_box(u, .56, .4, .66, .5), fill=0)
+    d.ellipse(_box(u, .42, .6, .58, .72), fill=0)
+
+
+@glyph("basketball")
+def _basketball(d, u, w):
+    d.ellipse(_box(u, .08, .08, .92, .92), fill=255)
+    d.line([u(.08, .5), u(.92, .5)], fill=0, width=int(w * .6))
+    d.line([u(.5, .08), u(.5, .92)], fill=0, width=int(w * .6))
+    d.arc(_box(u, -.3, .1, .34, .9), 300, 60, fill=0, width=int(w * .6))
+    d.arc(_box(u, .66, .1, 1.3, .9), 120, 240, fill=0, width=int(w * .6))
+
+
+@glyph("food")
+def _food(d, u, w):
+    d.pieslice(_box(u, .08, .1, .92, .9), 0, 180, fill=255)
+    d.rectangle(_box(u, .06, .46, .94, .52), fill=255)
+
+
+@glyph("mountain")
+def _mountain(d, u, w):
+    d.polygon([u(.04, .86), u(.38, .3), u(.56, .58), u(.7, .42), u(.96, .86)], fill=255)
+    d.ellipse(_box(u, .66, .1, .84, .28), fill=255)
+
+
+@glyph("cap")
+def _cap(d, u, w):
+    d.pieslice(_box(u, .14, .2, .78, .84), 180, 360, fill=255)
+    d.polygon([u(.14, .52), u(.96, .52), u(.86, .64), u(.14, .64)], fill=255)

@@ -142,6 +142,8 @@ class Screen(_Strict):
     dark: bool = False
     pager: str | None = None
     on_enter: list[Action] = Field(default_factory=list)
+    on_back: list[Action] = Field(default_factory=list)
+    autofocus: str | None = None
     activity: str = ""
 
 
@@ -190,7 +192,7 @@ def _widget_actions(widget: Widget) -> list[Action]:
 
 def _targets(screen: Screen) -> list[str]:
     widgets = [*screen.actions, *screen.widgets, *screen.footer, *([screen.fab] if screen.fab else [])]
-    actions = [a for w in widgets for a in _widget_actions(w)] + list(screen.on_enter)
+    actions = [a for w in widgets for a in _widget_actions(w)] + list(screen.on_enter) + list(screen.on_back)
     found = [t for a in actions for t in (a.go, a.replace) if t]
     found.extend(tab.screen for tab in screen.tabs)
     return found

@@ -238,12 +238,14 @@ class SimDevice(TextInput):
         stack = self._world.stack()
         if stack is not None:
             stack[-1].focus = None
-            stack.append(Entry(screen, dict(params)))
+            app = self._world.catalog[self._world.foreground or ""]
+            stack.append(Entry(screen, dict(params), focus=app.screens[screen].autofocus))
 
     def replace(self, screen: str, params: dict[str, Any]) -> None:
         stack = self._world.stack()
         if stack is not None:
-            stack[-1] = Entry(screen, dict(params))
+            app = self._world.catalog[self._world.foreground or ""]
+            stack[-1] = Entry(screen, dict(params), focus=app.screens[screen].autofocus)
 
     def pop(self, count: int) -> None:
         for _ in range(count):
@@ -271,7 +273,8 @@ class SimDevice(TextInput):
             raise DeviceError(f"app {name!r} is not installed; installed apps: {', '.join(w.installed)}")
         w.overlay, w.launcher_focus, w.launcher_query = None, False, ""
         if name not in w.tasks:
-            w.tasks[name] = [Entry(w.catalog[name].home)]
+            home = w.catalog[name].home
+            w.tasks[name] = [Entry(home, focus=w.catalog[name].screens[home].autofocus)]
         w.foreground = name
         if name in w.recents:
             w.recents.remove(name)
@@ -322,6 +325,10 @@ class SimDevice(TextInput):
         if keyboard_first and stack[-1].focus is not None:
             stack[-1].focus = None
             return
+        app = w.catalog[w.foreground or ""]
+        leaving = app.screens[stack[-1].screen]
+        if keyboard_first and leaving.on_back:
+            actions.run(self, leaving.on_back, w.contexts(app, stack)[-1])
         stack.pop()
         if not stack:
             del w.tasks[w.foreground or ""]
@@ -358,7 +365,8 @@ class SimDevice(TextInput):
         elif verb == "tab":
             stack = w.stack()
             if stack is not None and stack[-1].screen != rest:
-                stack[-1] = Entry(rest)
+                del stack[1:]
+                stack[0] = Entry(rest)
         elif verb == "clear_recents":
             w.tasks, w.recents, w.overlay, w.foreground = {}, [], None, None
         elif verb == "ime":

@@ -210,6 +210,9 @@ def _input(w, ctx, x, y, width, env):
         tx = x1 + 36
     label = text_of(w.text, ctx)
     children: list[Node] = []
+    outer_x2 = x2
+    if w.on_tap:
+        x2 = _send_button(w, ctx, x2, top, bottom, env, children)
     if label:
         box, _ = c.text(tx, top + 58, label, 38, pal.on_surface_dim)
         children.append(label_node(env, box, label))
@@ -236,12 +239,35 @@ def _input(w, ctx, x, y, width, env):
         c.rect(caret_x, caret_y - size * 0.6, caret_x + 4, caret_y + size * 0.6, env.accent)
         env.focus_box = (y, y + height)
     node = Node("android.widget.EditText", text_box or c.box(tx, top, x2, bottom), text=value or hint,
-                rid=rid(env, w, ctx), desc=text_of(w.desc, ctx), package=env.package, clickable=True,
+                rid=rid(env, w, ctx), package=env.package, clickable=True,
                 focusable=True, focused=focused, label=bool(text_box) and len(lines) <= 1,
                 tap=Tap("focus", list(w.on_submit), ctx, w.field))
-    outer = Node("android.widget.FrameLayout", c.box(x1, top, x2, bottom), package=env.package,
+    outer = Node("android.widget.FrameLayout", c.box(x1, top, outer_x2, bottom), package=env.package,
                  clickable=True, tap=Tap("focus", list(w.on_submit), ctx, w.field), children=[*children, node])
     return height, [outer]
+
+
+def _send_button(w: Widget, ctx: dict[str, Any], x2: float, top: float, bottom: float, env: Env,
+                 out: list[Node]) -> float:
+    """A send button at the right end of a text field (chat and comment boxes); returns the new end."""
+    c = env.canvas
+    cy = (top + bottom) / 2
+    trailing = text_of(w.trailing, ctx)
+    if trailing:
+        tw = c.measure(trailing, 38, True)
+        x1 = x2 - tw - 72
+        c.rect(x1 - 12, cy - 52, x2 - 12, cy + 52, env.accent, radius=16)
+        box, _ = c.text(x1 + 24, cy, trailing, 38, "#FFFFFF", True)
+        node = Node("android.widget.Button", c.box(x1 - 12, cy - 52, x2 - 12, cy + 52), text=trailing,
+                    rid=f"{env.package}:id/send", package=env.package, clickable=True, tap=tap_of(w, ctx),
+                    children=[label_node(env, box, trailing, in_xml=False)])
+    else:
+        x1 = x2 - 120
+        c.glyph(w.glyph or "send", x1 + 24, cy - 36, 72, env.accent)
+        node = Node("android.widget.ImageButton", c.box(x1, cy - 60, x2, cy + 60), desc=text_of(w.desc, ctx) or "Send",
+                    rid=f"{env.package}:id/send", package=env.package, clickable=True, tap=tap_of(w, ctx))
+    out.append(node)
+    return x1 - 16
 
 
 def _button(w, ctx, x, y, width, env):

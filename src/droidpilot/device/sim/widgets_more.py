@@ -107,11 +107,13 @@ def _group(w, ctx, x, y, width, env):
     """A rounded card holding ``items`` laid out one under another."""
     c = env.canvas
     start = len(c.ops)
-    c.rect(x + MARGIN, y + 16, x + width - MARGIN, y + 16, text_of(w.color, ctx) or env.pal.surface, radius=36)
-    inner_y = y + 32
+    plain = w.style == "plain"
+    c.rect(x + MARGIN, y + 16, x + width - MARGIN, y + 16,
+           None if plain else (text_of(w.color, ctx) or env.pal.surface), radius=36)
+    inner_y = y + (0 if plain else 32)
     nodes: list[Node] = []
     for item in w.items:
-        h, got = place(item, ctx, x + MARGIN / 2, inner_y, width - MARGIN, env)
+        h, got = place(item, ctx, x + (0 if plain else MARGIN / 2), inner_y, width - (0 if plain else MARGIN), env)
         inner_y += h
         nodes.extend(got)
     op = c.ops[start]
@@ -119,7 +121,7 @@ def _group(w, ctx, x, y, width, env):
     node = Node("android.widget.LinearLayout", c.box(x + MARGIN, y + 16, x + width - MARGIN, inner_y + 16),
                 rid=rid(env, w, ctx), package=env.package, clickable=bool(w.on_tap), tap=tap_of(w, ctx),
                 children=nodes)
-    return inner_y + 32 - y, [node]
+    return inner_y + (0 if plain else 32) - y, [node]
 
 
 def _list(w, ctx, x, y, width, env):

@@ -4,6 +4,7 @@ virtual time) and how one frame is composed from it: the windows, draw ops and t
 from __future__ import annotations
 
 import copy
+import datetime as dt
 import random
 from dataclasses import dataclass, field
 from typing import Any
@@ -78,8 +79,13 @@ class World:
     def sysinfo(self) -> dict[str, Any]:
         """What templates see as ``sys``: clock, date, settings, installs."""
         progress = {n: min(99, int(40 + 60 * (self.time - t) / INSTALL_SECONDS)) for n, t in self.installing.items()}
+        day = dt.date.fromisoformat(self.date)
+        days = ["Today"] + [(day + dt.timedelta(days=i)).strftime("%a") for i in range(1, 7)]
         return {"clock": self.clock, "date": self.date, "battery": self.battery, "settings": self.settings,
-                "installed": list(self.installed), "installing": progress, "dark": self.dark}
+                "installed": list(self.installed), "installing": progress, "dark": self.dark,
+                "date_long": day.strftime("%A, %B %-d, %Y"), "month_day": day.strftime("%B %-d"),
+                "weekday": day.strftime("%A"), "days": days, "year": day.year,
+                "date_zh": f"{day.year}年{day.month}月{day.day}日"}
 
     def stack(self) -> list[Entry] | None:
         return self.tasks.get(self.foreground) if self.foreground else None
