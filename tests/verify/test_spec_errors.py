@@ -343,3 +343,14 @@ def test_a_misspelt_node_field_is_kept_but_warned_about() -> None:
     assert task.node("b").deps == [] and task.node("b").model_extra == {"dep": ["a"]}
     assert task.warnings == ["r.yaml:4: node 'b': the node has an unknown key 'dep' (kept as description; "
                              "did you mean 'deps'?) — rename it to 'deps' if that was meant"]
+
+
+@pytest.mark.parametrize(("text", "line", "fix"), [
+    ("nodes:\n\t- id: a\n", 2, "YAML forbids tabs for indentation: use spaces"),
+    ("nodes:\n  - id: 'a\n    next: [b]\n", 4, "close the quote opened at line 2"),
+    ("nodes:\n  - id: a\n    next: [b\n  - id: b\n", 4, "close the [ or { opened at line 3"),
+    ("nodes:\n  - id: a\n    name: x: y\n", 3, "a ':' inside a value needs quotes"),
+])
+def test_yaml_syntax_errors_come_with_a_fix(text: str, line: int, fix: str) -> None:
+    p = only_problem(text)
+    assert p.line == line and p.message.startswith("YAML syntax error") and p.fix.startswith(fix)

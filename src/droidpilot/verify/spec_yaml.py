@@ -147,6 +147,11 @@ def _describe_yaml_error(exc: yaml.MarkedYAMLError) -> SyntaxProblem:
         fix = ("a '- item' line stands where YAML expected another 'key: value' of that mapping: "
                "move the item into the [...] list of the key above it (e.g. next: [a, b]) "
                "or indent it under its key")
+    elif exc.context and "quoted scalar" in exc.context and exc.context_mark is not None:
+        fix = f"close the quote opened at line {exc.context_mark.line + 1}"
+    elif exc.context and "flow" in exc.context and exc.context_mark is not None:
+        fix = (f"close the [ or {{ opened at line {exc.context_mark.line + 1}, "
+               "and separate its items with commas")
     elif "mapping values are not allowed" in what:
         fix = "a ':' inside a value needs quotes around the value, or a key is indented wrongly"
     elif "could not find expected ':'" in what:
