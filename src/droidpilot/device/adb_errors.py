@@ -13,7 +13,8 @@ from droidpilot.device.base import DeviceError
 
 # a server or a device that went away: reconnecting once may help
 DROPPED = (AdbConnectionError, AdbTimeout, ConnectionError, EOFError, socket.timeout, OSError)
-_TRANSIENT_FAIL = ("not found", "offline", "closed", "no devices", "device still", "unauthorized")
+_TRANSIENT_FAIL = ("not found", "offline", "closed", "no devices", "device still", "unauthorized",
+                   "unknown data: b''")
 
 
 class CommandFailed(DeviceError):
@@ -34,7 +35,8 @@ def describe(exc: BaseException) -> str:
     if isinstance(exc, AdbConnectionError | AdbTimeout):
         return str(exc) or type(exc).__name__
     if isinstance(exc, AdbError):
-        return str(exc.args[0]) if exc.args else "adb error"
+        text = str(exc.args[0]) if exc.args else "adb error"
+        return "the adb server closed the connection" if text == "Unknown data: b''" else text
     if isinstance(exc, EOFError):
         return f"connection closed by the adb server ({exc})" if str(exc) else "connection closed by the server"
     if isinstance(exc, OSError):
