@@ -1,10 +1,9 @@
-"""Fixtures of the agent tests: one cached RapidOCR engine per session (cache in a private folder), and a
+"""Fixtures of the agent tests: one cached RapidOCR engine per session (the persistent cache), and a
 small phone drawn with Pillow whose screens exercise each grounding outcome of the loop."""
 
 from __future__ import annotations
 
 from collections.abc import Iterator
-from pathlib import Path
 from typing import Any, ClassVar
 
 import pytest
@@ -17,17 +16,13 @@ SIZE = (540, 1200)
 
 
 @pytest.fixture(scope="session")
-def ocr_cache_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    return tmp_path_factory.mktemp("ocr-cache")
-
-
-@pytest.fixture(scope="session")
-def ocr_engine(ocr_cache_dir: Path) -> Any:
-    """The real default OCR engine behind the persistent cache (a private directory for the session)."""
-    from droidpilot.perception.cache import OcrCache, cached
+def ocr_engine() -> Any:
+    """The real default OCR engine behind the persistent cache ($DROIDPILOT_CACHE_DIR or the user cache),
+    so screens seen by an earlier run are not recognised again."""
+    from droidpilot.perception.cache import cached
     from droidpilot.perception.ocr import make_ocr_engine
 
-    return cached(make_ocr_engine("rapidocr"), OcrCache(ocr_cache_dir))
+    return cached(make_ocr_engine("rapidocr"))
 
 
 class PaperPhone:
