@@ -93,11 +93,12 @@ def _statuses(task: Task, graph: Graph, outcome: Outcome,
     return out
 
 
-def _first_unmet(graph: Graph, outcome: Outcome, partial: list[str],
-                 checks: Checks) -> str | None:
-    """The enabled node that never held and best continues the partial path."""
+def _first_unmet(graph: Graph, outcome: Outcome, partial: list[str], checks: Checks) -> str | None:
+    """The enabled node that never held and still stood between the partial path and an open target
+    (optional branches that were bypassed do not count)."""
     on_path = set(partial)
-    pending = [n for n in outcome.enabled if n in checks or _feeds_open_target(graph, outcome, n)]
+    needed = _still_needed(graph, outcome)
+    pending = [n for n in outcome.enabled if n in needed]
     if not pending:
         return None
     rank = {n: i for i, n in enumerate(graph.order)}
@@ -105,17 +106,17 @@ def _first_unmet(graph: Graph, outcome: Outcome, partial: list[str],
                                        outcome.enabled[n], rank[n]))
 
 
-def _feeds_open_target(graph: Graph, outcome: Outcome, node: str) -> bool:
-    stack, seen = [node], set()
+def _still_needed(graph: Graph, outcome: Outcome) -> set[str]:
+    """Unsatisfied nodes from which an open target is reachable through unsatisfied nodes only."""
+    keep: set[str] = set()
+    stack = [t for t in graph.targets if t not in outcome.earliest]
     while stack:
-        cur = stack.pop()
-        if cur in seen:
+        node = stack.pop()
+        if node in keep or node in outcome.earliest:
             continue
-        seen.add(cur)
-        if cur in graph.targets and cur not in outcome.earliest:
-            return True
-        stack.extend(graph.children[cur])
-    return False
+        keep.add(node)
+        stack.extend(graph.parents[node])
+    return keep
 
 
 def _label(task: Task, node_id: str) -> str:
