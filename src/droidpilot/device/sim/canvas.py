@@ -47,6 +47,7 @@ class Node:
     children: list[Node] = field(default_factory=list)
     tap: Tap | None = None
     in_xml: bool = True
+    drawn: str = ""
 
     def walk(self) -> list[Node]:
         """This node and all its descendants, in drawing order."""

@@ -136,7 +136,8 @@ class SimDevice(TextInput):
 
     def labels(self) -> list[tuple[str, tuple[int, int, int, int]]]:
         """Every text drawn as a whole label with the box it was drawn in (what OCR must read back)."""
-        return [(n.text, n.bounds) for w in self.view().windows for n in w.walk() if n.label and n.text]
+        return [((n.drawn or n.text).rstrip("…"), n.bounds) for w in self.view().windows for n in w.walk()
+                if n.label and n.text]
 
     # -- input ----------------------------------------------------------------------------------
     def tap(self, x: int, y: int) -> None:

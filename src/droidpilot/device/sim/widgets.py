@@ -170,18 +170,28 @@ def _row(w, ctx, x, y, width, env):
     if trailing:
         tw = min(c.measure(trailing, 34), (right - left) * 0.45)
         box, shown = c.text(right - tw, cy, trailing, 34, pal.on_surface_dim, max_width=tw + 1)
-        children.append(label_node(env, box, trailing))
+        children.append(label_node(env, box, trailing, drawn=shown))
         right -= tw + 32
-    size = w.size or 42
+    size = w.size or (40 if w.thumb else 42)
     ty = cy - 28 if sub else cy
-    if w.thumb and sub:
-        ty = y + 80
-    box, _ = c.text(left, ty, title, size, text_of(w.color, ctx) if w.style == "colored" else pal.on_surface,
-                    w.bold, max_width=right - left)
-    children.insert(0, label_node(env, box, title, rid=f"{env.package}:id/title"))
+    fg = text_of(w.color, ctx) if w.style == "colored" else pal.on_surface
+    if w.thumb:
+        lines = c.wrap(title, size, right - left, w.bold)[:2]
+        ty = cy - (len(lines) * 56 + (50 if sub else 0)) / 2 + 28
+        boxes, drawn = [], []
+        for i, line in enumerate(lines):
+            box, shown = c.text(left, ty + i * 56, line, size, fg, w.bold, max_width=right - left)
+            boxes.append(box)
+            drawn.append(shown)
+        children.insert(0, label_node(env, union(boxes), title, rid=f"{env.package}:id/title",
+                                      drawn=" ".join(drawn)))
+        ty += (len(lines) - 1) * 56
+    else:
+        box, shown = c.text(left, ty, title, size, fg, w.bold, max_width=right - left)
+        children.insert(0, label_node(env, box, title, rid=f"{env.package}:id/title", drawn=shown))
     if sub:
-        box, _ = c.text(left, ty + 58, sub, 34, pal.on_surface_dim, max_width=right - left)
-        children.insert(1, label_node(env, box, sub, rid=f"{env.package}:id/summary"))
+        box, shown = c.text(left, ty + 58, sub, 34, pal.on_surface_dim, max_width=right - left)
+        children.insert(1, label_node(env, box, sub, rid=f"{env.package}:id/summary", drawn=shown))
     tap = tap_of(w, ctx)
     if w.kind == "switch":
         tap = Tap("toggle", list(w.on_tap), ctx, w.bind)
@@ -310,13 +320,11 @@ def _button(w, ctx, x, y, width, env):
 
 
 def _buttons(w, ctx, x, y, width, env):
-    n = max(len(w.items), 1)
-    cell = (width - MARGIN) / n
+    shown = [item for item in w.items if condition(ctx, item.when)]
+    cell = (width - MARGIN) / max(len(shown), 1)
     nodes: list[Node] = []
     height = 0.0
-    for i, item in enumerate(w.items):
-        if not condition(ctx, item.when):
-            continue
+    for i, item in enumerate(shown):
         h, got = _button(item, ctx, x + i * cell + (MARGIN / 2 if i else 0), y,
                          cell + (MARGIN / 2 if i == 0 else MARGIN / 2), env)
         height = max(height, h)
