@@ -10,8 +10,10 @@ from __future__ import annotations
 
 import copy
 import email.utils
+import functools
 import os
 import random
+import ssl
 import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
@@ -40,6 +42,16 @@ def _openai() -> ModuleType:
     import openai
 
     return openai
+
+
+@functools.lru_cache(maxsize=1)
+def _shared_ssl_context() -> ssl.SSLContext:
+    """One TLS context per process: loading the CA bundle costs ~0.1 s, too much for every client."""
+    try:
+        import httpx2 as http  # the HTTP library of the openai package this project pins
+    except ImportError:  # older openai releases use httpx
+        import httpx as http  # type: ignore[no-redef]
+    return http.create_ssl_context()
 
 
 class LlmError(DroidpilotError):
@@ -203,7 +215,10 @@ class ChatClient:
         self._openai = self._make_openai(self.__key)
 
     def _make_openai(self, key: str) -> _openai_types.OpenAI:
-        return _openai().OpenAI(api_key=key, base_url=self.base_url, timeout=self.timeout, max_retries=0)
+        sdk = _openai()
+        http_client = sdk.DefaultHttpxClient(verify=_shared_ssl_context(), timeout=self.timeout)
+        return sdk.OpenAI(api_key=key, base_url=self.base_url, timeout=self.timeout, max_retries=0,
+                          http_client=http_client)
 
     # -- public ----------------------------------------------------------------------------------
     def chat(self, messages: Sequence[Mapping[str, Any]] | str, images: Sequence[ImageLike] = (),
