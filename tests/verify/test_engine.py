@@ -231,8 +231,16 @@ def test_debug_lines_are_kept_in_the_result_and_not_printed(caplog: pytest.LogCa
     caplog.set_level(logging.WARNING)
     task = rule(Node(id="a", condition=on("a")))
     result = verify(task, trace(("b", None), ("a", None)))
-    assert any("node a at frame 1 screen: yes" in line for line in result.logs)
+    assert any("verifying 2 frames" in line for line in result.logs)
+    assert any("verdict: pass" in line for line in result.logs)
     assert not [r for r in caplog.records if r.levelno < logging.WARNING]
+
+
+def test_each_evaluation_is_logged_when_debug_is_on(caplog: pytest.LogCaptureFixture) -> None:
+    caplog.set_level(logging.DEBUG, logger="droidpilot.verify")
+    result = verify(rule(Node(id="a", condition=on("a"))), trace(("b", None), ("a", None)))
+    assert any("node a at frame 1 screen: yes" in line for line in result.logs)
+    assert any("node a at frame 1 screen: yes" in r.getMessage() for r in caplog.records)
 
 
 def test_decisions_record_each_evaluation_with_the_checkers_answer() -> None:

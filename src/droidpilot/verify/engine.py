@@ -49,8 +49,9 @@ class Oracle:
     """Answers "does node n hold at event e?" by calling its checker, once per (node, frame, event)."""
 
     def __init__(self, frames: Sequence[Frame], conditions: dict[str, Condition],
-                 options: VerifierOptions) -> None:
+                 options: VerifierOptions, trace_each: bool = False) -> None:
         self.frames = frames
+        self.trace_each = trace_each
         self.conditions = conditions
         self.options = options
         self.memo: dict[tuple[str, int, str], CheckResult] = {}
@@ -79,8 +80,9 @@ class Oracle:
         self.order.append(key)
         self.evaluations += 1
         self.checker_calls += count_leaf_checks(result)
-        log.debug("node %s at %s: %s%s", node, describe_event(event), result.verdict.value,
-                  f" ({result.reason})" if result.reason else "")
+        if self.trace_each:  # the decisions list has it anyway; log each only when asked to
+            log.debug("node %s at %s: %s%s", node, describe_event(event), result.verdict.value,
+                      f" ({result.reason})" if result.reason else "")
         return result.verdict
 
     def decisions(self) -> list[dict[str, Any]]:
@@ -148,7 +150,7 @@ def verify(task: Task, trace: Trace | Sequence[Frame | dict[str, Any]],
     conditions = prepare_conditions(task, the_trace.task_description)
     graph = task_graph(task, conditions)
     frames = the_trace.frames
-    oracle = Oracle(frames, conditions, opts)
+    oracle = Oracle(frames, conditions, opts, trace_each=log.isEnabledFor(logging.DEBUG))
     with capture_logs(opts.log_decisions) as lines:
         log.debug("verifying %d frames against %s (%d nodes, success %s of %s)", len(frames),
                   task.task_id or "rule", len(task.nodes), graph.mode, list(graph.targets))
