@@ -29,7 +29,8 @@ def adb_client_params() -> list[object]:
     """pytest params for both adb clients; the system one is skipped with a reason when absent."""
     return [
         pytest.param(BUNDLED_ADB, id="adbutils-adb",
-                     marks=pytest.mark.skipif(not BUNDLED_ADB.exists(), reason="adbutils ships no adb binary here")),
+                     marks=pytest.mark.skipif(not BUNDLED_ADB.exists(),
+                                              reason="adbutils ships no adb binary here")),
         pytest.param(SYSTEM_ADB, id="debian-adb",
                      marks=pytest.mark.skipif(not SYSTEM_ADB.exists(),
                                               reason="/usr/bin/adb is not installed (apt-get install adb)")),
@@ -71,7 +72,8 @@ def run_adb(client: Path, port: int, *args: str, check: bool = True, timeout: fl
             stdin: bytes | None = None) -> subprocess.CompletedProcess[bytes]:
     """Run ``adb -P PORT ARGS...`` with the given client binary; raises with its output if it fails."""
     proc = subprocess.run([str(client), "-P", str(port), *args], input=stdin, capture_output=True,
-                          timeout=timeout, env=adb_env(), stdin=None if stdin is not None else subprocess.DEVNULL)
+                          timeout=timeout, env=adb_env(),
+                          stdin=None if stdin is not None else subprocess.DEVNULL)
     if check and proc.returncode != 0:
         raise AssertionError(f"adb {' '.join(args)} exited {proc.returncode}: "
                              f"{proc.stdout.decode(errors='replace')}{proc.stderr.decode(errors='replace')}")

@@ -9,12 +9,12 @@ import threading
 from collections.abc import Iterator
 
 import pytest
+from tests.device.adbd_support import Front, node_center, running_front
 
 from droidpilot.device.adb import AdbDevice, parse_size
 from droidpilot.device.adbd.server import AdbServer
 from droidpilot.device.base import DeviceError
 from droidpilot.device.sim.phone import SimDevice
-from tests.device.adbd_support import Front, node_center, running_front
 
 
 @pytest.fixture
@@ -88,7 +88,8 @@ def test_size_honours_an_override_and_input_follows_it(front: Front, dev: AdbDev
     ("Physical size: 1080x2400", "    SurfaceOrientation: 0", (1080, 2400)),
     ("Physical size: 1080x2400", "    SurfaceOrientation: 1", (2400, 1080)),
     ("Physical size: 1440x3120\nOverride size: 1080x2340", "", (1080, 2340)),
-    ("Physical size: 1080x1920\nOverride size: 720x1280", "  Viewport INTERNAL: orientation=3, x", (1280, 720)),
+    ("Physical size: 1080x1920\nOverride size: 720x1280", "  Viewport INTERNAL: orientation=3, x",
+     (1280, 720)),
     ("Physical size: 800x1280", "    mCurrentRotation=ROTATION_90", (1280, 800)),
 ])
 def test_parse_size_with_overrides_and_rotation(wm: str, dumpsys: str, size: tuple[int, int]) -> None:
@@ -190,7 +191,7 @@ def test_a_server_that_stays_down_fails_with_the_reason(front: Front) -> None:
 def test_errors_carry_the_devices_words(front: Front, dev: AdbDevice) -> None:
     with pytest.raises(DeviceError, match="device 'simphone-9' not found"):
         AdbDevice("simphone-9", port=front.port).screenshot()
-    with pytest.raises(DeviceError, match="is not installed|no installed app"):
+    with pytest.raises(DeviceError, match=r"is not installed|no installed app"):
         dev.open_app("com.example.absent")
     res = dev.shell("input tap")
     assert res.code != 0 and "Invalid arguments" in res.text

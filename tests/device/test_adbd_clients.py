@@ -14,7 +14,6 @@ from pathlib import Path
 
 import pytest
 from PIL import Image
-
 from tests.device.adbd_support import Front, adb_client_params, node_center, run_adb, running_front
 
 pytestmark = pytest.mark.slow
@@ -39,7 +38,8 @@ def test_devices_lists_every_simphone(adb: Path, front: Front) -> None:
     out = run_adb(adb, front.port, "devices").stdout.decode()
     assert out.splitlines()[1:3] == ["simphone-1\tdevice", "simphone-2\tdevice"]
     long = run_adb(adb, front.port, "devices", "-l").stdout.decode()
-    assert "simphone-2             device product:simphone model:SimPhone device:simphone transport_id:2" in long
+    want = "simphone-2             device product:simphone model:SimPhone device:simphone transport_id:2"
+    assert want in long
     assert run_adb(adb, front.port, "-s", "simphone-2", "get-state").stdout.decode().strip() == "device"
 
 
@@ -109,9 +109,11 @@ def test_push_pull_round_trip(adb: Path, front: Front, tmp_path: Path) -> None:
     run_adb(adb, front.port, "-s", "simphone-2", "push", str(tmp_path / "blob.bin"), "/sdcard/Download/")
     listing = run_adb(adb, front.port, "-s", "simphone-2", "shell", "ls", "/sdcard/Download").stdout.decode()
     assert "blob.bin" in listing.split()
-    run_adb(adb, front.port, "-s", "simphone-2", "pull", "/sdcard/Download/blob.bin", str(tmp_path / "back.bin"))
+    run_adb(adb, front.port, "-s", "simphone-2", "pull", "/sdcard/Download/blob.bin",
+            str(tmp_path / "back.bin"))
     assert (tmp_path / "back.bin").read_bytes() == blob
-    missing = run_adb(adb, front.port, "-s", "simphone-2", "pull", "/sdcard/none.bin", str(tmp_path), check=False)
+    missing = run_adb(adb, front.port, "-s", "simphone-2", "pull", "/sdcard/none.bin", str(tmp_path),
+                      check=False)
     assert missing.returncode != 0 and b"No such file or directory" in missing.stdout + missing.stderr
 
 

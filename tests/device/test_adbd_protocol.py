@@ -12,10 +12,10 @@ from collections.abc import Iterator
 
 import adbutils
 import pytest
+from tests.device.adbd_support import Front, running_front
 
 from droidpilot.device.adbd.server import AdbServer, check_loopback
 from droidpilot.errors import InputError
-from tests.device.adbd_support import Front, running_front
 
 
 @pytest.fixture(scope="module")
@@ -172,7 +172,8 @@ def test_disconnects_mid_transfer_are_survived(front: Front) -> None:
         send(s, "sync:")
         status(s)
         path = b"/sdcard/cut.bin,33188"
-        s.sendall(b"SEND" + struct.pack("<I", len(path)) + path + b"DATA" + struct.pack("<I", 60000) + b"x" * 10)
+        s.sendall(b"SEND" + struct.pack("<I", len(path)) + path)
+        s.sendall(b"DATA" + struct.pack("<I", 60000) + b"x" * 10)
     # mid RECV: ask for a big file and hang up after the first bytes
     front.sims[0]  # the phone stays usable
     with connect(front) as s:
@@ -214,7 +215,8 @@ def test_loopback_only_and_kill_when_allowed() -> None:
 
 
 def test_cli_serve_answers_adb_and_stops_on_kill_server() -> None:
-    proc = subprocess.Popen([sys.executable, "-m", "droidpilot", "sim", "serve", "--port", "0", "--devices", "3"],
+    cmd = [sys.executable, "-m", "droidpilot", "sim", "serve", "--port", "0", "--devices", "3"]
+    proc = subprocess.Popen(cmd,
                             stderr=subprocess.PIPE, stdout=subprocess.DEVNULL, text=True)
     try:
         assert proc.stderr is not None

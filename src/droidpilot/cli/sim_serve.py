@@ -1,4 +1,4 @@
-"""`droidpilot sim serve`: SimPhones as adb devices on a loopback port, for stock `adb -P PORT` and adbutils."""
+"""`droidpilot sim serve`: SimPhones as adb devices on a loopback port, for `adb -P PORT` and adbutils."""
 
 from __future__ import annotations
 

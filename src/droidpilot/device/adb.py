@@ -71,7 +71,8 @@ def parse_size(wm_size: str, dumpsys: str = "") -> tuple[int, int]:
     sizes = dict(re.findall(r"(Physical|Override) size:\s*(\d+x\d+)", wm_size))
     chosen = sizes.get("Override") or sizes.get("Physical")
     if not chosen:
-        raise DeviceError(f"cannot read the screen size from `wm size`: {wm_size.strip()[:200] or 'no output'}")
+        shown = wm_size.strip()[:200] or "no output"
+        raise DeviceError(f"cannot read the screen size from `wm size`: {shown}")
     w, h = (int(v) for v in chosen.split("x"))
     m = (re.search(r"SurfaceOrientation:\s*(\d)", dumpsys) or re.search(r"\borientation=(\d)", dumpsys)
          or re.search(r"mCurrentRotation=(?:ROTATION_)?(\d+)", dumpsys))
@@ -97,7 +98,8 @@ class AdbDevice:
                  timeout: float = 30.0, start_server: bool | None = None) -> None:
         self.host, self.port = host, port
         self._where = f"{host}:{port}"
-        self._client = _Client(host, port, timeout, spawn=port == 5037 if start_server is None else start_server)
+        spawn = port == 5037 if start_server is None else start_server
+        self._client = _Client(host, port, timeout, spawn=spawn)
         if serial is None:
             try:
                 serials = [d.serial for d in self._client.list() if d.state == "device"]
@@ -165,7 +167,9 @@ class AdbDevice:
                 raw = c.read_until_close(encoding=None)
                 assert isinstance(raw, bytes)
                 m = re.search(rb"DPEXIT:(\d+)\s*$", raw)
-                return ShellResult(raw[:m.start()], b"", int(m.group(1))) if m else ShellResult(raw, b"", None)
+                if m is None:
+                    return ShellResult(raw, b"", None)
+                return ShellResult(raw[:m.start()], b"", int(m.group(1)))
             except BaseException as exc:
                 exc._dp_started = True  # type: ignore[attr-defined]
                 raise

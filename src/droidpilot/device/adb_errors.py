@@ -38,13 +38,14 @@ def describe(exc: BaseException) -> str:
         text = str(exc.args[0]) if exc.args else "adb error"
         return "the adb server closed the connection" if text == "Unknown data: b''" else text
     if isinstance(exc, EOFError):
-        return f"connection closed by the adb server ({exc})" if str(exc) else "connection closed by the server"
+        return f"the adb server closed the connection ({exc})" if str(exc) else "the connection closed"
     if isinstance(exc, OSError):
         return exc.strerror or str(exc) or type(exc).__name__
     return str(exc) or type(exc).__name__
 
 
-def device_error(serial: str, what: str, exc: BaseException, where: str, retried: bool = False) -> DeviceError:
+def device_error(serial: str, what: str, exc: BaseException, where: str,
+                 retried: bool = False) -> DeviceError:
     """A DeviceError naming the device, the operation, the adb server, and the reason."""
     again = " after reconnecting once" if retried else ""
     return DeviceError(f"{serial}: {what} failed{again}: {describe(exc)} (adb server {where})")

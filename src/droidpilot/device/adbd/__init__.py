@@ -1,1 +1,1 @@
-"""The ADB front of SimPhone: an adb *server* on loopback, so stock adb clients and adbutils drive SimPhones."""
+"""The ADB front of SimPhone: an adb *server* on loopback, so stock adb clients and adbutils drive it."""

@@ -6,6 +6,7 @@ Start it with `droidpilot sim serve` or ``AdbServer(devices).start()``; point `a
 
 from __future__ import annotations
 
+import contextlib
 import ipaddress
 import logging
 import socket
@@ -57,10 +58,8 @@ class _Handler(socketserver.BaseRequestHandler):
                     break
         except ProtocolError as exc:
             log.debug("dropping client: %s", exc)
-            try:
+            with contextlib.suppress(OSError):
                 conn.fail(f"protocol fault: {exc}")
-            except OSError:
-                pass
         except (OSError, DeviceError) as exc:
             log.debug("client connection ended: %s", exc)
         except Exception:  # one bad request must not take the server down
@@ -133,10 +132,8 @@ class AdbServer:
         with self._lock:
             socks = list(self._open)
         for s in socks:
-            try:
+            with contextlib.suppress(OSError):
                 s.shutdown(socket.SHUT_RDWR)
-            except OSError:
-                pass
 
     def __enter__(self) -> AdbServer:
         return self.start() if self._tcp is None else self

@@ -59,7 +59,8 @@ class Services:
         if not self.phones:
             raise ServiceError("no emulators found" if how == "local" else "no devices/emulators found")
         if len(self.phones) > 1:
-            raise ServiceError("more than one emulator" if how == "local" else "more than one device/emulator")
+            raise ServiceError("more than one emulator" if how == "local"
+                               else "more than one device/emulator")
         return self.phones[0]
 
     def _split_prefixed(self, request: str) -> tuple[Phone | None, str, bool]:

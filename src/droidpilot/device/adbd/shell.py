@@ -24,7 +24,8 @@ for _path_name in list(TOOLS):
     TOOLS[f"/system/bin/{_path_name}"] = TOOLS[_path_name]
 
 ENV = {"HOME": "/", "EXTERNAL_STORAGE": "/sdcard", "ANDROID_DATA": "/data", "ANDROID_ROOT": "/system",
-       "PATH": "/product/bin:/apex/com.android.runtime/bin:/system/bin:/system/xbin", "SHELL": "/system/bin/sh",
+       "PATH": "/product/bin:/apex/com.android.runtime/bin:/system/bin:/system/xbin",
+       "SHELL": "/system/bin/sh",
        "USER": "shell", "TMPDIR": "/data/local/tmp", "HOSTNAME": "simphone"}
 
 

@@ -6,6 +6,7 @@ codes, so that scripts written for phones parse our answers unchanged.
 
 from __future__ import annotations
 
+import contextlib
 import io
 import re
 import struct
@@ -21,7 +22,8 @@ _INPUT_SOURCES = {"keyboard", "mouse", "joystick", "touchnavigation", "touchpad"
                   "dpad", "gesture", "touchscreen", "gamepad", "rotaryencoder"}
 _INPUT_USAGE = (
     "Usage: input [<source>] [-d DISPLAY_ID] <command> [<arg>...]\n\nThe commands and default sources are:\n"
-    "      text <string> (Default: keyboard)\n      keyevent [--longpress|--doubletap] <key code number or name>"
+    "      text <string> (Default: keyboard)\n"
+    "      keyevent [--longpress|--doubletap] <key code number or name>"
     " ... (Default: keyboard)\n      tap <x> <y> (Default: touchscreen)\n"
     "      swipe <x1> <y1> <x2> <y2> [duration(ms)] (Default: touchscreen)\n"
     "      draganddrop <x1> <y1> <x2> <y2> [duration(ms)] (Default: touchscreen)\n"
@@ -92,7 +94,8 @@ def tool_input(sh: Shell, args: list[str], stdin: bytes) -> Result:
                 text = decode_input_text(rest[0])
                 if any(ord(ch) > 126 or (ord(ch) < 32 and ch not in "\n\t") for ch in text):
                     # the virtual keyboard's key map has no keys for these characters
-                    return _err("Exception occurred while executing 'text':\njava.lang.IllegalArgumentException:"
+                    return _err("Exception occurred while executing 'text':\n"
+                                "java.lang.IllegalArgumentException:"
                                 f" no key events for characters in {rest[0]!r}\n", 255)
                 dev.type_text(text)
             elif cmd == "keyevent":
@@ -113,7 +116,8 @@ def tool_input(sh: Shell, args: list[str], stdin: bytes) -> Result:
     except ValueError:
         return _err(f"Error: Invalid arguments for command: {cmd}\n" + _INPUT_USAGE)
     except DeviceError as exc:
-        return _err(f"Exception occurred while executing '{cmd}':\njava.lang.IllegalStateException: {exc}\n", 255)
+        return _err(f"Exception occurred while executing '{cmd}':\n"
+                    f"java.lang.IllegalStateException: {exc}\n", 255)
     return Result()
 
 
@@ -131,10 +135,8 @@ def press_keycode(phone: Phone, code: int, longpress: bool = False) -> None:
     if code in _CORE_KEYS:
         phone.device.key(_CORE_KEYS[code])  # type: ignore[arg-type]
     elif code in _EXTRA_KEYS:
-        try:
+        with contextlib.suppress(DeviceError):  # a Device without this key: the event has no effect
             phone.device.key(_EXTRA_KEYS[code])  # type: ignore[arg-type]
-        except DeviceError:
-            pass  # a Device without this key: the key event has no effect
 
 
 def screen_png(phone: Phone) -> bytes:
@@ -232,7 +234,8 @@ def tool_wm(sh: Shell, args: list[str], stdin: bytes) -> Result:
     """`wm size [WxH|reset]`, `wm density`."""
     phone = _phone(sh)
     if not args or args[0] not in ("size", "density"):
-        return _err("Window manager (window) commands:\n  size [reset|WxH|WdpxHdp]\n  density [reset|DENSITY]\n")
+        return _err("Window manager (window) commands:\n  size [reset|WxH|WdpxHdp]\n"
+                    "  density [reset|DENSITY]\n")
     if args[0] == "density":
         return Result(out=b"Physical density: 420\n")
     if len(args) == 1:

@@ -104,8 +104,8 @@ def tool_am(sh: Shell, args: list[str], stdin: bytes) -> Result:
         if isinstance(comp, str):
             pkg = comp.split("/", 1)[0]
             if pkg not in packages(phone):
-                return Result(out=text.encode(), err=f"Error type 3\nError: Activity class {{{comp}}} does not "
-                              "exist.\n".encode(), code=1)
+                err = f"Error type 3\nError: Activity class {{{comp}}} does not exist.\n"
+                return Result(out=text.encode(), err=err.encode(), code=1)
             try:
                 _open(phone, pkg)
             except DeviceError as exc:
@@ -165,7 +165,8 @@ def tool_monkey(sh: Shell, args: list[str], stdin: bytes) -> Result:
         return Result(err=f"** Monkey aborted: {exc}\n".encode(), code=252)
     ms = int((time.monotonic() - started) * 1000)
     text = "".join(f"  bash arg: {a}\n" for a in args)
-    text += f"Events injected: 1\n## Network stats: elapsed time={ms}ms (0ms mobile, 0ms wifi, {ms}ms not connected)\n"
+    text += (f"Events injected: 1\n## Network stats: elapsed time={ms}ms "
+             f"(0ms mobile, 0ms wifi, {ms}ms not connected)\n")
     return Result(out=text.encode())
 
 
@@ -197,7 +198,8 @@ def tool_ime(sh: Shell, args: list[str], stdin: bytes) -> Result:
         return Result(out="".join(i + "\n" for i in known).encode())
     if len(args) >= 2 and args[0] in ("enable", "set"):
         if args[-1] not in known:
-            return Result(err=f"Unknown input method {args[-1]} cannot be selected for user #0\n".encode(), code=255)
+            msg = f"Unknown input method {args[-1]} cannot be selected for user #0\n"
+            return Result(err=msg.encode(), code=255)
         if args[0] == "set":
             phone.settings["secure"]["default_input_method"] = args[-1]
             return Result(out=f"Input method {args[-1]} selected for user #0\n".encode())
@@ -227,11 +229,13 @@ def tool_dumpsys(sh: Shell, args: list[str], stdin: bytes) -> Result:
         text = (f"INPUT MANAGER (dumpsys input)\n  Viewport INTERNAL: displayId=0, orientation=0, "
                 f"logicalFrame=[0, 0, {w}, {h}], deviceSize=[{w}, {h}]\n    SurfaceOrientation: 0\n")
     elif service == "display":
-        text = (f"DISPLAY MANAGER (dumpsys display)\n  mViewports=[DisplayViewport{{type=INTERNAL, valid=true, "
+        text = (f"DISPLAY MANAGER (dumpsys display)\n"
+                f"  mViewports=[DisplayViewport{{type=INTERNAL, valid=true, "
                 f"isActive=true, displayId=0, uniqueId='local:0', physicalPort=0, orientation=0, "
                 f"logicalFrame=Rect(0, 0 - {w}, {h}), physicalFrame=Rect(0, 0 - {w}, {h}), "
                 f"deviceWidth={w}, deviceHeight={h}}}]\n"
-                f"  mBaseDisplayInfo=DisplayInfo{{\"Built-in Screen\", displayId 0, real {w} x {h}, rotation 0}}\n")
+                f"  mBaseDisplayInfo=DisplayInfo{{\"Built-in Screen\", displayId 0, "
+                f"real {w} x {h}, rotation 0}}\n")
     elif not service:
         text = "Currently running services:\n  activity\n  display\n  input\n  window\n"
     else:
