@@ -72,19 +72,39 @@ def _hits(lines: list[OcrLine], query: str, casefold: bool) -> list[_Hit]:
 
 
 def _select(lines: list[OcrLine], query: str, casefold: bool) -> list[_Hit]:
+    """Exact single lines, else exact rejoined pairs, else the best fuzzy or containing hits."""
     hits = _hits(lines, query, casefold)
     exact = [h for h in hits if h.match.kind == "exact"]
     if exact:
         return exact
-    if not hits:
-        hits = _hits(_merged(lines), query, casefold)
-        exact = [h for h in hits if h.match.kind == "exact"]
-        if exact:
-            return exact
+    joined = _hits(_merged(lines), query, casefold)
+    exact = [h for h in joined if h.match.kind == "exact"]
+    if exact:
+        return exact
+    hits += joined
     if not hits:
         return []
     best = max(h.match.score for h in hits)
     return [h for h in hits if h.match.score >= best - FUZZY_MARGIN]
+
+
+def _overlap(a: Box, b: Box) -> float:
+    """Intersection over the smaller box's area."""
+    w = min(a[2], b[2]) - max(a[0], b[0])
+    h = min(a[3], b[3]) - max(a[1], b[1])
+    if w <= 0 or h <= 0:
+        return 0.0
+    smaller = min((a[2] - a[0]) * (a[3] - a[1]), (b[2] - b[0]) * (b[3] - b[1]))
+    return w * h / max(1, smaller)
+
+
+def _distinct(hits: list[_Hit]) -> list[_Hit]:
+    """Best first, dropping a hit that mostly overlaps a better one (a line and the pair it is part of)."""
+    kept: list[_Hit] = []
+    for hit in sorted(hits, key=lambda h: (-h.match.score, h.line.box[1], h.line.box[0])):
+        if all(_overlap(hit.line.box, k.line.box) <= 0.5 for k in kept):
+            kept.append(hit)
+    return kept
 
 
 def _target_box(hit: _Hit) -> Box:
@@ -136,8 +156,7 @@ def locate_text(lines: list[OcrLine], query: str, screen_size: tuple[int, int],
     if not query or not query.strip():
         raise InputError("the text to locate is empty; give the words shown on the screen")
     usable = _usable(lines, screen_size, large_fraction)
-    hits = _select(usable, query, casefold=ignore_case)
-    hits.sort(key=lambda h: (-h.match.score, h.line.box[1], h.line.box[0]))
+    hits = _distinct(_select(usable, query, casefold=ignore_case))
     candidates = []
     for hit in hits:
         box = _target_box(hit)
