@@ -17,7 +17,7 @@ YES = '{"result": "yes", "reason": "the cart shows 1 item"}'
 NO = '{"result": "no", "reason": "still on the home screen"}'
 
 
-def screen_png(label: str, size: tuple[int, int] = (540, 1200)) -> bytes:
+def screen_png(label: str, size: tuple[int, int] = (240, 480)) -> bytes:
     image = Image.new("RGB", size, "white")
     ImageDraw.Draw(image).text((40, 60), label, fill="black")
     out = io.BytesIO()

@@ -32,9 +32,9 @@ def free_port() -> int:
 
 
 def render(path: Path, label: str, color: str = "white") -> Path:
-    image = Image.new("RGB", (540, 1200), color)
-    ImageDraw.Draw(image).rectangle((50, 100, 490, 160), outline="black", width=6)
-    ImageDraw.Draw(image).text((65, 120), label, fill="black")
+    image = Image.new("RGB", (360, 800), color)
+    ImageDraw.Draw(image).rectangle((30, 60, 330, 110), outline="black", width=6)
+    ImageDraw.Draw(image).text((45, 75), label, fill="black")
     image.save(path)
     return path
 
