@@ -63,12 +63,10 @@ def success_paths(task: Task) -> tuple[list[list[str]], bool]:
 def check_summary(check: Mapping[str, Any]) -> str:
     """``escalate: yes [text_match: no; xml_text_match: yes (found 'Cart')]`` from a CheckResult dict."""
     text = f"{check.get('checker', '?')}: {check.get('result', '?')}"
-    if check.get("reason"):
-        text += f" ({check['reason']})"
     children = check.get("children") or []
-    if children:
-        text += " [" + "; ".join(check_summary(c) for c in children) + "]"
-    return text
+    if children:  # a combinator: its parts say more than its summary
+        return text + " [" + "; ".join(check_summary(c) for c in children) + "]"
+    return text + (f" ({check['reason']})" if check.get("reason") else "")
 
 
 def _verdict_line(result: VerifyResult) -> str:

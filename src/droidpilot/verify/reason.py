@@ -54,11 +54,9 @@ def _best_partial(graph: Graph, outcome: Outcome, scores: Mapping[str, float]) -
 def _short(result: CheckResult) -> str:
     """``xml_text_match: no (missing 'Cart')`` with the sub-checks of a combinator."""
     text = f"{result.checker}: {result.verdict.value}"
-    if result.reason:
-        text += f" ({result.reason})"
-    if result.children:
-        text += " [" + "; ".join(_short(c) for c in result.children) + "]"
-    return text
+    if result.children:  # a combinator: its parts say more than its summary
+        return text + " [" + "; ".join(_short(c) for c in result.children) + "]"
+    return text + (f" ({result.reason})" if result.reason else "")
 
 
 Checks = Mapping[str, list[tuple[int, CheckResult]]]
