@@ -4,7 +4,8 @@ Text comes from ``options.ocr_engine`` (an OcrEngine, run behind the persistent 
 frame so other screen checkers reuse them), else from a MobiFlow-style ``options.ocr(frame) -> str``;
 with neither, or without a screenshot, the check is undecided, never "no". Keywords match after the
 shared normalisation (full-width, case, dashes, OCR confusions) as substrings of a line or of the whole
-screen's text; keywords of 3 characters or more also match fuzzily (a misread character or two).
+screen's text; keywords of 3 characters or more also match fuzzily (a misread character or two), unless
+``ignore_case: false`` asks for exact, case-sensitive matching.
 """
 
 from __future__ import annotations
@@ -77,7 +78,7 @@ def find_keyword(keyword: str, texts: list[str], casefold: bool = True) -> dict[
     whole = "".join(match_key(t, casefold) for t in texts)
     if key in whole:
         return {"text": "<screen>", "how": "across lines", "score": 1.0}
-    if len(key) < 3:
+    if len(key) < 3 or not casefold:  # case-sensitive matching is exact: fuzzy would forgive the case
         return None
     best: dict[str, Any] | None = None
     for text in texts:
