@@ -123,9 +123,12 @@ def test_client_errors_are_not_retried(openai_server: OpenAITestServer) -> None:
 
 
 def test_a_body_that_is_not_a_completion_is_an_error(openai_server: OpenAITestServer) -> None:
-    openai_server.push(Reply(raw=b'{"object": "list", "choices": []}'))
+    openai_server.push(Reply(raw=b'{"object": "list", "choices": []}'), Reply(raw=b"<html>proxy</html>"))
     with pytest.raises(LlmError, match="no choices"):
         fast_client(openai_server).chat("hi")
+    with pytest.raises(LlmError, match="not JSON"):
+        fast_client(openai_server).chat("hi")
+    assert len(openai_server.chat_requests) == 2
 
 
 def test_api_key_never_leaks(openai_server: OpenAITestServer, caplog: pytest.LogCaptureFixture) -> None:

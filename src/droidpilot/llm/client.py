@@ -228,7 +228,6 @@ class ChatClient:
 
         Raises LlmError when no answer came back after the retries, or the service refused the request.
         """
-        openai = _openai()
         payload = self.with_images(messages, images)
         model = str(params.pop("model", self.model))
         started = time.monotonic()
@@ -238,26 +237,17 @@ class ChatClient:
             attempt += 1
             try:
                 completion = self._openai.chat.completions.create(model=model, messages=payload, **params)
-            except openai.APITimeoutError:
-                failure, status, retryable, retry_after = f"timed out (timeout {self.timeout:g} s)", None, \
-                    True, None
-            except openai.APIConnectionError as exc:
-                failure, status, retryable, retry_after = f"could not be reached ({_cause(exc)})", None, \
-                    True, None
-            except openai.APIStatusError as exc:
-                status = exc.status_code
-                retryable = status in _RETRYABLE_STATUS or status >= 500
-                retry_after = parse_retry_after(exc.response.headers)
-                failure = f"answered HTTP {status}{_status_hint(status)}: {_body_message(exc.body)}"
-            except openai.OpenAIError as exc:
-                failure, status, retryable, retry_after = (f"gave an unusable response "
-                                                           f"({type(exc).__name__})"), None, False, None
+            except _openai().OpenAIError as exc:
+                failure = _classify(exc, self.timeout)
+            except ValueError as exc:  # a 200 whose body is not JSON at all
+                failure = _Failure(f"sent a body that is not JSON ({type(exc).__name__})", None, False)
             else:
                 return self._reply(completion, model, started, attempt, waits)
-            if not retryable or attempt > self.max_retries:
-                raise LlmError(self._scrub(self._message(model, failure, attempt, retryable)),
-                               status=status, attempts=attempt, retryable=retryable, waits=waits)
-            delay = self.retry_delay(attempt, retry_after)
+            if not failure.retryable or attempt > self.max_retries:
+                raise LlmError(self._scrub(self._message(model, failure.what, attempt, failure.retryable)),
+                               status=failure.status, attempts=attempt, retryable=failure.retryable,
+                               waits=waits)
+            delay = self.retry_delay(attempt, failure.retry_after)
             waits.append(delay)
             time.sleep(delay)
 
@@ -304,7 +294,7 @@ class ChatClient:
     def _reply(self, completion: Any, model: str, started: float, attempt: int,
                waits: list[float]) -> ChatReply:
         choices = getattr(completion, "choices", None)
-        if not choices:
+        if not choices or not isinstance(choices, list):
             raise LlmError(self._scrub(self._message(model, "returned no choices (not a chat completion "
                                                             "response?)", attempt, False)),
                            attempts=attempt, waits=waits)
@@ -334,6 +324,28 @@ class ChatClient:
         if key and key != PLACEHOLDER_API_KEY and len(key) >= 4:
             text = text.replace(key, "<api key>")
         return text
+
+
+@dataclass(frozen=True)
+class _Failure:
+    what: str
+    status: int | None
+    retryable: bool
+    retry_after: float | None = None
+
+
+def _classify(exc: Exception, timeout: float) -> _Failure:
+    """What went wrong with one attempt, and whether it is worth another."""
+    sdk = _openai()
+    if isinstance(exc, sdk.APITimeoutError):
+        return _Failure(f"timed out (timeout {timeout:g} s)", None, True)
+    if isinstance(exc, sdk.APIConnectionError):
+        return _Failure(f"could not be reached ({_cause(exc)})", None, True)
+    if isinstance(exc, sdk.APIStatusError):
+        status = exc.status_code
+        return _Failure(f"answered HTTP {status}{_status_hint(status)}: {_body_message(exc.body)}", status,
+                        status in _RETRYABLE_STATUS or status >= 500, parse_retry_after(exc.response.headers))
+    return _Failure(f"gave an unusable response ({type(exc).__name__})", None, False)
 
 
 def _cause(exc: BaseException) -> str:
