@@ -206,3 +206,14 @@ def test_verify_a_trace_with_an_llm_node(openai_server: OpenAITestServer, frames
                     max_retries=0)
     offline = verify(task, frames, VerifierOptions(llm_judge=down))
     assert not offline.ok and offline.manual_review_needed
+
+
+def test_escalate_reaches_the_llm_when_cheap_checks_fail(openai_server: OpenAITestServer,
+                                                         frames: list[Frame], tmp_path: Path) -> None:
+    params = {"text": {"any": ["no such words"]}, "llm": {"prompt": "该步是否执行了搜索？"}}
+    options = VerifierOptions(llm_judge=judge_for(openai_server, tmp_path))
+    openai_server.push(YES)
+    result = get_checker("escalate").run(frames[0], params, options)
+    assert result.verdict is Verdict.YES
+    assert any(child.checker == "llm" and child.yes for child in result.children)
+    assert len(openai_server.chat_requests) == 1
