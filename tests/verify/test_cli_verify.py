@@ -7,14 +7,16 @@ import logging
 import shutil
 import subprocess
 import sys
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
 from typer.testing import CliRunner
 
 from droidpilot.cli import _discover, app
+from droidpilot.errors import InputError
 from droidpilot.verify.examples import example_dir
+from droidpilot.verify.setup import VerifierChoices, build_options, parse_escalation_order
 
 JSON_KEYS = {"ok", "matched", "total_score", "max_score", "reason", "manual_review_needed", "checker_calls",
              "decisions"}
@@ -153,3 +155,28 @@ def test_verify_batch_in_process_writes_lines_to_stdout(runner: CliRunner, tmp_p
     assert len(lines) == 3 and "decisions" in lines[0]
     bad_rule = runner.invoke(app, ["verify-batch", str(tmp_path / "none.yaml"), str(folder)])
     assert bad_rule.exit_code == 2
+
+
+def test_choices_become_verifier_options(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    monkeypatch.delenv("DROIDPILOT_LLM_MODEL", raising=False)
+    assert parse_escalation_order(" text, ocr ,llm ") == ("text", "ocr", "llm")
+    assert parse_escalation_order("") is None
+    bare = build_options(VerifierChoices(ocr="none"))
+    assert bare.ocr_engine is None and bare.llm_judge is None
+    options = build_options(VerifierChoices(ocr="rapidocr", llm_base_url="http://127.0.0.1:9/v1",
+                                            llm_model="judge", icons_dirs=(tmp_path,),
+                                            escalation_order=("xml", "llm")))
+    assert options.ocr_engine.name == "rapidocr"  # models load only on first use
+    assert type(options.llm_judge).__name__ == "LlmJudge"
+    assert options.escalation_order == ["xml", "llm"] and options.icons_dirs == [tmp_path]
+
+
+@pytest.mark.parametrize(("call", "needle"), [
+    (lambda: parse_escalation_order("text,text"), "listed twice"),
+    (lambda: parse_escalation_order("txt"), "did you mean 'text'"),
+    (lambda: build_options(VerifierChoices(ocr="none", icons_dirs=(Path("/no/such/icons"),))),
+     "is not a folder"),
+])
+def test_bad_choices_are_input_errors(call: Callable[[], object], needle: str) -> None:
+    with pytest.raises(InputError, match=needle):
+        call()
