@@ -142,3 +142,11 @@ def test_launch_by_monkey_and_component(adb: Path, front: Front) -> None:
     assert front.sims[0].current_app() == "com.android.settings"
     packages = run_adb(adb, front.port, *s, "shell", "pm", "list", "packages").stdout.decode().split()
     assert "package:com.android.settings" in packages
+
+
+def test_script_on_stdin_and_wait_for_device(adb: Path, front: Front) -> None:
+    script = b"input keyevent 187\necho status $?\n"
+    out = run_adb(adb, front.port, "-s", "simphone-1", "shell", stdin=script).stdout.decode()
+    assert "status 0" in out
+    assert front.sims[0].state()["foreground"]["app"] == "recents"
+    run_adb(adb, front.port, "-s", "simphone-2", "wait-for-device")

@@ -203,6 +203,39 @@ def test_disconnects_mid_transfer_are_survived(front: Front) -> None:
     assert client.device("simphone-2").shell("wm size") == "Physical size: 1080x2400"
 
 
+def test_track_devices_and_wait_for(front: Front) -> None:
+    with connect(front) as s:
+        send(s, "host:track-devices")
+        assert status(s)[0] == b"OKAY"
+        assert block(s) == "simphone-1\tdevice\nsimphone-2\tdevice\n"
+    with connect(front) as s:
+        send(s, "host-serial:simphone-2:wait-for-any-device")
+        assert read_exact(s, 8) == b"OKAYOKAY"
+
+
+class _Broken:
+    """A phone whose foreground query crashes (a bug in a Device must not cost the client its answer)."""
+
+    def __init__(self) -> None:
+        from droidpilot.device.sim.phone import SimDevice
+
+        self._sim = SimDevice()
+
+    def current_app(self) -> str:
+        raise RuntimeError("simulated crash")
+
+    def __getattr__(self, name: str) -> object:
+        return getattr(self._sim, name)
+
+
+def test_a_crashing_device_call_is_an_error_reply_not_a_hangup() -> None:
+    with AdbServer([_Broken()], port=0).start() as server:  # type: ignore[list-item]
+        dev = adbutils.AdbClient(host="127.0.0.1", port=server.port).device("simphone-1")
+        res = dev.shell2("dumpsys window", v2=True)
+        assert res.returncode == 255 and "RuntimeError: simulated crash" in res.output
+        assert dev.shell("echo still here") == "still here"
+
+
 def test_loopback_only_and_kill_when_allowed() -> None:
     with pytest.raises(InputError, match="loopback only"):
         check_loopback("0.0.0.0")

@@ -220,9 +220,9 @@ class AdbDevice:
             if start >= 0 and res.code in (0, None) and "</hierarchy>" in text:
                 return text[start:text.rindex("</hierarchy>") + len("</hierarchy>")]
             last = text
-            if "idle state" not in text and attempt:
+            if attempt == _IDLE_RETRIES - 1 or ("idle state" not in text and attempt):
                 break
-            time.sleep(0.5 * (attempt + 1))
+            time.sleep(0.4 * (attempt + 1))
         raise command_failed(self.serial, f"uiautomator dump {DUMP_PATH}", last)
 
     def size(self) -> tuple[int, int]:

@@ -8,6 +8,7 @@ mean the same thing here. Commands themselves are looked up in a table the calle
 from __future__ import annotations
 
 import fnmatch
+import logging
 import posixpath
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -15,6 +16,7 @@ from dataclasses import dataclass
 from droidpilot.device.adbd.shparse import Command, ShSyntaxError, Word, parse
 
 SH = "/system/bin/sh"
+log = logging.getLogger(__name__)
 
 
 @dataclass
@@ -144,7 +146,14 @@ class Shell:
             if tool is None:
                 res = Result(err=f"{SH}: {argv[0]}: not found\n".encode(), code=127)
             else:
-                res = tool(self, argv[1:], stdin)
+                try:
+                    res = tool(self, argv[1:], stdin)
+                except ExitShell:
+                    raise
+                except Exception as exc:  # a failing tool answers like a crashed Android tool, never hangs up
+                    log.warning("shell tool %s failed", argv[0], exc_info=True)
+                    text = f"Exception occurred while executing '{argv[0]}':\n{type(exc).__name__}: {exc}\n"
+                    res = Result(err=text.encode(), code=255)
         if err_target == "stdout":
             res = Result(res.out + res.err, b"", res.code)
         elif isinstance(err_target, tuple):
