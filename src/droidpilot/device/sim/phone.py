@@ -80,9 +80,9 @@ class SimDevice(TextInput):
         stack = w.stack()
         out: dict[str, Any] = {name: copy.deepcopy(st) for name, st in w.states.items()}
         out["foreground"] = {
-            "app": w.foreground or ("recents" if w.overlay else "launcher"),
+            "app": "recents" if w.overlay else (w.foreground or "launcher"),
             "package": self.current_app(),
-            "screen": stack[-1].screen if stack else (w.overlay or "home"),
+            "screen": w.overlay or (stack[-1].screen if stack else "home"),
             "params": copy.deepcopy(stack[-1].params) if stack else {},
             "fields": copy.deepcopy(stack[-1].fields) if stack else {"query": w.launcher_query},
         }
