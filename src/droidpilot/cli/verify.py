@@ -51,11 +51,6 @@ def _choices(ocr: str, llm_base_url: str | None, llm_model: str | None, icons_di
                            escalation_order=parse_escalation_order(escalation_order))
 
 
-def _print_warnings(warnings: list[str]) -> None:
-    for warning in warnings:
-        err_console.print(f"[yellow]warning:[/] {escape(warning)}", highlight=False, soft_wrap=True)
-
-
 def verify_command(
     rule: Annotated[Path, typer.Argument(help="Rule file (YAML or JSON) in MobiFlow's format.")],
     trace: Annotated[Path, typer.Argument(help="Trace folder (runner format) or JSON list of frames.")],
@@ -80,8 +75,7 @@ def verify_command(
     configure_logging(log_level)
     with guard():
         choices = _choices(ocr, llm_base_url, llm_model, icons_dir, escalation_order)
-        task = load_rule(rule)
-        _print_warnings(task.warnings)
+        task = load_rule(rule)  # its warnings are logged (stderr) by the loader
         the_trace = load_trace(trace, task_description)
         result = verify(task, the_trace, build_options(choices))
     if as_json:
@@ -116,7 +110,7 @@ def verify_batch_command(
         raise fail("--jobs must be 0 (one per CPU) or more")
     with guard():
         choices = _choices(ocr, llm_base_url, llm_model, icons_dir, escalation_order)
-        _print_warnings(load_rule(rule).warnings)  # a bad rule stops here, before any worker starts
+        load_rule(rule)  # a bad rule stops here, before any worker starts; warnings are logged once
         traces = find_traces(traces_dirs)
         try:
             sink = json_out.open("a", encoding="utf-8") if json_out else sys.stdout

@@ -8,6 +8,7 @@ go on. Lines are appended and flushed one by one, so an interrupted batch keeps 
 from __future__ import annotations
 
 import json
+import logging
 import multiprocessing
 import os
 from collections.abc import Callable, Iterable
@@ -44,7 +45,14 @@ def _state(rule_path: str, choices: VerifierChoices) -> tuple[Task, VerifierOpti
     if _WORKER_STATE.get("key") != key:
         from droidpilot.verify.spec import load_rule
 
-        _WORKER_STATE.update(key=key, task=load_rule(rule_path), options=build_options(choices))
+        spec_log = logging.getLogger("droidpilot.verify.spec")
+        level = spec_log.level
+        spec_log.setLevel(logging.ERROR)  # the caller has shown the rule's warnings once already
+        try:
+            task = load_rule(rule_path)
+        finally:
+            spec_log.setLevel(level)
+        _WORKER_STATE.update(key=key, task=task, options=build_options(choices))
     return _WORKER_STATE["task"], _WORKER_STATE["options"]
 
 
