@@ -145,6 +145,9 @@ def _decisions_section(console: Console, result: VerifyResult, verbose: bool) ->
         at = ""
         if status.event is not None:
             at = "start" if status.event < 0 else f"f{status.event // 2} {event_kind(status.event)}"
+        elif status.enabled_after is not None and status.state == "never met":
+            after = status.enabled_after
+            at = "from start" if after < 0 else f"after f{after // 2} {event_kind(after)}"
         style = {"reached": "green", "never met": "red", "not enabled": "yellow"}.get(status.state, "dim")
         label = status.node + (f"\n{status.name}" if status.name and status.name != status.node else "")
         table.add_row(Text(label), Text(status.state, style=style), at,
