@@ -13,7 +13,9 @@ from PIL import Image
 from tests.support.openai_server import OpenAITestServer, Reply, openai_server_fixture
 
 from droidpilot.errors import InputError
-from droidpilot.llm.client import PLACEHOLDER_API_KEY, ChatClient, LlmError, parse_retry_after
+from droidpilot.llm.client import ChatClient
+from droidpilot.llm.endpoint import PLACEHOLDER_API_KEY
+from droidpilot.llm.failures import LlmError, parse_retry_after
 
 openai_server = openai_server_fixture()
 
@@ -190,3 +192,14 @@ def test_retry_after_is_capped(openai_server: OpenAITestServer) -> None:
     assert client.retry_delay(1, retry_after=600.0) == 0.05
     assert 0.0075 <= client.retry_delay(1) <= 0.0125
     assert client.retry_delay(30) <= client.max_backoff * 1.25
+
+
+def test_a_screenshot_is_prepared_once_per_client(openai_server: OpenAITestServer) -> None:
+    png = io.BytesIO()
+    Image.new("RGB", (900, 1600), "green").save(png, format="PNG")
+    openai_server.push("one", "two")
+    client = fast_client(openai_server, image_max_side=400)
+    client.chat("first question", images=[png.getvalue()])
+    client.chat("second question", images=[png.getvalue()])
+    first, second = (r.image_urls() for r in openai_server.chat_requests)
+    assert first == second and len(client._parts) == 1

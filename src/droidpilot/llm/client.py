@@ -9,29 +9,30 @@ every message, repr and log line it produces.
 from __future__ import annotations
 
 import copy
-import email.utils
 import functools
-import os
+import hashlib
 import random
 import ssl
+import threading
 import time
+from collections import OrderedDict
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from datetime import datetime, timezone
 from types import ModuleType
 from typing import TYPE_CHECKING, Any
-from urllib.parse import urlsplit, urlunsplit
 
-from droidpilot.errors import DroidpilotError, InputError
+from droidpilot.errors import InputError
+from droidpilot.llm.endpoint import (
+    PLACEHOLDER_API_KEY,
+    resolve_api_key,
+    resolve_base_url,
+    resolve_model,
+    safe_url,
+)
+from droidpilot.llm.failures import Failure, LlmError, classify
 from droidpilot.llm.images import ImageFormat, ImageLike, image_part
 
-DEFAULT_BASE_URL = "https://api.openai.com/v1"
-# Sent when no key is configured: local servers (vLLM, Ollama) accept any bearer token.
-PLACEHOLDER_API_KEY = "no-key-configured"
-KEY_ENV_VARS = ("DROIDPILOT_LLM_API_KEY", "OPENAI_API_KEY")
-BASE_URL_ENV_VARS = ("DROIDPILOT_LLM_BASE_URL", "OPENAI_BASE_URL")
-MODEL_ENV_VAR = "DROIDPILOT_LLM_MODEL"
-_RETRYABLE_STATUS = frozenset({408, 409, 429})
+_PREPARED_IMAGES = 16  # screenshots kept downscaled and encoded, most recently used first
 
 if TYPE_CHECKING:
     import openai as _openai_types
@@ -54,22 +55,6 @@ def _shared_ssl_context() -> ssl.SSLContext:
     return http.create_ssl_context()
 
 
-class LlmError(DroidpilotError):
-    """The model service could not give an answer (unreachable, refused, or broken), after retries.
-
-    ``status`` is the last HTTP status (None when no response came back); ``retryable`` tells whether
-    the failure was of the transient kind that was retried; ``waits`` lists the back-off sleeps.
-    """
-
-    def __init__(self, message: str, *, status: int | None = None, attempts: int = 0,
-                 retryable: bool = False, waits: Sequence[float] = ()) -> None:
-        super().__init__(message)
-        self.status = status
-        self.attempts = attempts
-        self.retryable = retryable
-        self.waits = tuple(waits)
-
-
 @dataclass(frozen=True)
 class ChatReply:
     """One answer: its text, the tokens counted by the server (None when it reports none), the wall
@@ -90,78 +75,6 @@ class ChatReply:
                 "completion_tokens": self.completion_tokens, "latency_s": round(self.latency_s, 4),
                 "model": self.model, "attempts": self.attempts, "finish_reason": self.finish_reason,
                 "waits": [round(w, 4) for w in self.waits]}
-
-
-def resolve_api_key(api_key: str | None = None) -> tuple[str, str]:
-    """(key, where it came from): the argument, else DROIDPILOT_LLM_API_KEY, else OPENAI_API_KEY, else
-    a placeholder for local servers that need none."""
-    if api_key:
-        return api_key, "argument"
-    for name in KEY_ENV_VARS:
-        value = os.environ.get(name, "").strip()
-        if value:
-            return value, name
-    return PLACEHOLDER_API_KEY, "none"
-
-
-def resolve_base_url(base_url: str | None = None) -> str:
-    """The endpoint: the argument, else DROIDPILOT_LLM_BASE_URL / OPENAI_BASE_URL, else OpenAI's."""
-    url = base_url or next((os.environ[n] for n in BASE_URL_ENV_VARS if os.environ.get(n, "").strip()),
-                           DEFAULT_BASE_URL)
-    url = url.strip().rstrip("/")
-    parts = urlsplit(url)
-    if parts.scheme not in ("http", "https") or not parts.hostname:
-        raise InputError(f"LLM base URL {safe_url(url)!r} is not an http(s) URL; pass e.g. "
-                         "--llm-base-url http://127.0.0.1:8000/v1 or set DROIDPILOT_LLM_BASE_URL")
-    return url
-
-
-def resolve_model(model: str | None = None) -> str:
-    """The model name: the argument, else DROIDPILOT_LLM_MODEL; InputError when neither is set."""
-    name = (model or os.environ.get(MODEL_ENV_VAR, "")).strip()
-    if not name:
-        raise InputError("no LLM model given: pass --llm-model (or --model) or set DROIDPILOT_LLM_MODEL")
-    return name
-
-
-def safe_url(url: str) -> str:
-    """``url`` without user info, query or fragment, fit to show in messages."""
-    try:
-        parts = urlsplit(url)
-    except ValueError:
-        return "<invalid URL>"
-    host = parts.hostname or ""
-    if parts.port:
-        host = f"{host}:{parts.port}"
-    return urlunsplit((parts.scheme, host, parts.path, "", ""))
-
-
-def parse_retry_after(headers: Mapping[str, str] | None, now: float | None = None) -> float | None:
-    """Seconds the server asks us to wait (``retry-after-ms``, or ``retry-after`` as seconds or an
-    HTTP date); None when absent or unreadable."""
-    if not headers:
-        return None
-    raw_ms = headers.get("retry-after-ms")
-    if raw_ms:
-        try:
-            return max(0.0, float(raw_ms) / 1000.0)
-        except ValueError:
-            pass
-    raw = headers.get("retry-after")
-    if not raw:
-        return None
-    try:
-        return max(0.0, float(raw))
-    except ValueError:
-        pass
-    try:
-        when = email.utils.parsedate_to_datetime(raw)
-    except (TypeError, ValueError, IndexError):
-        return None
-    if when.tzinfo is None:
-        when = when.replace(tzinfo=timezone.utc)
-    reference = now if now is not None else datetime.now(timezone.utc).timestamp()
-    return max(0.0, when.timestamp() - reference)
 
 
 class ChatClient:
@@ -197,6 +110,8 @@ class ChatClient:
         self.image_format: ImageFormat = image_format
         self.jpeg_quality = jpeg_quality
         self.image_detail = image_detail
+        self._parts: OrderedDict[str, dict[str, Any]] = OrderedDict()
+        self._parts_lock = threading.Lock()
         # The official client's own retries are off: the policy above is ours, and visible in replies.
         self._openai = self._make_openai(key)
 
@@ -208,10 +123,12 @@ class ChatClient:
 
     def __getstate__(self) -> dict[str, Any]:
         # The HTTP client is rebuilt on unpickling (worker processes); everything else travels as is.
-        return {k: v for k, v in self.__dict__.items() if k != "_openai"}
+        return {k: v for k, v in self.__dict__.items() if k not in ("_openai", "_parts", "_parts_lock")}
 
     def __setstate__(self, state: dict[str, Any]) -> None:
         self.__dict__.update(state)
+        self._parts = OrderedDict()
+        self._parts_lock = threading.Lock()
         self._openai = self._make_openai(self.__key)
 
     def _make_openai(self, key: str) -> _openai_types.OpenAI:
@@ -238,9 +155,9 @@ class ChatClient:
             try:
                 completion = self._openai.chat.completions.create(model=model, messages=payload, **params)
             except _openai().OpenAIError as exc:
-                failure = _classify(exc, self.timeout)
+                failure = classify(exc, self.timeout, _openai())
             except ValueError as exc:  # a 200 whose body is not JSON at all
-                failure = _Failure(f"sent a body that is not JSON ({type(exc).__name__})", None, False)
+                failure = Failure(f"sent a body that is not JSON ({type(exc).__name__})", None, False)
             else:
                 return self._reply(completion, model, started, attempt, waits)
             if not failure.retryable or attempt > self.max_retries:
@@ -270,8 +187,25 @@ class ChatClient:
         return out
 
     def image_part(self, image: ImageLike) -> dict[str, Any]:
-        """One image as a content part, with this client's size and format settings."""
-        return image_part(image, self.image_max_side, self.image_format, self.jpeg_quality, self.image_detail)
+        """One image as a content part, with this client's size and format settings.
+
+        Encoded screenshots (bytes) are prepared once: the verifier asks several questions per screen.
+        """
+        if not isinstance(image, bytes):
+            return image_part(image, self.image_max_side, self.image_format, self.jpeg_quality,
+                              self.image_detail)
+        key = hashlib.sha256(image).hexdigest()
+        with self._parts_lock:
+            part = self._parts.get(key)
+            if part is not None:
+                self._parts.move_to_end(key)
+                return copy.deepcopy(part)
+        part = image_part(image, self.image_max_side, self.image_format, self.jpeg_quality, self.image_detail)
+        with self._parts_lock:
+            self._parts[key] = part
+            while len(self._parts) > _PREPARED_IMAGES:
+                self._parts.popitem(last=False)
+        return copy.deepcopy(part)
 
     def retry_delay(self, attempt: int, retry_after: float | None = None) -> float:
         """Seconds to wait after failed attempt number ``attempt`` (1-based)."""
@@ -324,50 +258,3 @@ class ChatClient:
         if key and key != PLACEHOLDER_API_KEY and len(key) >= 4:
             text = text.replace(key, "<api key>")
         return text
-
-
-@dataclass(frozen=True)
-class _Failure:
-    what: str
-    status: int | None
-    retryable: bool
-    retry_after: float | None = None
-
-
-def _classify(exc: Exception, timeout: float) -> _Failure:
-    """What went wrong with one attempt, and whether it is worth another."""
-    sdk = _openai()
-    if isinstance(exc, sdk.APITimeoutError):
-        return _Failure(f"timed out (timeout {timeout:g} s)", None, True)
-    if isinstance(exc, sdk.APIConnectionError):
-        return _Failure(f"could not be reached ({_cause(exc)})", None, True)
-    if isinstance(exc, sdk.APIStatusError):
-        status = exc.status_code
-        return _Failure(f"answered HTTP {status}{_status_hint(status)}: {_body_message(exc.body)}", status,
-                        status in _RETRYABLE_STATUS or status >= 500, parse_retry_after(exc.response.headers))
-    return _Failure(f"gave an unusable response ({type(exc).__name__})", None, False)
-
-
-def _cause(exc: BaseException) -> str:
-    inner = exc.__cause__ or exc.__context__
-    return type(inner).__name__ if inner is not None else "connection error"
-
-
-def _status_hint(status: int) -> str:
-    if status == 401:
-        return " (the API key was refused: set DROIDPILOT_LLM_API_KEY or OPENAI_API_KEY)"
-    if status == 404:
-        return " (wrong base URL or model name?)"
-    if status == 429:
-        return " (rate limited)"
-    return ""
-
-
-def _body_message(body: object) -> str:
-    if isinstance(body, Mapping):
-        err = body.get("error", body)
-        text = err.get("message") if isinstance(err, Mapping) else err
-    else:
-        text = body
-    text = " ".join(str(text or "no details").split())
-    return text[:200] + ("..." if len(text) > 200 else "")

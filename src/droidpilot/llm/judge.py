@@ -162,6 +162,10 @@ class LlmJudge:
     def model(self) -> str:
         return self.client.model
 
+    def close(self) -> None:
+        """Release the client's HTTP connections."""
+        self.client.close()
+
     def build_messages(self, question: str, n_images: int, task_description: str = "",
                        action: str = "") -> list[dict[str, Any]]:
         """The system and user messages (text only) for one question, in the question's language."""
