@@ -211,3 +211,11 @@ def test_wait_runs_on_the_device_clock(front: Front, dev: AdbDevice) -> None:
     assert front.sims[0].state()["system"]["time"] == pytest.approx(t0 + 0.1)
     with pytest.raises(DeviceError, match="negative"):
         dev.wait(-1)
+
+
+@pytest.mark.parametrize(("name", "package"), [("Notes", "com.simphone.notes"), ("微聊", "com.simphone.chat"),
+                                               ("com.simphone.video", "com.simphone.video")])
+def test_open_app_by_package_label_or_home_screen_icon(front: Front, dev: AdbDevice, name: str,
+                                                       package: str) -> None:
+    dev.open_app(name)
+    assert dev.current_app() == package

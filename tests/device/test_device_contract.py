@@ -75,10 +75,11 @@ def test_tap_opens_an_app_and_keys_navigate(subject: Subject) -> None:
     assert subject.state()["foreground"]["app"] == "launcher"
 
 
-@pytest.mark.parametrize("name", ["Settings", "settings", SETTINGS])
-def test_open_app_by_label_name_or_package(subject: Subject, name: str) -> None:
+@pytest.mark.parametrize(("name", "package"), [("Settings", SETTINGS), ("settings", SETTINGS),
+                                               (SETTINGS, SETTINGS), ("微聊", "com.simphone.chat")])
+def test_open_app_by_label_name_or_package(subject: Subject, name: str, package: str) -> None:
     subject.device.open_app(name)
-    assert subject.device.current_app() == SETTINGS
+    assert subject.device.current_app() == package
 
 
 def test_open_app_unknown_says_why(subject: Subject) -> None:

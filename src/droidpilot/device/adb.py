@@ -7,6 +7,7 @@ ADBKeyboard broadcast. A dropped connection is retried once; every failure says 
 
 from __future__ import annotations
 
+import html
 import io
 import re
 import time
@@ -273,11 +274,34 @@ class AdbDevice:
         return [ln[len("package:"):].strip() for ln in out.splitlines() if ln.startswith("package:")]
 
     def open_app(self, name_or_package: str) -> None:
-        """Launch an app by package or by name, through its launcher activity (`monkey -p`)."""
-        pkg = resolve_package(name_or_package, self.packages())
+        """Launch an app by package or by name through its launcher activity (`monkey -p`); a label no
+        package resolves (e.g. a Chinese app name) is looked up among the home screen's icons instead."""
+        try:
+            pkg = resolve_package(name_or_package, self.packages())
+        except DeviceError as exc:
+            if not self._tap_launcher_icon(name_or_package):
+                raise DeviceError(f"{self.serial}: {exc}; no home-screen icon is labelled "
+                                  f"{name_or_package!r} either") from None
+            return
         res = self.shell(f"monkey -p {pkg} -c android.intent.category.LAUNCHER 1", idempotent=False)
         if "Events injected: 1" not in res.text:
             raise command_failed(self.serial, f"monkey -p {pkg}", res.text, res.code)
+
+    def _tap_launcher_icon(self, label: str) -> bool:
+        """Go home and tap the icon whose text or content-desc is ``label``; True if an app came up."""
+        self.key("home")
+        launcher = self.current_app()
+        want = label.strip().casefold()
+        for m in re.finditer(r"<node\b[^>]*>", self.ui_xml()):
+            attrs = dict(re.findall(r'([\w-]+)="([^"]*)"', m.group(0)))
+            names = {html.unescape(attrs.get("text", "")).casefold(),
+                     html.unescape(attrs.get("content-desc", "")).casefold()}
+            box = re.fullmatch(r"\[(\d+),(\d+)\]\[(\d+),(\d+)\]", attrs.get("bounds", ""))
+            if want in names and attrs.get("clickable") == "true" and box:
+                x1, y1, x2, y2 = (int(v) for v in box.groups())
+                self.tap((x1 + x2) // 2, (y1 + y2) // 2)
+                return self.current_app() != launcher
+        return False
 
     def current_app(self) -> str:
         """The package of the focused window (`dumpsys window`), else the resumed activity's."""
