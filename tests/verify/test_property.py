@@ -132,7 +132,7 @@ def _events(result: Any) -> dict[str, int]:
     return {s.node: s.event for s in result.nodes if s.state == "reached"}
 
 
-@settings(max_examples=250, deadline=None)
+@settings(max_examples=200, deadline=None)
 @given(problems())
 def test_lazy_search_matches_brute_force(problem: tuple[Task, list[Frame]]) -> None:
     task, frames = problem
@@ -162,7 +162,7 @@ def test_lazy_search_matches_brute_force(problem: tuple[Task, list[Frame]]) -> N
                 assert event == reached[node]
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=150, deadline=None)
 @given(problems())
 def test_exhaustive_sweep_finds_every_earliest_event(problem: tuple[Task, list[Frame]]) -> None:
     task, frames = problem
