@@ -263,3 +263,15 @@ def test_cli_serve_answers_adb_and_stops_on_kill_server() -> None:
     finally:
         if proc.poll() is None:
             proc.kill()
+
+
+def test_settings_mirror_simphone_and_default_dump_path(front: Front) -> None:
+    dev = adbutils.AdbClient(host="127.0.0.1", port=front.port).device("simphone-2")
+    assert dev.shell("settings get secure default_input_method") == "com.android.adbkeyboard/.AdbIME"
+    wifi = front.sims[1].state()["settings"]["wifi"]
+    assert dev.shell("settings get global wifi_on") == ("1" if wifi else "0")
+    assert dev.shell("settings --user 0 put system user_rotation 0; settings get system user_rotation") == "0"
+    assert "follows SimPhone's Settings app" in dev.shell("settings put global wifi_on 0")
+    assert dev.shell("settings get secure no_such_key") == "null"
+    assert dev.shell("uiautomator dump") == "UI hierchary dumped to: /sdcard/window_dump.xml"
+    assert dev.sync.read_text("/sdcard/window_dump.xml") == front.sims[1].ui_xml()

@@ -170,24 +170,57 @@ def tool_monkey(sh: Shell, args: list[str], stdin: bytes) -> Result:
     return Result(out=text.encode())
 
 
+# settings that mirror SimPhone's own state (its Settings app): key -> (state path, on, off)
+_LIVE_SETTINGS = {
+    ("global", "wifi_on"): ("wifi", "1", "0"),
+    ("global", "bluetooth_on"): ("bluetooth", "1", "0"),
+    ("global", "airplane_mode_on"): ("airplane_mode", "1", "0"),
+    ("secure", "ui_night_mode"): ("dark_mode", "2", "1"),
+}
+_SETTINGS_USAGE = (b"usage:  settings [--user <USER_ID> | current] get|put|delete|list "
+                   b"NAMESPACE [KEY [VALUE]]\n")
+
+
+def _live_setting(phone: Phone, namespace: str, key: str) -> str | None:
+    spec = _LIVE_SETTINGS.get((namespace, key))
+    state = getattr(phone.device, "state", None)
+    if spec is None or not callable(state):
+        return None
+    with phone.lock:
+        value = state().get("settings", {}).get(spec[0])
+    return None if value is None else (spec[1] if value else spec[2])
+
+
 def tool_settings(sh: Shell, args: list[str], stdin: bytes) -> Result:
-    """`settings get|put|delete|list NAMESPACE [KEY [VALUE]]`."""
+    """`settings get|put|delete|list NAMESPACE [KEY [VALUE]]`; Wi-Fi, Bluetooth, airplane mode and night mode
+    read SimPhone's own settings."""
     phone = _phone(sh)
-    args = [a for a in args if a not in ("--user", "current", "0")] if args[:1] != ["put"] else args
-    if len(args) < 2 or args[1] not in phone.settings:
-        return Result(err=b"usage:  settings [--user <USER_ID> | current] get namespace key\n", code=255)
-    verb, table = args[0], phone.settings[args[1]]
-    if verb == "get" and len(args) >= 3:
-        return Result(out=f"{table.get(args[2], 'null')}\n".encode())
-    if verb == "put" and len(args) >= 4:
-        table[args[2]] = args[3]
+    rest: list[str] = []
+    i = 0
+    while i < len(args):
+        if args[i] == "--user" and i + 1 < len(args):
+            i += 2
+            continue
+        rest.append(args[i])
+        i += 1
+    if len(rest) < 2 or rest[1] not in phone.settings:
+        return Result(err=_SETTINGS_USAGE, code=255)
+    verb, namespace, table = rest[0], rest[1], phone.settings[rest[1]]
+    if verb == "get" and len(rest) >= 3:
+        live = _live_setting(phone, namespace, rest[2])
+        return Result(out=f"{live if live is not None else table.get(rest[2], 'null')}\n".encode())
+    if verb in ("put", "delete") and (namespace, rest[2] if len(rest) > 2 else "") in _LIVE_SETTINGS:
+        return Result(err=f"settings: {rest[2]} follows SimPhone's Settings app; change it there\n".encode(),
+                      code=255)
+    if verb == "put" and len(rest) >= 4:
+        table[rest[2]] = rest[3]
         return Result()
-    if verb == "delete" and len(args) >= 3:
-        existed = table.pop(args[2], None) is not None
+    if verb == "delete" and len(rest) >= 3:
+        existed = table.pop(rest[2], None) is not None
         return Result(out=f"Deleted {int(existed)} rows\n".encode())
     if verb == "list":
         return Result(out="".join(f"{k}={v}\n" for k, v in sorted(table.items())).encode())
-    return Result(err=b"usage:  settings [--user <USER_ID> | current] get namespace key\n", code=255)
+    return Result(err=_SETTINGS_USAGE, code=255)
 
 
 def tool_ime(sh: Shell, args: list[str], stdin: bytes) -> Result:
