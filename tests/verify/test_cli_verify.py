@@ -155,6 +155,8 @@ def test_verify_batch_in_process_writes_lines_to_stdout(runner: CliRunner, tmp_p
     assert len(lines) == 3 and "decisions" in lines[0]
     bad_rule = runner.invoke(app, ["verify-batch", str(tmp_path / "none.yaml"), str(folder)])
     assert bad_rule.exit_code == 2
+    single = runner.invoke(app, ["verify-batch", str(RULE), str(TRACE), "-j", "1", "--ocr", "none"])
+    assert single.exit_code == 0 and json.loads(single.stdout.splitlines()[0])["ok"] is True
 
 
 def test_choices_become_verifier_options(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:

@@ -101,7 +101,10 @@ def verify_batch_command(
     icons_dir: IconsOpt = None,
     escalation_order: OrderOpt = None,
 ) -> None:
-    """Verify every trace in the given folders against one rule, in parallel."""
+    """Verify every trace in the given folders against one rule, in parallel.
+
+    Exit status 0 when every trace passes, 1 when any fails or cannot be read, 2 for a bad rule or option.
+    """
     from droidpilot.verify.batch import find_traces, run_batch
     from droidpilot.verify.spec import load_rule
 

@@ -26,11 +26,15 @@ _WORKER_STATE: dict[str, Any] = {}
 
 
 def find_traces(folders: Iterable[str | Path]) -> list[Path]:
-    """The traces inside ``folders``: each immediate sub-folder and ``.json`` file, sorted by name."""
+    """The traces inside ``folders``: each immediate sub-folder and ``.json`` file, sorted by name (a
+    folder that is itself a runner trace, with an actions.json, counts as one trace)."""
     found: list[Path] = []
     for folder in map(Path, folders):
         if not folder.is_dir():
             raise InputError(f"{folder} is not a folder of traces")
+        if (folder / "actions.json").is_file():
+            found.append(folder)
+            continue
         found.extend(p for p in sorted(folder.iterdir())
                      if (p.is_dir() and not p.name.startswith(".")) or p.suffix.lower() == ".json")
     if not found:
