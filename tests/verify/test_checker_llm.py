@@ -217,3 +217,38 @@ def test_escalate_reaches_the_llm_when_cheap_checks_fail(openai_server: OpenAITe
     assert result.verdict is Verdict.YES
     assert any(child.checker == "llm" and child.yes for child in result.children)
     assert len(openai_server.chat_requests) == 1
+
+
+def test_cli_verify_with_an_llm_endpoint(openai_server: OpenAITestServer, tmp_path: Path,
+                                         monkeypatch: pytest.MonkeyPatch) -> None:
+    from typer.testing import CliRunner
+
+    from droidpilot.cli import _discover, app
+    from droidpilot.verify.examples import example_dir
+
+    monkeypatch.setenv("DROIDPILOT_CACHE_DIR", str(tmp_path / "cache"))
+    rule = tmp_path / "rule.yaml"
+    rule.write_text(
+        "task_id: cart-llm\nnodes:\n"
+        "  - id: results\n    next: [confirmed]\n    condition:\n      type: xml_text_match\n"
+        "      params: {any: [\"Results for wireless earbuds\"]}\n"
+        "  - id: confirmed\n    condition:\n      type: llm\n"
+        "      params: {prompt: \"Does the screen confirm that the task {task_description} is done?\"}\n",
+        encoding="utf-8")
+    answers: list[str] = []
+
+    def answer(request: Any) -> str:
+        answers.append(request.body["model"])
+        return YES if len(answers) >= 2 else NO
+
+    openai_server.responder = answer
+    _discover()
+    out = CliRunner().invoke(app, ["verify", str(rule), str(example_dir() / "trace"), "--json",
+                                   "--llm-base-url", openai_server.base_url, "--llm-model", "test-model"])
+    assert out.exit_code == 0, out.output
+    verdict = json.loads(out.output)
+    assert verdict["ok"] and not verdict["manual_review_needed"]
+    assert set(answers) == {"test-model"} and len(answers) >= 2
+    trace_task = "Search for wireless earbuds and add the Budget Buds to the cart"  # from actions.json
+    assert all(trace_task in "\n".join(r.texts()) for r in openai_server.chat_requests)
+    assert all(len(r.image_urls()) in (1, 2) for r in openai_server.chat_requests)
