@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import json
+import logging
 import socket
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -219,6 +221,17 @@ def test_escalate_reaches_the_llm_when_cheap_checks_fail(openai_server: OpenAITe
     assert len(openai_server.chat_requests) == 1
 
 
+@pytest.fixture
+def restore_logging() -> Iterator[None]:
+    """The CLI configures the root logger; put it back for the tests that follow."""
+    root = logging.getLogger()
+    handlers, level = list(root.handlers), root.level
+    yield
+    root.handlers[:] = handlers
+    root.setLevel(level)
+
+
+@pytest.mark.usefixtures("restore_logging")
 def test_cli_verify_with_an_llm_endpoint(openai_server: OpenAITestServer, tmp_path: Path,
                                          monkeypatch: pytest.MonkeyPatch) -> None:
     from typer.testing import CliRunner
