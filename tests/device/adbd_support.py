@@ -90,8 +90,9 @@ def reap_adb_servers(port: int) -> list[int]:
             argv = (entry / "cmdline").read_bytes().split(b"\0")
         except OSError:
             continue
+        spec = f"tcp:{port}".encode()
         if argv and argv[0].endswith(b"adb") and b"fork-server" in argv and \
-                (str(port).encode() in b" ".join(argv)):
+                any(a == spec or a.endswith(b":" + spec) for a in argv):
             with contextlib.suppress(ProcessLookupError):
                 os.kill(int(entry.name), signal.SIGKILL)
                 killed.append(int(entry.name))

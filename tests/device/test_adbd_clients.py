@@ -109,6 +109,8 @@ def test_push_pull_round_trip(adb: Path, front: Front, tmp_path: Path) -> None:
     run_adb(adb, front.port, "-s", "simphone-2", "push", str(tmp_path / "blob.bin"), "/sdcard/Download/")
     listing = run_adb(adb, front.port, "-s", "simphone-2", "shell", "ls", "/sdcard/Download").stdout.decode()
     assert "blob.bin" in listing.split()
+    sync_listing = run_adb(adb, front.port, "-s", "simphone-2", "ls", "/sdcard/Download").stdout.decode()
+    assert any(line.endswith(" blob.bin") for line in sync_listing.splitlines())  # sync LIST / LIS2
     run_adb(adb, front.port, "-s", "simphone-2", "pull", "/sdcard/Download/blob.bin",
             str(tmp_path / "back.bin"))
     assert (tmp_path / "back.bin").read_bytes() == blob
