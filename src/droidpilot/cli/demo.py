@@ -11,6 +11,7 @@ from typing import Annotated
 
 import typer
 from rich.console import Console
+from rich.markup import escape
 
 from droidpilot.cli._common import guard
 
@@ -36,7 +37,8 @@ def demo(
     else:
         console = Console()
         console.print(f"[bold]droidpilot demo[/]: verifying the bundled trace ({len(trace)} frames, task: "
-                      f"{trace.task_description!r}) against {task.task_id}\n", highlight=False, markup=True)
+                      f"{escape(repr(trace.task_description))}) against {escape(task.task_id)}\n",
+                      highlight=False)
         render(result, task, console)
     raise typer.Exit(0 if result.ok else 1)
 
