@@ -1,0 +1,158 @@
+"""How fast and how accurate droidpilot's OCR is next to bare RapidOCR, on rendered 1080x2400 phone screens.
+
+Prints, in one run: the cold time (new engine: model loading plus the first screen), the median time per
+screen once warm, and the recall of the rendered labels (share of labels read with their exact normalised
+text by a line whose box holds the label's centre) for
+  - bare RapidOCR as shipped (``RapidOCR()``: it caps the longest side at 2000 pixels),
+  - bare RapidOCR at full resolution (the same with the cap lifted),
+  - droidpilot's RapidOcrEngine with its defaults,
+and, with ``--ablations``, each setting of droidpilot's engine varied alone. Runs of the engines are
+interleaved screen by screen so that other load on the machine weighs on all of them alike.
+
+    .venv/bin/python benchmarks/ocr_speed.py [--repeats 3] [--ablations] [--quick]
+"""
+
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import statistics
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from droidpilot.perception.normalize import match_key
+from droidpilot.perception.rapid import RapidOcrEngine, RapidSettings
+from droidpilot.perception.synth import SynthScreen, render_list_screen
+from droidpilot.perception.types import OcrLine, box_center
+
+
+def screens(quick: bool) -> list[tuple[str, SynthScreen]]:
+    """English and Chinese, light and dark, and one with text at three quarters of the usual size."""
+    specs = [("en light", "en", "light", 0, 1.0), ("zh dark", "zh", "dark", 1, 1.0),
+             ("en dark", "en", "dark", 2, 1.0), ("zh light", "zh", "light", 3, 1.0),
+             ("en light small text", "en", "light", 4, 0.75)]
+    if quick:
+        specs = specs[:2]
+    return [(name, render_list_screen(size=(1080, 2400), lang=lang, theme=theme, seed=seed, scale=scale))
+            for name, lang, theme, seed, scale in specs]
+
+
+def recall(screen: SynthScreen, lines: list[OcrLine]) -> tuple[int, int]:
+    """(labels read, labels drawn)."""
+    hit = 0
+    for label in screen.labels:
+        cx, cy = box_center(label.box)
+        hit += any(ln.box[0] - 2 <= cx <= ln.box[2] + 2 and ln.box[1] - 2 <= cy <= ln.box[3] + 2
+                   and match_key(label.text) in match_key(ln.text) for ln in lines)
+    return hit, len(screen.labels)
+
+
+def bare_reader(params: dict[str, Any]) -> Callable[[], Callable[[SynthScreen], list[OcrLine]]]:
+    """A factory of bare RapidOCR readers (``params`` on top of RapidOCR's own configuration)."""
+
+    def make() -> Callable[[SynthScreen], list[OcrLine]]:
+        from rapidocr import RapidOCR
+
+        ocr = RapidOCR(params={"Global.log_level": "error", **params})
+
+        def read(screen: SynthScreen) -> list[OcrLine]:
+            out = ocr(np.ascontiguousarray(np.asarray(screen.image)[:, :, ::-1]))
+            if getattr(out, "boxes", None) is None or out.txts is None:
+                return []
+            result = []
+            for quad, text, score in zip(out.boxes, out.txts, out.scores, strict=False):
+                pts = np.asarray(quad, dtype=float)
+                box = (int(pts[:, 0].min()), int(pts[:, 1].min()), int(pts[:, 0].max()), int(pts[:, 1].max()))
+                result.append(OcrLine(str(text), box, float(score)))
+            return result
+
+        return read
+
+    return make
+
+
+def ours(settings: RapidSettings) -> Callable[[], Callable[[SynthScreen], list[OcrLine]]]:
+    def make() -> Callable[[SynthScreen], list[OcrLine]]:
+        engine = RapidOcrEngine(settings)
+        return lambda screen: engine.recognize(screen.image)
+
+    return make
+
+
+@dataclass
+class Entry:
+    name: str
+    factory: Callable[[], Callable[[SynthScreen], list[OcrLine]]]
+    reader: Callable[[SynthScreen], list[OcrLine]] | None = None
+    cold: float = 0.0
+    times: dict[str, list[float]] = field(default_factory=dict)
+    hits: int = 0
+    total: int = 0
+
+    def warm_median(self) -> float:
+        """Median over screens of each screen's median time."""
+        return statistics.median(statistics.median(t) for t in self.times.values())
+
+
+def run(entries: list[Entry], shots: list[tuple[str, SynthScreen]], repeats: int) -> None:
+    for entry in entries:  # cold: a new engine (its models load) reading its first screen
+        start = time.perf_counter()
+        entry.reader = entry.factory()
+        entry.reader(shots[0][1])
+        entry.cold = time.perf_counter() - start
+    for name, shot in shots:
+        last: dict[str, list[OcrLine]] = {}
+        for _ in range(repeats):
+            for entry in entries:  # interleaved: load on the machine weighs on every engine alike
+                assert entry.reader is not None
+                start = time.perf_counter()
+                last[entry.name] = entry.reader(shot)
+                entry.times.setdefault(name, []).append(time.perf_counter() - start)
+        for entry in entries:
+            h, n = recall(shot, last[entry.name])
+            entry.hits, entry.total = entry.hits + h, entry.total + n
+
+
+def describe(s: RapidSettings) -> str:
+    return (f"det {s.det_limit_side}px, rec batch {s.rec_batch}, {s.threads} threads, "
+            f"cls {'on' if s.use_cls else 'off'}")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--repeats", type=int, default=3, help="warm runs per screen and engine")
+    parser.add_argument("--ablations", action="store_true", help="also vary each setting of ours alone")
+    parser.add_argument("--quick", action="store_true", help="two screens only")
+    args = parser.parse_args()
+
+    shots = screens(args.quick)
+    default = RapidSettings()
+    entries = [
+        Entry("bare RapidOCR, as shipped (longest side capped at 2000)", bare_reader({})),
+        Entry("bare RapidOCR, full resolution", bare_reader({"Global.max_side_len": 100_000})),
+        Entry(f"droidpilot rapidocr ({describe(default)})", ours(default)),
+    ]
+    if args.ablations:
+        variants = [dataclasses.replace(default, det_limit_side=v) for v in (736, 1280, 1600)]
+        variants += [dataclasses.replace(default, rec_batch=v) for v in (1, 6, 16)]
+        variants += [dataclasses.replace(default, threads=1), dataclasses.replace(default, use_cls=True)]
+        entries += [Entry(f"  variant: {describe(v)}", ours(v)) for v in variants]
+
+    print(f"screens: {len(shots)} rendered at 1080x2400 ({', '.join(n for n, _ in shots)}); "
+          f"{args.repeats} warm runs each; {sum(len(s.labels) for _, s in shots)} labels")
+    run(entries, shots, args.repeats)
+    for e in entries:
+        print(f"{e.name}: cold {e.cold:.2f} s, warm {e.warm_median():.2f} s/screen, "
+              f"recall {100 * e.hits / e.total:.1f}% ({e.hits}/{e.total})")
+    mine = entries[2]
+    for base in entries[:2]:
+        print(f"ours / {base.name}: warm {mine.warm_median() / base.warm_median():.2f} "
+              f"({base.warm_median() / mine.warm_median():.1f}x faster), cold {mine.cold / base.cold:.2f}")
+
+
+if __name__ == "__main__":
+    main()
