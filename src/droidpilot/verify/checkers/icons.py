@@ -1,0 +1,143 @@
+"""The ``icons_match`` checker (MobiFlow's ``icons``): are these icon templates on the screenshot?
+
+Params: ``any`` / ``all`` (icon names or lists of them; every given constraint must hold) and
+``threshold`` (correlation, default ``options.icons_threshold``, 0.8). Names resolve to files next to
+the rule, in ``icons/`` beside it, in the app's sub-folder, and in ``options.icons_dirs``. A name that
+resolves to no file is an InputError naming the places searched (a rule problem, never a silent no); a
+frame without a screenshot is undecided. The decoded screenshot and every result are kept on the frame.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import cv2
+
+from droidpilot.errors import DroidpilotError, InputError
+from droidpilot.perception.icons.imageio import decode_image
+from droidpilot.perception.icons.resolve import resolve_icon
+from droidpilot.perception.icons.templates import (
+    DEFAULT_THRESHOLD,
+    ScreenPyramid,
+    TemplateMatch,
+    load_template,
+    search_template,
+)
+from droidpilot.verify.checkers.base import CheckResult, ConditionChecker, Param, Verdict, register_condition
+
+if TYPE_CHECKING:
+    from droidpilot.verify.frame import Frame
+    from droidpilot.verify.options import VerifierOptions
+
+FRAME_BGR_KEY = "_image_bgr"  # the decoded screenshot (BGR uint8), shared with other screen readers
+FRAME_PYRAMID_KEY = "_icons_pyramid"
+FRAME_MATCHES_KEY = "_icons_matches"
+
+
+def _names(value: Any) -> list[str]:
+    if value is None:
+        return []
+    return [value] if isinstance(value, str) else list(value)
+
+
+def frame_image(frame: Frame) -> Any:
+    """The frame's screenshot decoded once (BGR array kept on ``frame.extra``)."""
+    img = frame.extra.get(FRAME_BGR_KEY)
+    if img is None:
+        img = decode_image(frame.image_bytes(), f"frame {frame.index} screenshot {frame.image_path or ''}")
+        frame.extra[FRAME_BGR_KEY] = img
+    return img
+
+
+def _pyramid(frame: Frame) -> ScreenPyramid:
+    pyr = frame.extra.get(FRAME_PYRAMID_KEY)
+    if pyr is None:
+        pyr = ScreenPyramid(cv2.cvtColor(frame_image(frame), cv2.COLOR_BGR2GRAY))
+        frame.extra[FRAME_PYRAMID_KEY] = pyr
+    return pyr
+
+
+@register_condition("icons_match")
+class IconsMatch(ConditionChecker):
+    """Template matching of icon files on the screenshot; any / all of the named icons."""
+
+    reads = "screen"
+    cost = 40  # after UI-XML checks, before OCR
+    params_spec = {
+        "any": Param("str_or_list", help="icon names; at least one must be on screen"),
+        "all": Param("str_or_list", help="icon names; every one must be on screen"),
+        "threshold": Param("number", help="TM_CCOEFF_NORMED score a match needs (default 0.8)"),
+    }
+
+    def validate(self, params: dict[str, Any]) -> list[str]:
+        problems = []
+        names = _names(params.get("any")) + _names(params.get("all"))
+        if not names:
+            problems.append("icons needs 'any' or 'all' with at least one icon name")
+        bad = [n for n in names if not isinstance(n, str) or not n.strip()]
+        if bad:
+            problems.append(f"icon names must be non-empty strings, not {bad!r}")
+        threshold = params.get("threshold")
+        if threshold is not None and (isinstance(threshold, bool) or not isinstance(threshold, (int, float))
+                                      or not 0.0 < float(threshold) <= 1.0):
+            problems.append(f"icons threshold must be a number in (0, 1], not {threshold!r}")
+        return problems
+
+    def run(self, frame: Frame, params: dict[str, Any], options: VerifierOptions | None) -> CheckResult:
+        """As the base, except that a rule problem (an icon that resolves to no file) is raised."""
+        try:
+            answer = self.check(frame, params, options)
+        except InputError:
+            raise
+        except Exception as exc:  # a crash must not sink the verdict; surfaced as undecided
+            return CheckResult(Verdict.UNDECIDED, self.name, self.reads,
+                               reason=f"checker raised {type(exc).__name__}: {exc}")
+        return answer
+
+    def check(self, frame: Frame, params: dict[str, Any], options: VerifierOptions | None = None
+              ) -> CheckResult:
+        problems = self.validate(params)
+        if problems:
+            raise InputError("; ".join(problems))
+        any_names, all_names = _names(params.get("any")), _names(params.get("all"))
+        threshold = float(params.get("threshold") or getattr(options, "icons_threshold", None)
+                          or DEFAULT_THRESHOLD)
+        rule_dir = getattr(options, "rule_dir", None)
+        icons_dirs = [Path(d) for d in (getattr(options, "icons_dirs", None) or [])]
+        app_id = getattr(options, "app_id", "") or ""
+        files = {n: resolve_icon(n, Path(rule_dir) if rule_dir else None, icons_dirs, app_id)
+                 for n in dict.fromkeys(any_names + all_names)}
+        for path in files.values():
+            load_template(path)  # a broken template file is a rule problem: raised, before the screen
+        if not frame.has_image():
+            return CheckResult(Verdict.UNDECIDED, self.name, self.reads,
+                               reason=f"frame {frame.index} has no screenshot to match icons on")
+        try:
+            pyr = _pyramid(frame)
+        except DroidpilotError as exc:
+            return CheckResult(Verdict.UNDECIDED, self.name, self.reads, reason=str(exc))
+        cache: dict[tuple[str, float], tuple[list[TemplateMatch], TemplateMatch | None]]
+        cache = frame.extra.setdefault(FRAME_MATCHES_KEY, {})
+        matched: dict[str, Any] = {}
+        missing: dict[str, Any] = {}
+        for name, path in files.items():
+            key = (str(path), threshold)
+            if key not in cache:
+                cache[key] = search_template(pyr, path, threshold)
+            hits, best = cache[key]
+            if hits:
+                matched[name] = {"file": str(path), **hits[0].to_dict(), "count": len(hits)}
+            else:
+                missing[name] = {"file": str(path), "best": best.to_dict() if best else None}
+        ok_all = all(n in matched for n in all_names)
+        ok_any = not any_names or any(n in matched for n in any_names)
+        verdict = Verdict.YES if ok_all and ok_any else Verdict.NO
+        if verdict is Verdict.YES:
+            reason = f"found {', '.join(matched)}"
+        else:
+            lacking = [n for n in all_names if n not in matched]
+            reason = (f"not on screen: {', '.join(lacking)}" if lacking
+                      else f"none of {', '.join(any_names)} on screen")
+        details = {"threshold": threshold, "matched": matched, "missing": missing}
+        return CheckResult(verdict, self.name, self.reads, reason=reason, details=details)
