@@ -87,3 +87,19 @@ def test_verify_task_folder_reads_a_runner_folder() -> None:
     result = verify_task_folder(folder / "rule.yaml", folder / "trace")
     assert result.ok
     assert result.matched[-1].node_id == "finished" and result.matched[-1].frame_index == 4
+
+
+def test_duck_typed_checker_without_the_base_class_registers_too() -> None:
+    @register_condition("has_banner")
+    class HasBanner:  # MobiFlow scripts sometimes skip the base class
+        def check(self, frame: Any, params: dict[str, Any], options: Any = None) -> bool | None:
+            text = frame.get("text", "")
+            return None if "?" in text else "banner" in text
+
+    from avdag.types import Node, Task
+    from droidpilot.verify.rule import Condition
+
+    task = Task(nodes=[Node(id="b", condition=Condition(type="has_banner"))])
+    assert verify([{"text": "none"}, {"text": "banner"}], task).ok
+    unsure = verify([{"text": "?"}], task)
+    assert not unsure.ok and unsure.manual_review_needed
