@@ -11,7 +11,7 @@ from PIL import Image
 
 from droidpilot.errors import InputError
 from droidpilot.llm.cache import AnswerCache, answer_key, default_cache_dir
-from droidpilot.llm.images import downscale, encode, image_data_url, load_image
+from droidpilot.llm.images import downscale, encode, fitted_size, image_data_url, load_image
 
 
 def test_cache_round_trip_and_corrupt_entries(tmp_path: Path) -> None:
@@ -49,6 +49,8 @@ def test_downscale_keeps_aspect_and_never_upscales() -> None:
     same, scale = downscale(Image.new("RGB", (300, 200)), 1000)
     assert same.size == (300, 200) and scale == 1.0
     assert downscale(tall, None)[0].size == (1080, 2400)
+    for size in ((1080, 2400), (1440, 3200), (2400, 1080), (333, 1001)):
+        assert downscale(Image.new("L", size), 1000)[0].size == fitted_size(size, 1000)[0]
 
 
 def test_jpeg_flattens_alpha_and_data_urls_decode() -> None:

@@ -31,19 +31,27 @@ def load_image(source: ImageLike, what: str = "image") -> Image.Image:
     return image
 
 
+def fitted_size(size: tuple[int, int], max_side: int | None) -> tuple[tuple[int, int], float]:
+    """The (width, height) an image of ``size`` is sent at, and the scale (<= 1) from device pixels.
+
+    This is the one definition of the size a model sees; map its coordinates back by dividing by scale.
+    """
+    width, height = size
+    longest = max(width, height)
+    if not max_side or max_side <= 0 or longest <= max_side:
+        return (width, height), 1.0
+    scale = max_side / longest
+    return (max(1, round(width * scale)), max(1, round(height * scale))), scale
+
+
 def downscale(image: Image.Image, max_side: int | None) -> tuple[Image.Image, float]:
     """Shrink ``image`` so its longer side is at most ``max_side``; returns (image, scale <= 1).
 
     Never upscales; ``max_side`` None or 0 keeps the image as is.
     """
-    if not max_side or max_side <= 0:
+    size, scale = fitted_size(image.size, max_side)
+    if scale == 1.0:
         return image, 1.0
-    width, height = image.size
-    longest = max(width, height)
-    if longest <= max_side:
-        return image, 1.0
-    scale = max_side / longest
-    size = (max(1, round(width * scale)), max(1, round(height * scale)))
     return image.resize(size, Image.Resampling.LANCZOS), scale
 
 
