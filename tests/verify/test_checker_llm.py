@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import base64
+import io
 import json
 import logging
 import socket
@@ -86,6 +88,8 @@ def test_request_shows_both_screens_task_prompt_and_action(openai_server: OpenAI
     assert "图 2" in text and '"position_x": 270' in text
     urls = request.image_urls()
     assert len(urls) == 2 and all(u.startswith("data:image/png;base64,") for u in urls)
+    sizes = [Image.open(io.BytesIO(base64.b64decode(u.split(",", 1)[1]))).size for u in urls]
+    assert sizes == [(144, 320), (144, 320)]  # 360x800 screens downscaled to image_max_side=320
     check(frames[1], options)  # the last frame has no next frame: one image
     assert len(openai_server.chat_requests[1].image_urls()) == 1
 
