@@ -219,3 +219,17 @@ def test_open_app_by_package_label_or_home_screen_icon(front: Front, dev: AdbDev
                                                        package: str) -> None:
     dev.open_app(name)
     assert dev.current_app() == package
+
+
+def test_an_old_phone_without_shell_v2_still_works() -> None:
+    sim = SimDevice()
+    with AdbServer([sim], port=0, features=("stat_v2",)).start() as server:
+        dev = AdbDevice("simphone-1", port=server.port)
+        assert "shell_v2" not in dev.features()
+        res = dev.shell("ls /nowhere")
+        assert res.code == 1 and "No such file or directory" in res.text
+        assert dev.shell("echo -n partial").out == b"partial" and dev.shell("true").code == 0
+        dev.tap(*node_center(dev.ui_xml(), "Search apps"))
+        dev.type_text("v1 'path' ok")
+        assert sim.state()["foreground"]["fields"]["query"] == "v1 'path' ok"
+        assert dev.screenshot().size == (1080, 2400)

@@ -14,7 +14,17 @@ from pathlib import Path
 
 import pytest
 from PIL import Image
-from tests.device.adbd_support import Front, adb_client_params, node_center, run_adb, running_front
+from tests.device.adbd_support import (
+    Front,
+    adb_client_params,
+    node_center,
+    reap_adb_servers,
+    run_adb,
+    running_front,
+)
+
+from droidpilot.device.adbd.server import AdbServer
+from droidpilot.device.sim.phone import SimDevice
 
 pytestmark = pytest.mark.slow
 
@@ -152,3 +162,15 @@ def test_script_on_stdin_and_wait_for_device(adb: Path, front: Front) -> None:
     assert "status 0" in out
     assert front.sims[0].state()["foreground"]["app"] == "recents"
     run_adb(adb, front.port, "-s", "simphone-2", "wait-for-device")
+
+
+def test_clients_fall_back_to_shell_v1_on_an_old_phone(adb: Path) -> None:
+    sim = SimDevice()
+    with AdbServer([sim], port=0, features=("stat_v2",)).start() as server:
+        try:
+            res = run_adb(adb, server.port, "shell", "input keyevent 187; frobnicate")
+            assert sim.state()["foreground"]["app"] == "recents"
+            assert res.returncode == 0  # shell v1 carries no exit status, as on Android < 7
+            assert b"/system/bin/sh: frobnicate: not found" in res.stdout  # and stderr is merged
+        finally:
+            reap_adb_servers(server.port)

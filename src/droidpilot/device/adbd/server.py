@@ -16,7 +16,7 @@ from collections.abc import Sequence
 
 from droidpilot.device.adbd.phone import Phone
 from droidpilot.device.adbd.protocol import Conn, ProtocolError
-from droidpilot.device.adbd.services import Services, Session
+from droidpilot.device.adbd.services import FEATURES, Services, Session
 from droidpilot.device.base import Device, DeviceError
 from droidpilot.errors import InputError
 
@@ -82,16 +82,20 @@ class _TcpServer(socketserver.ThreadingTCPServer):
 
 
 class AdbServer:
-    """Serves phones as adb devices ``simphone-1..N`` (or the serials given) on a loopback port."""
+    """Serves phones as adb devices ``simphone-1..N`` (or the serials given) on a loopback port.
+
+    ``features`` is what the devices advertise; leave out ``shell_v2`` to act like an old (Android < 7) phone.
+    """
 
     def __init__(self, devices: Sequence[Device], host: str = "127.0.0.1", port: int = 5037, *,
-                 allow_kill: bool = False, serials: Sequence[str] | None = None) -> None:
+                 allow_kill: bool = False, serials: Sequence[str] | None = None,
+                 features: Sequence[str] = FEATURES) -> None:
         self.host = check_loopback(host)
         names = list(serials) if serials else [f"simphone-{i}" for i in range(1, len(devices) + 1)]
         self.phones = [Phone(serial=s, transport_id=i, device=d)
                        for i, (s, d) in enumerate(zip(names, devices, strict=True), start=1)]
         self.allow_kill = allow_kill
-        self.services = Services(self.phones, lambda: self.allow_kill, self._kill)
+        self.services = Services(self.phones, lambda: self.allow_kill, self._kill, tuple(features))
         self._port = port
         self._tcp: _TcpServer | None = None
         self._thread: threading.Thread | None = None

@@ -36,8 +36,10 @@ class Session:
 class Services:
     """Answers requests for a fixed set of phones."""
 
-    def __init__(self, phones: list[Phone], may_kill: Callable[[], bool], kill: Callable[[], None]) -> None:
+    def __init__(self, phones: list[Phone], may_kill: Callable[[], bool], kill: Callable[[], None],
+                 features: tuple[str, ...] = FEATURES) -> None:
         self.phones = phones
+        self.features = features
         self.may_kill = may_kill
         self.kill = kill
 
@@ -108,7 +110,7 @@ class Services:
         elif cmd in ("features", "host-features"):
             if cmd == "features" and phone is None:
                 phone = self.pick("any")
-            conn.okay(",".join(FEATURES))
+            conn.okay(",".join(self.features))
         elif cmd == "kill":
             if self.may_kill():
                 conn.okay()
@@ -163,7 +165,7 @@ class Services:
             raise ServiceError("port forwarding is not supported by SimPhone")
         phone = phone or self.pick("any")
         answers = {"get-state": "device", "get-serialno": phone.serial, "get-devpath": "simulated",
-                   "features": ",".join(FEATURES)}
+                   "features": ",".join(self.features)}
         conn.okay(answers[cmd])
         return False
 
@@ -180,7 +182,7 @@ class Services:
         opts = name.split(",")
         if opts[0] == "shell":
             conn.okay()
-            self._shell(conn, phone, arg, "v2" in opts[1:])
+            self._shell(conn, phone, arg, "v2" in opts[1:] and "shell_v2" in self.features)
         elif name == "exec":
             conn.okay()
             conn.send(shell.run(phone, arg).merged)
