@@ -41,6 +41,7 @@ class ShellResult:
 
     @property
     def text(self) -> str:
+        """stdout then stderr, decoded."""
         return (self.out + self.err).decode("utf-8", "replace")
 
 
@@ -60,6 +61,7 @@ class _Client(adbutils.AdbClient):
         self._timeout = timeout
 
     def make_connection(self, timeout: float | None = None) -> AdbConnection:
+        """A connection to the adb server (never spawning one unless allowed)."""
         if self._spawn:
             return super().make_connection(timeout)
         c = _NoSpawnConnection(self.host, self.port)
@@ -233,12 +235,15 @@ class AdbDevice:
         return parse_size(text, text)
 
     def tap(self, x: int, y: int) -> None:
+        """`input tap x y`."""
         self._check(f"input tap {int(x)} {int(y)}")
 
     def long_press(self, x: int, y: int, duration_ms: int = 800) -> None:
+        """A swipe that stays put for ``duration_ms`` (Android's long press)."""
         self._check(f"input swipe {int(x)} {int(y)} {int(x)} {int(y)} {int(duration_ms)}")
 
     def swipe(self, x1: int, y1: int, x2: int, y2: int, duration_ms: int = 300) -> None:
+        """`input swipe x1 y1 x2 y2 duration`."""
         self._check(f"input swipe {int(x1)} {int(y1)} {int(x2)} {int(y2)} {int(duration_ms)}")
 
     def type_text(self, text: str) -> None:
@@ -263,6 +268,7 @@ class AdbDevice:
             raise command_failed(self.serial, "am broadcast -a ADB_INPUT_B64", out)
 
     def key(self, key: Key) -> None:
+        """back, home, enter or app_switch as `input keyevent`."""
         code = KEYCODES.get(str(key))
         if code is None:
             raise DeviceError(f"unknown key {key!r}: use one of {', '.join(KEYCODES)}")

@@ -38,6 +38,7 @@ def _flags(args: list[str]) -> tuple[set[str], list[str]]:
 
 
 def tool_echo(sh: Shell, args: list[str], stdin: bytes) -> Result:
+    """`echo [-n] ARGS...`."""
     newline = True
     if args[:1] == ["-n"]:
         newline, args = False, args[1:]
@@ -45,6 +46,7 @@ def tool_echo(sh: Shell, args: list[str], stdin: bytes) -> Result:
 
 
 def tool_cat(sh: Shell, args: list[str], stdin: bytes) -> Result:
+    """`cat [FILE...]` (stdin when no file)."""
     if not args:
         return Result(out=stdin)
     out, err = bytearray(), bytearray()
@@ -64,6 +66,7 @@ def _long(name: str, node_mode: int, size: int, mtime: int) -> str:
 
 
 def tool_ls(sh: Shell, args: list[str], stdin: bytes) -> Result:
+    """`ls [-l] [-a] [-d] [PATH...]`."""
     flags, paths = _flags(args)
     out, err = bytearray(), bytearray()
     for p in paths or ["."]:
@@ -86,6 +89,7 @@ def tool_ls(sh: Shell, args: list[str], stdin: bytes) -> Result:
 
 
 def tool_rm(sh: Shell, args: list[str], stdin: bytes) -> Result:
+    """`rm [-f] [-r] PATH...`."""
     flags, paths = _flags(args)
     err = bytearray()
     for p in paths:
@@ -100,6 +104,7 @@ def tool_rm(sh: Shell, args: list[str], stdin: bytes) -> Result:
 
 
 def tool_mkdir(sh: Shell, args: list[str], stdin: bytes) -> Result:
+    """`mkdir [-p] DIR...`."""
     flags, paths = _flags(args)
     err = bytearray()
     for p in paths:
@@ -111,6 +116,7 @@ def tool_mkdir(sh: Shell, args: list[str], stdin: bytes) -> Result:
 
 
 def tool_touch(sh: Shell, args: list[str], stdin: bytes) -> Result:
+    """`touch FILE...` (creates empty files)."""
     err = bytearray()
     for p in _flags(args)[1]:
         try:
@@ -122,6 +128,7 @@ def tool_touch(sh: Shell, args: list[str], stdin: bytes) -> Result:
 
 
 def tool_sleep(sh: Shell, args: list[str], stdin: bytes) -> Result:
+    """`sleep SECONDS`: real time passes, and the phone's clock moves with it."""
     try:
         seconds = float(args[0].rstrip("s")) if args else -1.0
     except ValueError:
@@ -139,6 +146,7 @@ def tool_sleep(sh: Shell, args: list[str], stdin: bytes) -> Result:
 
 
 def tool_grep(sh: Shell, args: list[str], stdin: bytes) -> Result:
+    """`grep [-E] [-i] [-v] [-o] [-c] [-q] PATTERN [FILE...]` (Python regular expressions)."""
     flags, rest = _flags(args)
     if not rest:
         return Result(err=b"grep: Needs 1 argument\n", code=2)
@@ -178,16 +186,19 @@ def _count(args: list[str]) -> tuple[int, list[str]]:
 
 
 def tool_head(sh: Shell, args: list[str], stdin: bytes) -> Result:
+    """`head [-n N]` of stdin."""
     n, _ = _count(args)
     return Result(out=b"".join(stdin.splitlines(keepends=True)[:n]))
 
 
 def tool_tail(sh: Shell, args: list[str], stdin: bytes) -> Result:
+    """`tail [-n N]` of stdin."""
     n, _ = _count(args)
     return Result(out=b"".join(stdin.splitlines(keepends=True)[-n:] if n else []))
 
 
 def tool_wc(sh: Shell, args: list[str], stdin: bytes) -> Result:
+    """`wc [-l]` of stdin."""
     lines = stdin.count(b"\n")
     if "-l" in args:
         return Result(out=f"{lines}\n".encode())
@@ -195,10 +206,12 @@ def tool_wc(sh: Shell, args: list[str], stdin: bytes) -> Result:
 
 
 def tool_exit(sh: Shell, args: list[str], stdin: bytes) -> Result:
+    """`exit [STATUS]`: ends the shell."""
     raise ExitShell(int(args[0]) if args and args[0].isdigit() else sh.last)
 
 
 def tool_cd(sh: Shell, args: list[str], stdin: bytes) -> Result:
+    """`cd DIR`."""
     target = _path(sh, args[0]) if args else "/"
     try:
         if not _fs(sh).stat(target).is_dir:
@@ -219,10 +232,12 @@ def tool_const(out: str, code: int = 0) -> object:
 
 
 def tool_pwd(sh: Shell, args: list[str], stdin: bytes) -> Result:
+    """`pwd`."""
     return Result(out=f"{sh.cwd}\n".encode())
 
 
 def tool_date(sh: Shell, args: list[str], stdin: bytes) -> Result:
+    """`date [+%s]`."""
     if args[:1] == ["+%s"]:
         return Result(out=f"{int(time.time())}\n".encode())
     return Result(out=time.strftime("%a %b %d %H:%M:%S %Z %Y\n").encode())

@@ -88,6 +88,7 @@ class Phone:
 
     @property
     def ime(self) -> str:
+        """The active input method's id."""
         return self.settings["secure"].get("default_input_method", "")
 
     def describe(self) -> str:

@@ -59,6 +59,7 @@ class Conn:
             raise ProtocolError("request is not UTF-8") from None
 
     def send(self, data: bytes) -> None:
+        """Send all of ``data``."""
         self.sock.sendall(data)
 
     def okay(self, payload: bytes | str | None = None) -> None:

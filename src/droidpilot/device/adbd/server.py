@@ -41,6 +41,7 @@ class _Handler(socketserver.BaseRequestHandler):
     server: _TcpServer
 
     def handle(self) -> None:
+        """Serve one client connection until it closes or a service ends it."""
         sock: socket.socket = self.request
         owner = self.server.owner
         owner._track(sock, True)

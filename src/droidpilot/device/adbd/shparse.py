@@ -24,11 +24,13 @@ class Part:
 
 @dataclass
 class Word:
+    """One shell word as parts, joined after expansion."""
     parts: list[Part] = field(default_factory=list)
 
 
 @dataclass
 class Redirect:
+    """``fd op target``, e.g. ``2>&1`` or ``> /sdcard/x``."""
     fd: int
     op: str  # > >> < >&
     target: Word
@@ -36,6 +38,7 @@ class Redirect:
 
 @dataclass
 class Command:
+    """A simple command: its words and redirections."""
     words: list[Word] = field(default_factory=list)
     redirects: list[Redirect] = field(default_factory=list)
 

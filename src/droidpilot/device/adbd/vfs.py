@@ -48,10 +48,12 @@ class Node:
 
     @property
     def is_dir(self) -> bool:
+        """True for directories."""
         return stat_mod.S_ISDIR(self.mode)
 
     @property
     def size(self) -> int:
+        """Bytes in a file (4096 for a directory, as ext4 reports)."""
         return 4096 if self.is_dir else len(self.data)
 
 
@@ -89,6 +91,7 @@ class Vfs:
         return node
 
     def exists(self, path: str) -> bool:
+        """True when something is at ``path``."""
         with self._lock:
             return canonical(path) in self._nodes
 
