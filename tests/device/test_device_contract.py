@@ -94,6 +94,8 @@ def test_type_text_reaches_the_focused_field(subject: Subject, text: str) -> Non
     dev.tap(*node_center(dev.ui_xml(), "Search apps"))
     dev.type_text(text)
     assert subject.state()["foreground"]["fields"]["query"] == text
+    dev.key("del")  # type: ignore[arg-type]
+    assert subject.state()["foreground"]["fields"]["query"] == text[:-1]
     dev.key("back")
     assert subject.state()["foreground"]["fields"]["query"] == ""
 

@@ -25,7 +25,8 @@ from droidpilot.device.adb_errors import command_failed, device_error, is_droppe
 from droidpilot.device.base import DeviceError, Key
 
 T = TypeVar("T")
-KEYCODES: dict[str, int] = {"back": 4, "home": 3, "enter": 66, "app_switch": 187}
+KEYCODES: dict[str, int] = {"back": 4, "home": 3, "enter": 66, "app_switch": 187, "del": 67, "page_up": 92,
+                            "page_down": 93, "menu": 82, "search": 84}
 DUMP_PATH = "/sdcard/window_dump.xml"
 _MAX_LINE = 900  # characters per shell command line (old adbd accepts 4 KiB requests)
 _IDLE_RETRIES = 3
@@ -268,7 +269,7 @@ class AdbDevice:
             raise command_failed(self.serial, "am broadcast -a ADB_INPUT_B64", out)
 
     def key(self, key: Key) -> None:
-        """back, home, enter or app_switch as `input keyevent`."""
+        """back, home, enter, app_switch (and del, page_up, page_down, menu, search) as `input keyevent`."""
         code = KEYCODES.get(str(key))
         if code is None:
             raise DeviceError(f"unknown key {key!r}: use one of {', '.join(KEYCODES)}")
