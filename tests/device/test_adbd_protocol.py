@@ -273,5 +273,6 @@ def test_settings_mirror_simphone_and_default_dump_path(front: Front) -> None:
     assert dev.shell("settings --user 0 put system user_rotation 0; settings get system user_rotation") == "0"
     assert "follows SimPhone's Settings app" in dev.shell("settings put global wifi_on 0")
     assert dev.shell("settings get secure no_such_key") == "null"
+    assert "mWakefulness=Awake" in dev.shell("dumpsys power")
     assert dev.shell("uiautomator dump") == "UI hierchary dumped to: /sdcard/window_dump.xml"
     assert dev.sync.read_text("/sdcard/window_dump.xml") == front.sims[1].ui_xml()

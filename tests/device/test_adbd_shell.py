@@ -104,3 +104,12 @@ def test_input_text_escaping_round_trips_through_sh(sh: Shell, text: str) -> Non
 def test_sh_quote_leaves_simple_words_alone() -> None:
     assert sh_quote("com.example/.Main") == "com.example/.Main"
     assert sh_quote("it's") == "'it'\\''s'"
+
+
+def test_a_full_sdcard_refuses_writes() -> None:
+    sh = Shell(TOOLS, Vfs(capacity=10), ENV)
+    assert sh.run("echo 12345 > /sdcard/a").code == 0
+    res = sh.run("echo 123456 > /sdcard/b")
+    assert res.code == 1 and b"No space left on device" in res.err
+    assert sh.run("echo 1234567890 > /sdcard/a").code == 1
+    assert sh.run("echo 123456789 > /sdcard/a").code == 0  # replacing a file counts only its new size

@@ -19,7 +19,8 @@ MAX_CHUNK = 64 * 1024  # SYNC_DATA_MAX
 MAX_FILE = 512 * 1024 * 1024
 _ERRNO = {"No such file or directory": errno.ENOENT, "Not a directory": errno.ENOTDIR,
           "Is a directory": errno.EISDIR, "Permission denied": errno.EACCES,
-          "Read-only file system": errno.EROFS, "File exists": errno.EEXIST}
+          "Read-only file system": errno.EROFS, "File exists": errno.EEXIST,
+          "No space left on device": errno.ENOSPC}
 
 
 def _u32(v: int) -> bytes:

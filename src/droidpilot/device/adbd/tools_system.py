@@ -269,8 +269,19 @@ def tool_dumpsys(sh: Shell, args: list[str], stdin: bytes) -> Result:
                 f"deviceWidth={w}, deviceHeight={h}}}]\n"
                 f"  mBaseDisplayInfo=DisplayInfo{{\"Built-in Screen\", displayId 0, "
                 f"real {w} x {h}, rotation 0}}\n")
+    elif service == "power":
+        text = ("POWER MANAGER (dumpsys power)\n  mWakefulness=Awake\n  mWakefulnessChanging=false\n"
+                "  mIsPowered=true\n  mHoldingDisplaySuspendBlocker=true\nDisplay Power: state=ON\n")
+    elif service == "battery":
+        level = "85"
+        state = getattr(phone.device, "state", None)
+        if callable(state):
+            with phone.lock:
+                level = str(state().get("system", {}).get("battery", level))
+        text = (f"Current Battery Service state:\n  AC powered: false\n  USB powered: true\n  status: 2\n"
+                f"  health: 2\n  present: true\n  level: {level}\n  scale: 100\n")
     elif not service:
-        text = "Currently running services:\n  activity\n  display\n  input\n  window\n"
+        text = "Currently running services:\n  activity\n  battery\n  display\n  input\n  power\n  window\n"
     else:
         return Result(out=f"Can't find service: {service}\n".encode())
     return Result(out=text.encode())

@@ -73,9 +73,10 @@ def canonical(path: str, cwd: str = "/") -> str:
 class Vfs:
     """A thread-safe tree of files and directories held in memory."""
 
-    def __init__(self) -> None:
+    def __init__(self, capacity: int = 256 * 1024 * 1024) -> None:
         self._lock = threading.RLock()
         self._nodes: dict[str, Node] = {}
+        self.capacity = capacity  # bytes all files together may hold (memory is the phone's storage)
         for d in _INITIAL_DIRS:
             self._nodes[d] = Node(stat_mod.S_IFDIR | 0o771)
         for link, perm in _LINKS.items():
@@ -120,11 +121,20 @@ class Vfs:
             node = self._nodes.get(p)
             if node is not None and node.is_dir:
                 raise VfsError("Is a directory", path)
+            kept = len(node.data) if node is not None and append else 0
+            replaced = len(node.data) if node is not None else 0
+            if self.used() - replaced + kept + len(data) > self.capacity:
+                raise VfsError("No space left on device", path)
             if node is None or not append:
                 node = Node(stat_mod.S_IFREG | (mode & 0o7777))
                 self._nodes[p] = node
             node.data.extend(data)
             node.mtime = int(time.time()) if mtime is None else mtime
+
+    def used(self) -> int:
+        """Bytes held by all files."""
+        with self._lock:
+            return sum(len(n.data) for n in self._nodes.values())
 
     def mkdir(self, path: str, *, parents: bool = False) -> None:
         """Create a directory (and with ``parents`` its missing ancestors)."""
