@@ -218,7 +218,8 @@ class AdbDevice:
         """A uiautomator dump; retried while the screen is animating ("could not get idle state")."""
         last = ""
         for attempt in range(_IDLE_RETRIES):
-            res = self.shell(f"uiautomator dump {DUMP_PATH} && cat {DUMP_PATH}")
+            # remove the previous dump first: a failed dump must not leave a stale file to read
+            res = self.shell(f"rm -f {DUMP_PATH}; uiautomator dump {DUMP_PATH} && cat {DUMP_PATH}")
             text = res.text
             start = min((i for i in (text.find("<?xml"), text.find("<hierarchy")) if i >= 0), default=-1)
             if start >= 0 and res.code in (0, None) and "</hierarchy>" in text:
