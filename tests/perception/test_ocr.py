@@ -98,6 +98,12 @@ def test_settings_key_names_every_setting() -> None:
     assert a != b and "det_limit_side=960" in a and "PP-OCRv6" in a
 
 
+def test_detection_size_grows_for_long_screenshots_only() -> None:
+    engine = RapidOcrEngine()
+    assert engine.det_side(1080, 2400) == 960
+    assert engine.det_side(1080, 8000) == 2800  # a scrolling capture keeps a third of its size
+
+
 def test_engines_by_name() -> None:
     engine = make_ocr_engine("RapidOCR")
     assert isinstance(engine, RapidOcrEngine) and isinstance(engine, OcrEngine)

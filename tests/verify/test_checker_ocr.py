@@ -139,6 +139,14 @@ def test_undecided_without_engine_or_screenshot(shot: Path, engine: RapidOcrEngi
     assert gone.undecided and "gone.png" in gone.reason
 
 
+def test_engine_given_by_name(shot: Path) -> None:
+    checker = get_checker("ocr_match")
+    frame = Frame(index=0, image_path=shot)
+    assert checker.run(frame, {"any": ["提交订单"]}, VerifierOptions(ocr_engine="rapidocr")).yes
+    wrong = checker.run(frame, {"any": ["提交订单"]}, VerifierOptions(ocr_engine="easyocr"))
+    assert wrong.undecided and "unknown OCR engine" in wrong.reason
+
+
 def test_declaration_and_validation() -> None:
     checker = get_checker("ocr")
     assert checker.name == "ocr_match" and checker.reads == "screen"

@@ -31,6 +31,7 @@ class RapidSettings:
     """Every setting that changes speed or output; defaults chosen from ``benchmarks/ocr_speed.py``."""
 
     det_limit_side: int = 960  # longest side of the image given to text detection
+    det_min_scale: float = 0.35  # but never scale below this (long scrolling screenshots keep their text)
     rec_batch: int = 8  # line crops recognised per onnxruntime call
     threads: int = 2  # onnxruntime intra-op threads
     use_cls: bool = False  # text-direction classifier (upside-down text); phone UIs do not need it
@@ -105,13 +106,23 @@ class RapidOcrEngine:
             self._ocr = RapidOCR(params=params)
         return self._ocr
 
+    def det_side(self, width: int, height: int) -> int:
+        """The longest side detection runs at for a ``width`` x ``height`` image."""
+        s = self.settings
+        return max(s.det_limit_side, int(max(width, height) * s.det_min_scale))
+
     def recognize(self, image: ImageInput) -> list[OcrLine]:
         """Lines on ``image`` with boxes in its own pixels (axis-aligned hulls of the detected quads)."""
         img = load_image(image)
         width, height = img.size
         bgr = np.ascontiguousarray(np.asarray(img)[:, :, ::-1])
         with self._lock:
-            result = self._engine()(bgr)
+            ocr = self._engine()
+            load_detector = getattr(ocr, "_load_det_model", None)  # RapidOCR reads the side per call
+            detector = load_detector() if callable(load_detector) else getattr(ocr, "text_det", None)
+            if detector is not None and hasattr(detector, "limit_side_len"):
+                detector.limit_side_len = self.det_side(width, height)
+            result = ocr(bgr)
         boxes = getattr(result, "boxes", None)
         texts = getattr(result, "txts", None)
         scores = getattr(result, "scores", None)

@@ -1,7 +1,7 @@
 """The ``ocr_match`` checker: keywords and patterns read off the frame's screenshot by OCR.
 
-Text comes from ``options.ocr_engine`` (an OcrEngine, run behind the persistent cache, lines kept on the
-frame so other screen checkers reuse them), else from a MobiFlow-style ``options.ocr(frame) -> str``;
+Text comes from ``options.ocr_engine`` (an OcrEngine or its name, run behind the persistent cache, lines
+kept on the frame so other screen checkers reuse them), else from a MobiFlow-style ``options.ocr(frame)``;
 with neither, or without a screenshot, the check is undecided, never "no". Keywords match after the
 shared normalisation (full-width, case, dashes, OCR confusions) as substrings of a line or of the whole
 screen's text; keywords of 3 characters or more also match fuzzily (a misread character or two), unless
@@ -18,6 +18,7 @@ from droidpilot.errors import DroidpilotError
 from droidpilot.perception.cache import CachedOcr, cached
 from droidpilot.perception.match import match_text
 from droidpilot.perception.normalize import match_key, normalize_text
+from droidpilot.perception.ocr import make_ocr_engine
 from droidpilot.perception.types import OcrLine
 from droidpilot.verify.checkers.base import CheckResult, ConditionChecker, Param, Verdict, register_condition
 
@@ -27,6 +28,18 @@ if TYPE_CHECKING:
 
 OCR_LINES_KEY = "_ocr_lines"  # frame.extra: {engine settings key: list[OcrLine]}
 _WRAPPED: weakref.WeakKeyDictionary[Any, CachedOcr] = weakref.WeakKeyDictionary()
+
+
+_BY_NAME: dict[str, Any] = {}
+
+
+def resolve_engine(engine: Any) -> Any:
+    """``options.ocr_engine`` as an engine: an engine object as is, a name ("rapidocr") made once."""
+    if isinstance(engine, str):
+        if engine not in _BY_NAME:
+            _BY_NAME[engine] = make_ocr_engine(engine)
+        return _BY_NAME[engine]
+    return engine
 
 
 def _cached_engine(engine: Any) -> Any:
@@ -49,7 +62,7 @@ def _has_image(frame: Any) -> bool:
 def frame_ocr_lines(frame: Frame, options: VerifierOptions | None) -> list[OcrLine] | None:
     """The OCR lines of ``frame``'s screenshot from ``options.ocr_engine`` (disk-cached, and kept on the
     frame for other checkers); None when there is no engine or no screenshot."""
-    engine = getattr(options, "ocr_engine", None) if options is not None else None
+    engine = resolve_engine(getattr(options, "ocr_engine", None) if options is not None else None)
     if engine is None or not _has_image(frame):
         return None
     store = frame.extra.setdefault(OCR_LINES_KEY, {})
@@ -121,9 +134,10 @@ class OcrMatch(ConditionChecker):
         """(the screen's lines, where they came from); lines None with the reason when there are none."""
         if not _has_image(frame):
             return None, "the frame has no screenshot"
-        if options is not None and options.ocr_engine is not None:
+        engine = resolve_engine(options.ocr_engine) if options is not None else None
+        if engine is not None:
             lines = frame_ocr_lines(frame, options) or []
-            return [ln.text for ln in lines], options.ocr_engine.name
+            return [ln.text for ln in lines], engine.name
         if options is not None and callable(options.ocr):
             text = options.ocr(frame)
             if text is None:
