@@ -233,3 +233,14 @@ def test_an_old_phone_without_shell_v2_still_works() -> None:
         dev.type_text("v1 'path' ok")
         assert sim.state()["foreground"]["fields"]["query"] == "v1 'path' ok"
         assert dev.screenshot().size == (1080, 2400)
+
+
+def test_realtime_front_lets_the_phone_clock_follow_the_wall_clock() -> None:
+    sim = SimDevice()
+    with AdbServer([sim], port=0, realtime=True).start() as server:
+        dev = AdbDevice("simphone-1", port=server.port)
+        dev.shell("true")
+        t0 = sim.state()["system"]["time"]
+        threading.Event().wait(0.3)
+        dev.shell("true")
+        assert sim.state()["system"]["time"] >= t0 + 0.3

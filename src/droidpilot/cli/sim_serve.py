@@ -18,6 +18,9 @@ def serve(
     seed: int = typer.Option(0, "--seed", help="Seed of the phones' state (phone i gets seed+i-1)."),
     allow_kill: bool = typer.Option(True, "--allow-kill/--refuse-kill",
                                     help="Whether `adb kill-server` (host:kill) may stop this server."),
+    realtime: bool = typer.Option(False, "--realtime/--virtual-time",
+                                  help="Let the phones' clocks follow the wall clock between requests "
+                                       "(default: virtual time, one second per input event, deterministic)."),
 ) -> None:
     """Serve N SimPhones (serials simphone-1..N) over the adb server protocol, on loopback only.
 
@@ -32,7 +35,7 @@ def serve(
         check_loopback(host)
         sims = [SimDevice(serial=f"simphone-{i}", size=size, theme=theme, seed=seed + i - 1)
                 for i in range(1, devices + 1)]
-        server = AdbServer(sims, host=host, port=port, allow_kill=allow_kill).start()
+        server = AdbServer(sims, host=host, port=port, allow_kill=allow_kill, realtime=realtime).start()
         err_console.print(f"SimPhone adb server on {server.host}:{server.port} with {devices} device(s): "
                           f"{', '.join(p.serial for p in server.phones)}", highlight=False)
         err_console.print(f"try: adb -P {server.port} devices -l", highlight=False)

@@ -7,6 +7,7 @@ simulator does not model itself: files, `settings`, system properties, a `wm siz
 from __future__ import annotations
 
 import threading
+import time
 from dataclasses import dataclass, field
 
 from droidpilot.device.adbd.vfs import Vfs
@@ -42,6 +43,18 @@ class Phone:
     fs: Vfs = field(default_factory=Vfs)
     settings: dict[str, dict[str, str]] = field(default_factory=_default_settings)
     override_size: tuple[int, int] | None = None
+    realtime: bool = False  # let the phone's clock follow the wall clock between requests
+    _clock: float = field(default_factory=time.monotonic)
+
+    def catch_up(self) -> None:
+        """With ``realtime``, pass the wall-clock time since the last request to the phone's own clock."""
+        if not self.realtime:
+            return
+        with self.lock:
+            now = time.monotonic()
+            elapsed, self._clock = now - self._clock, now
+            if elapsed > 0:
+                self.device.wait(elapsed)
 
     @property
     def props(self) -> dict[str, str]:

@@ -86,14 +86,16 @@ class AdbServer:
     """Serves phones as adb devices ``simphone-1..N`` (or the serials given) on a loopback port.
 
     ``features`` is what the devices advertise; leave out ``shell_v2`` to act like an old (Android < 7) phone.
+    With ``realtime`` each phone's clock also follows the wall clock between requests (toasts fade and
+    installs finish while an agent sleeps); without it SimPhone stays deterministic (time moves per event).
     """
 
     def __init__(self, devices: Sequence[Device], host: str = "127.0.0.1", port: int = 5037, *,
                  allow_kill: bool = False, serials: Sequence[str] | None = None,
-                 features: Sequence[str] = FEATURES) -> None:
+                 features: Sequence[str] = FEATURES, realtime: bool = False) -> None:
         self.host = check_loopback(host)
         names = list(serials) if serials else [f"simphone-{i}" for i in range(1, len(devices) + 1)]
-        self.phones = [Phone(serial=s, transport_id=i, device=d)
+        self.phones = [Phone(serial=s, transport_id=i, device=d, realtime=realtime)
                        for i, (s, d) in enumerate(zip(names, devices, strict=True), start=1)]
         self.allow_kill = allow_kill
         self.services = Services(self.phones, lambda: self.allow_kill, self._kill, tuple(features))

@@ -180,6 +180,7 @@ class Services:
         """shell:, shell,v2,...:, exec:, sync: and the small adbd services, on the chosen phone."""
         name, _, arg = request.partition(":")
         opts = name.split(",")
+        phone.catch_up()
         if opts[0] == "shell":
             conn.okay()
             self._shell(conn, phone, arg, "v2" in opts[1:] and "shell_v2" in self.features)
