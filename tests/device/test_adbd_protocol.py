@@ -276,3 +276,21 @@ def test_settings_mirror_simphone_and_default_dump_path(front: Front) -> None:
     assert "mWakefulness=Awake" in dev.shell("dumpsys power")
     assert dev.shell("uiautomator dump") == "UI hierchary dumped to: /sdcard/window_dump.xml"
     assert dev.sync.read_text("/sdcard/window_dump.xml") == front.sims[1].ui_xml()
+
+
+def test_concurrent_clients_are_served_and_serialised_per_phone(front: Front) -> None:
+    from concurrent.futures import ThreadPoolExecutor
+
+    from droidpilot.device.adb import AdbDevice
+
+    times = [sim.state()["system"]["time"] for sim in front.sims]
+
+    def work(i: int) -> tuple[int, int]:
+        dev = AdbDevice(f"simphone-{i % 2 + 1}", port=front.port)
+        dev.swipe(540, 1500, 540, 1400, 100)
+        return dev.screenshot().size
+
+    with ThreadPoolExecutor(max_workers=8) as pool:
+        sizes = list(pool.map(work, range(16)))
+    assert sizes == [(1080, 2400)] * 16
+    assert [sim.state()["system"]["time"] - t for sim, t in zip(front.sims, times, strict=True)] == [8, 8]
