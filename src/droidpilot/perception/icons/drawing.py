@@ -34,8 +34,11 @@ class DrawnIcon:
     box: Box
 
 
-def _poly(img: np.ndarray, pts: np.ndarray, bgr: tuple[int, int, int]) -> None:
-    cv2.fillPoly(img, [np.round(pts).astype(np.int32)], bgr, lineType=cv2.LINE_AA)
+def _poly(img: np.ndarray, pts: np.ndarray, bgr: tuple[int, int, int], outline: int = 0) -> None:
+    if outline > 0:
+        cv2.polylines(img, [np.round(pts).astype(np.int32)], True, bgr, outline, cv2.LINE_AA)
+    else:
+        cv2.fillPoly(img, [np.round(pts).astype(np.int32)], bgr, lineType=cv2.LINE_AA)
 
 
 def _rotated(pts: np.ndarray, cx: float, cy: float, degrees: float) -> np.ndarray:
@@ -48,12 +51,12 @@ def _rotated(pts: np.ndarray, cx: float, cy: float, degrees: float) -> np.ndarra
 
 
 def _rounded_rect(img: np.ndarray, x1: float, y1: float, x2: float, y2: float, r: float,
-                  bgr: tuple[int, int, int]) -> None:
+                  bgr: tuple[int, int, int], outline: int = 0) -> None:
     t = np.linspace(0, math.pi / 2, 12)
     corners = [(x2 - r, y2 - r, 0.0), (x1 + r, y2 - r, math.pi / 2), (x1 + r, y1 + r, math.pi),
                (x2 - r, y1 + r, 1.5 * math.pi)]
     pts = [np.stack([cx + r * np.cos(t + a), cy + r * np.sin(t + a)], axis=1) for cx, cy, a in corners]
-    _poly(img, np.concatenate(pts), bgr)
+    _poly(img, np.concatenate(pts), bgr, outline)
 
 
 def _outline(shape: str, cx: float, cy: float, s: float) -> np.ndarray | None:
@@ -92,17 +95,22 @@ def _outline(shape: str, cx: float, cy: float, s: float) -> np.ndarray | None:
 
 
 def draw_icon(img: np.ndarray, shape: str, centre: tuple[int, int], size: int, colour: str | tuple,
-              rotation: float = 0.0) -> DrawnIcon:
-    """Draw ``shape`` of ``size`` pixels at ``centre`` on a BGR image (in place); returns its true box."""
+              rotation: float = 0.0, outline: int = 0) -> DrawnIcon:
+    """Draw ``shape`` of ``size`` pixels at ``centre`` on a BGR image (in place); returns its true box.
+
+    ``outline`` > 0 draws the shape's contour with that stroke width instead of filling it (not for
+    line and magnifier, which are strokes already).
+    """
     rgb = NAMED_RGB[colour] if isinstance(colour, str) else tuple(colour)
     bgr = (int(rgb[2]), int(rgb[1]), int(rgb[0]))
     cx, cy = float(centre[0]), float(centre[1])
     s = float(size)
     h = s / 2
     if shape == "circle":
-        cv2.circle(img, (round(cx), round(cy)), round(h), bgr, -1, cv2.LINE_AA)
+        cv2.circle(img, (round(cx), round(cy)), round(h - outline / 2), bgr, outline or -1, cv2.LINE_AA)
     elif shape == "rounded square":
-        _rounded_rect(img, cx - h, cy - h, cx + h, cy + h, s * 0.24, bgr)
+        o = outline / 2
+        _rounded_rect(img, cx - h + o, cy - h + o, cx + h - o, cy + h - o, s * 0.24, bgr, outline)
     elif shape == "line":
         pts = np.array([(cx - h, cy - s / 16), (cx + h, cy - s / 16), (cx + h, cy + s / 16),
                         (cx - h, cy + s / 16)])
@@ -120,7 +128,7 @@ def draw_icon(img: np.ndarray, shape: str, centre: tuple[int, int], size: int, c
         if pts is None:
             raise ValueError(f"cannot draw unknown shape {shape!r}; known: {', '.join(SHAPES)}")
         rot = rotation + (45.0 if shape == "cross" else 0.0)
-        _poly(img, _rotated(pts, cx, cy, rot), bgr)
+        _poly(img, _rotated(pts, cx, cy, rot), bgr, outline)
     ih, iw = img.shape[:2]
     half = math.ceil(h * (1.42 if shape in ("cross", "line") or rotation else 1.0)) + 1
     box = (max(0, round(cx) - half), max(0, round(cy) - half), min(iw, round(cx) + half),

@@ -1,0 +1,152 @@
+"""Measure icon perception on rendered screens: colour naming, shape classes, locate_icon, templates.
+
+Run: .venv/bin/python benchmarks/icon_accuracy.py [--seed N] [--screens N]
+Prints one figure per line. Everything is drawn here (droidpilot.perception.icons.drawing), so the truth
+is known; MobiFlow's templates are used for template matching when ../shared is present.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import sys
+import time
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from droidpilot.perception.icons.colours import COLOUR_NAMES
+from droidpilot.perception.icons.describe import describe_region
+from droidpilot.perception.icons.drawing import SHAPES, blank_screen, draw_icon
+from droidpilot.perception.icons.imageio import read_image
+from droidpilot.perception.icons.rank import locate_icon
+from droidpilot.perception.icons.templates import ScreenPyramid, search_template
+
+TEMPLATES = Path(__file__).resolve().parents[2] / "shared" / "reference" / "mobiflow" / "icons"
+
+
+def expected(shape: str) -> str:
+    return "plus" if shape == "cross" else shape
+
+
+ROTATABLE = {"triangle": [0, 90, 180, -15], "arrow": [0, 90, 180, 270, 20], "plus": [0, 15],
+             "star": [0, 36, 15], "line": [0, 30, 90, 150], "rectangle": [0, 90, 12],
+             "magnifier": [0], "heart": [0, 10]}
+
+
+def _jpeg(img: np.ndarray, quality: int) -> np.ndarray:
+    ok, buf = cv2.imencode(".jpg", img, [cv2.IMWRITE_JPEG_QUALITY, quality])
+    return cv2.imdecode(buf, cv2.IMREAD_COLOR) if ok else img
+
+
+def shape_and_colour(rng: random.Random, n: int, hard: bool) -> None:
+    shapes_ok = colours_ok = 0
+    confusion: dict[tuple[str, str], int] = {}
+    for _ in range(n):
+        theme = rng.choice(["light", "dark"])
+        img = np.full((300, 300, 3), 250 if theme == "light" else 18, np.uint8)
+        shape = rng.choice(SHAPES)
+        colour = rng.choice([c for c in COLOUR_NAMES if c != ("white" if theme == "light" else "black")])
+        rotation = rng.choice(ROTATABLE.get(shape, [0, 5])) if hard else rng.choice([0, 0, 7, -12])
+        size = rng.randint(20, 160) if hard else rng.randint(24, 160)
+        outline = 0
+        if hard and shape not in ("line", "magnifier") and rng.random() < 0.3:
+            outline = max(2, round(size * rng.uniform(0.06, 0.12)))  # outlined icon style
+        drawn = draw_icon(img, shape, (150, 150), size, colour, rotation, outline)
+        if hard:
+            img = _jpeg(cv2.GaussianBlur(img, (3, 3), 0.6), rng.choice([60, 75, 90]))
+        d = describe_region(img, drawn.box)
+        shapes_ok += d.shape == expected(shape)
+        colours_ok += d.colour == colour
+        if d.shape != expected(shape):
+            key = (expected(shape), d.shape)
+            confusion[key] = confusion.get(key, 0) + 1
+    what = ("20-160 px, rotations up to 270 deg, 30% outlined, blur + JPEG q60-90" if hard
+            else "24-160 px, rotations 0/7/-12 deg, clean")
+    tag = "_hard" if hard else ""
+    print(f"shape_accuracy{tag} {shapes_ok / n:.3f} ({n} rendered icons, {what})")
+    print(f"colour_accuracy{tag} {colours_ok / n:.3f} ({n} rendered icons, 12 colours, light and dark)")
+    worst = sorted(confusion.items(), key=lambda kv: -kv[1])[:6]
+    print(f"shape_confusions{tag} " + (", ".join(f"{a}->{b}:{c}" for (a, b), c in worst) or "none"))
+
+
+def locate(rng: random.Random, screens: int) -> None:
+    found = right = 0
+    total = 0
+    seconds = 0.0
+    for _ in range(screens):
+        theme = rng.choice(["light", "dark"])
+        img = blank_screen(1080, 2400, theme)
+        cells = [(c, r) for c in range(4) for r in range(7)]
+        rng.shuffle(cells)
+        placed = []
+        for (c, r), shape in zip(cells[:8], rng.sample(list(SHAPES), 8), strict=False):
+            colour = rng.choice(["red", "blue", "green", "orange", "purple", "gray"])
+            centre = (135 + c * 270 + rng.randint(-40, 40), 170 + r * 330 + rng.randint(-40, 40))
+            placed.append(draw_icon(img, shape, centre, rng.randint(56, 110), colour))
+            cv2.putText(img, "Label", (centre[0] - 50, centre[1] + 110), cv2.FONT_HERSHEY_SIMPLEX, 1.2,
+                        (40, 40, 40) if theme == "light" else (220, 220, 220), 2, cv2.LINE_AA)
+        for icon in placed:
+            total += 1
+            t0 = time.perf_counter()
+            res = locate_icon(img, f"{icon.colour} {expected(icon.shape)}")
+            seconds += time.perf_counter() - t0
+            if res.status == "found":
+                found += 1
+                x, y = res.candidates[0].point
+                b = icon.box
+                right += b[0] <= x <= b[2] and b[1] <= y <= b[3]
+    print(f"locate_found_and_right {right / total:.3f} ({total} queries on {screens} 1080x2400 screens)")
+    print(f"locate_found {found / total:.3f}")
+    print(f"locate_seconds_per_query {seconds / total:.3f}")
+
+
+def templates(rng: random.Random) -> None:
+    if not TEMPLATES.is_dir():
+        print(f"template_recall skipped ({TEMPLATES} absent)")
+        return
+    paths = sorted(p for p in TEMPLATES.rglob("*") if p.suffix.lower() in (".png", ".jpg"))
+    hits = n = 0
+    seconds = 0.0
+    for path in paths:
+        tmpl = read_image(path)
+        for scale in (0.5, 0.75, 1.0, 1.4, 2.0):
+            screen = np.full((2400, 1080, 3), 245, np.uint8)
+            for other in rng.sample(paths, 6):
+                if other.stem == path.stem:
+                    continue
+                o = read_image(other)
+                x, y = rng.randint(0, 1080 - o.shape[1]), rng.randint(0, 1200)
+                screen[y:y + o.shape[0], x:x + o.shape[1]] = o
+            scaled = cv2.resize(tmpl, None, fx=scale, fy=scale)
+            x, y = 400, 1600
+            screen[y:y + scaled.shape[0], x:x + scaled.shape[1]] = scaled
+            t0 = time.perf_counter()
+            matches, _ = search_template(ScreenPyramid(cv2.cvtColor(screen, cv2.COLOR_BGR2GRAY)), path)
+            seconds += time.perf_counter() - t0
+            n += 1
+            hits += any(abs(m.box[0] - x) <= 6 and abs(m.box[1] - y) <= 6 for m in matches)
+    print(f"template_recall {hits / n:.3f} ({n} placements of {len(paths)} MobiFlow templates, 0.5x-2.0x)")
+    print(f"template_seconds_per_search {seconds / n:.3f} (1080x2400)")
+
+
+def main(argv: list[str]) -> None:
+    ap = argparse.ArgumentParser(description=__doc__)
+    ap.add_argument("--seed", type=int, default=7)
+    ap.add_argument("--screens", type=int, default=10)
+    ap.add_argument("--shapes", type=int, default=600)
+    ap.add_argument("--no-templates", action="store_true")
+    args = ap.parse_args(argv)
+    cv2.setNumThreads(2)
+    rng = random.Random(args.seed)
+    shape_and_colour(rng, args.shapes, hard=False)
+    shape_and_colour(rng, args.shapes, hard=True)
+    if args.screens:
+        locate(rng, args.screens)
+    if not args.no_templates:
+        templates(rng)
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])
