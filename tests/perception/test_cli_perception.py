@@ -89,6 +89,16 @@ def test_locate_text_json_and_annotation(cached_shot: Callable, list_screen: Cal
     assert "not_found" in human.output and "closest texts" in human.output
 
 
+def test_ambiguous_crops_are_written_for_inspection(cached_shot: Callable, tmp_path: Path) -> None:
+    lines = [OcrLine("OK", (20, 20, 80, 50), 0.9), OcrLine("OK", (20, 200, 80, 230), 0.9)]
+    path = cached_shot(Image.new("RGB", (300, 300), "white"), "two.png", lines=lines)
+    folder = tmp_path / "crops"
+    folder.mkdir()
+    result = invoke("locate", path, "--text", "ok", "--crops", folder)
+    assert result.exit_code == 0 and "ambiguous" in result.output
+    assert sorted(p.name for p in folder.iterdir()) == ["candidate-1.png", "candidate-2.png"]
+
+
 def test_locate_app_on_a_launcher(cached_shot: Callable, launcher_screen: Callable) -> None:
     screen: SynthScreen = launcher_screen()
     path = cached_shot(screen.image, "home.png")

@@ -73,6 +73,21 @@ def _print_result(result: Any, what: str) -> None:
         console.print("closest texts on screen: " + ", ".join(escape(repr(t)) for t in result.closest))
 
 
+def _write_crops(result: Any, folder: Path) -> list[Path]:
+    """Save each candidate's crop (ambiguous outcomes have them) as candidate-N.png in ``folder``."""
+    written = []
+    for i, cand in enumerate(result.candidates, start=1):
+        if cand.crop is None:
+            continue
+        path = folder / f"candidate-{i}.png"
+        try:
+            cand.crop.save(path)
+        except OSError as exc:
+            raise InputError(f"--crops: cannot write {path}: {exc}") from None
+        written.append(path)
+    return written
+
+
 def locate(
     image: Path = typer.Argument(..., help="screenshot file (PNG or JPEG)"),
     text: str | None = typer.Option(None, "--text", help="the text to tap (Mobile-Agent's click text)"),
@@ -82,6 +97,8 @@ def locate(
                                         "center, or two of them"),
     as_json: bool = typer.Option(False, "--json", help='print {"status", "candidates": [...]}'),
     annotate: Path | None = typer.Option(None, "--annotate", help="write a copy with candidates drawn"),
+    crops: Path | None = typer.Option(None, "--crops", help="write the crops an ambiguous outcome shows "
+                                      "the model (candidate-1.png, ...) into this folder"),
     engine: str = typer.Option("rapidocr", "--engine", help="OCR engine: rapidocr, tesseract (none: "
                                "--icon only, no text masking)"),
 ) -> None:
@@ -98,6 +115,8 @@ def locate(
         img = load_image(image)
         if annotate is not None and not annotate.parent.is_dir():
             raise InputError(f"--annotate: folder {annotate.parent} does not exist")
+        if crops is not None and not crops.is_dir():
+            raise InputError(f"--crops: folder {crops} does not exist")
         ocr_engine = _engine(engine, True)
         if ocr_engine is None and not icon:
             raise InputError("--engine none cannot read text; use rapidocr or tesseract")
@@ -122,10 +141,13 @@ def locate(
                 draw(img, result).save(annotate)
             except (OSError, ValueError) as exc:
                 raise InputError(f"--annotate: cannot write {annotate}: {exc}") from None
+        written = _write_crops(result, crops) if crops is not None else []
     if as_json:
         typer.echo(json.dumps(result.to_dict(), ensure_ascii=False))
     else:
         _print_result(result, what)
+        for path in written:
+            console.print(f"crop written to {escape(str(path))}")
     if annotate is not None and not as_json:
         console.print(f"annotated copy written to {escape(str(annotate))}")
 
