@@ -1,0 +1,90 @@
+"""Run one benchmark task: reset the phone, run the agent into a trace folder, verify it, check the oracle.
+
+The trace folder gets, besides the agent's files, ``verify.json`` (the verifier's verdict, witness,
+node states and deciding checks), ``oracle.json`` and ``rule.yaml`` (the task's rule, runnable as is in
+MobiFlow-compatible tools). The returned row is the task's line in ``results.json``.
+"""
+
+from __future__ import annotations
+
+import shutil
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from droidpilot.agent.loop import Agent, Limits
+from droidpilot.agent.recorder import atomic_write, atomic_write_json
+from droidpilot.bench import oracle as oracle_lang
+from droidpilot.bench.metrics import read_steps, task_metrics
+from droidpilot.bench.screenui import add_ui
+from droidpilot.bench.suite import BenchTask
+from droidpilot.verify.engine import verify
+from droidpilot.verify.options import VerifierOptions
+from droidpilot.verify.result import VerifyResult
+from droidpilot.verify.trace import load_trace
+
+
+def verify_trace(task: BenchTask, folder: Path, options: VerifierOptions) -> VerifyResult:
+    """Verify a trace folder against the task's rule (frames get their ``ui`` state from the XML)."""
+    trace = load_trace(folder, task_description=task.instruction)
+    add_ui(trace.frames)
+    return verify(task.rule, trace, options)
+
+
+def verification_record(result: VerifyResult) -> dict[str, Any]:
+    """What ``verify.json`` holds: the verifier's JSON object plus witness details and node states."""
+    out = result.to_dict()
+    out["matched"] = [{"node": m.node, "frame": m.frame, "event": m.event, "name": m.name, "score": m.score}
+                      for m in result.matched]
+    out["nodes"] = [{"node": s.node, "name": s.name, "state": s.state, "event": s.event,
+                     "frame": None if s.event is None or s.event < 0 else s.event // 2,
+                     "yes": s.yes, "no": s.no, "undecided": s.undecided} for s in result.nodes]
+    out["frame_count"] = result.frame_count
+    return out
+
+
+def _reset(device: Any, task: BenchTask) -> None:
+    reset = getattr(device, "reset", None)
+    if callable(reset):
+        reset(task.seed)
+    else:  # a real phone: start from its home screen
+        device.key("home")
+
+
+def run_task(task: BenchTask, device: Any, brain: Any, folder: Path, *, ocr_engine: Any,
+             options: VerifierOptions, settle_s: float = 0.0, check_completion: bool = True,
+             on_step: Callable[[dict[str, Any]], None] | None = None) -> dict[str, Any]:
+    """Run ``task`` with ``brain`` on ``device`` into ``folder`` (replaced if it exists); the result row."""
+    if folder.exists():
+        shutil.rmtree(folder)
+    folder.mkdir(parents=True)
+    atomic_write(folder / "rule.yaml", task.rule_text.encode("utf-8"))
+    _reset(device, task)
+    started = time.monotonic()
+    agent = Agent(device, brain, ocr_engine=ocr_engine, out_dir=folder, language=task.lang,
+                  limits=Limits(max_steps=task.step_limit(), max_model_calls=3 * task.step_limit() + 10),
+                  settle_s=settle_s, check_completion=check_completion, app_name=task.apps[0],
+                  on_step=on_step)
+    run = agent.run(task.instruction)
+    state = run.final_state
+    oracle = oracle_lang.evaluate(task.oracle, state) if state is not None else None
+    atomic_write_json(folder / "oracle.json", oracle.to_dict() if oracle else {"ok": None, "checks": []})
+    result = verify_trace(task, folder, options)
+    atomic_write_json(folder / "verify.json", verification_record(result))
+    reached = [s.node for s in result.nodes if s.state == "reached"]
+    row: dict[str, Any] = {
+        "id": task.id, "suite": task.suite, "level": task.level, "app": task.app, "scenario": task.scenario,
+        "instruction": task.instruction,
+        **task_metrics(task.rule, task.reference_steps, read_steps(folder), result.ok, reached,
+                       None if oracle is None else oracle.ok),
+        "termination": run.termination, "manual_review_needed": result.manual_review_needed,
+        "seconds": round(time.monotonic() - started, 3), "agent_seconds": round(run.seconds, 3),
+        "model_calls": run.model_calls, "prompt_tokens": run.prompt_tokens,
+        "completion_tokens": run.completion_tokens,
+        "timings": {k: round(v, 3) for k, v in run.timings.items()},
+        "milestones": [m.node for m in result.matched], "reason": result.reason,
+        "error": run.error if run.termination in ("brain_error", "device_error") else "",
+        "device": getattr(device, "serial", ""), "trace": "",
+    }
+    return row

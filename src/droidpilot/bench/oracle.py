@@ -1,0 +1,189 @@
+"""The oracle language: a small DATA predicate over SimPhone's ``state()``, written in task files.
+
+A predicate is ``{all: [...]}``, ``{any: [...]}``, ``{not: predicate}`` or a leaf
+``{path: a.b.0.c, <operator>: value}`` with exactly one operator:
+
+- ``equals``: the value equals it (``true`` / ``"true"`` and ``3`` / ``3.0`` compare equal);
+- ``contains``: case-insensitive and deep: a string holds the text; a list or mapping holds it in any of
+  its items or values (so ``{path: notes.notes, contains: "meeting at 3pm"}`` finds it in any note);
+- ``in``: the value is one of the listed values;
+- ``exists``: ``true`` when the path resolves to a value other than null, ``false`` for the opposite;
+- ``matches``: a regular expression searched in the string (or, deeply, in any string inside);
+- ``length_at_least``: the list, mapping or string has at least that many items or characters.
+
+Path segments are mapping keys or list indices (``-1`` is the last item). No Python is ever evaluated.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from droidpilot.errors import InputError
+
+OPERATORS = ("equals", "contains", "in", "exists", "matches", "length_at_least")
+COMBINATORS = ("all", "any", "not")
+_MISSING = object()
+
+
+class OracleError(InputError):
+    """A predicate that is not valid oracle language; the message names where and how to fix it."""
+
+
+@dataclass
+class OracleResult:
+    """The verdict and one line per leaf that was evaluated (what the path held and whether it passed)."""
+
+    ok: bool
+    checks: list[dict[str, Any]] = field(default_factory=list)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"ok": self.ok, "checks": self.checks}
+
+
+def validate(pred: Any, where: str = "oracle") -> None:
+    """Raise OracleError naming ``where`` (e.g. ``oracle.all[1]``) for anything not in the language."""
+    if not isinstance(pred, Mapping):
+        raise OracleError(f"{where}: a predicate must be a mapping (all / any / not / a leaf with path), "
+                          f"not {type(pred).__name__}")
+    keys = set(pred)
+    combos = keys & set(COMBINATORS)
+    if combos:
+        if len(keys) != 1:
+            raise OracleError(f"{where}: '{sorted(combos)[0]}' must be the only key of its mapping; "
+                              f"found also {sorted(keys - {sorted(combos)[0]})}")
+        (name,) = combos
+        value = pred[name]
+        if name == "not":
+            validate(value, f"{where}.not")
+            return
+        if not isinstance(value, list) or not value:
+            raise OracleError(f"{where}.{name}: expected a non-empty list of predicates")
+        for i, item in enumerate(value):
+            validate(item, f"{where}.{name}[{i}]")
+        return
+    if "path" not in keys:
+        raise OracleError(f"{where}: unknown keys {sorted(map(str, keys))}; use all, any, not, or a "
+                          f"leaf {{path: ..., one of {', '.join(OPERATORS)}: ...}}")
+    path = pred["path"]
+    if not isinstance(path, str) or not path.strip() or any(not p for p in path.split(".")):
+        raise OracleError(f"{where}.path: expected a dotted path such as settings.dark_mode, got {path!r}")
+    ops = [k for k in keys if k != "path"]
+    unknown = [k for k in ops if k not in OPERATORS]
+    if unknown:
+        raise OracleError(f"{where}: unknown operator {unknown[0]!r}; use one of {', '.join(OPERATORS)}")
+    if len(ops) != 1:
+        raise OracleError(f"{where}: a leaf needs exactly one operator (one of {', '.join(OPERATORS)}), "
+                          f"found {len(ops)}")
+    op, value = ops[0], pred[ops[0]]
+    if op == "in" and not isinstance(value, list):
+        raise OracleError(f"{where}.in: expected a list of values")
+    if op == "exists" and not isinstance(value, bool):
+        raise OracleError(f"{where}.exists: expected true or false")
+    if op == "length_at_least" and (isinstance(value, bool) or not isinstance(value, int) or value < 0):
+        raise OracleError(f"{where}.length_at_least: expected a whole number >= 0")
+    if op == "contains" and (value is None or isinstance(value, (list, dict))):
+        raise OracleError(f"{where}.contains: expected a text or number to look for")
+    if op == "matches":
+        if not isinstance(value, str):
+            raise OracleError(f"{where}.matches: expected a regular expression as text")
+        try:
+            re.compile(value)
+        except re.error as exc:
+            raise OracleError(f"{where}.matches: invalid regular expression {value!r}: {exc}") from None
+
+
+def resolve(state: Any, path: str) -> Any:
+    """The value at dotted ``path`` in ``state`` (list indices allowed), or the module's MISSING marker."""
+    node = state
+    for part in path.split("."):
+        if isinstance(node, Mapping):
+            if part not in node:
+                return _MISSING
+            node = node[part]
+        elif isinstance(node, list):
+            try:
+                index = int(part)
+            except ValueError:
+                return _MISSING
+            if not -len(node) <= index < len(node):
+                return _MISSING
+            node = node[index]
+        else:
+            return _MISSING
+    return node
+
+
+def _strings(value: Any) -> Iterator[str]:
+    if isinstance(value, Mapping):
+        for v in value.values():
+            yield from _strings(v)
+    elif isinstance(value, (list, tuple)):
+        for v in value:
+            yield from _strings(v)
+    elif value is not None:
+        yield str(value).lower() if isinstance(value, bool) else str(value)
+
+
+def _same(a: Any, b: Any) -> bool:
+    if isinstance(a, bool) or isinstance(b, bool):
+        return str(a).lower() == str(b).lower()
+    return bool(a == b)
+
+
+def _leaf(pred: Mapping[str, Any], state: Any) -> tuple[bool, Any]:
+    value = resolve(state, pred["path"])
+    op = next(k for k in pred if k != "path")
+    want = pred[op]
+    if op == "exists":
+        present = value is not _MISSING and value is not None
+        return present == want, value
+    if value is _MISSING:
+        return False, value
+    if op == "equals":
+        return _same(value, want), value
+    if op == "in":
+        return any(_same(value, w) for w in want), value
+    if op == "contains":
+        needle = str(want).lower()
+        return any(needle in s.lower() for s in _strings(value)), value
+    if op == "matches":
+        pattern = re.compile(want)
+        return any(pattern.search(s) for s in _strings(value)), value
+    if op == "length_at_least":
+        return (isinstance(value, (list, dict, str)) and len(value) >= want), value
+    raise OracleError(f"unknown operator {op!r}")  # validate() rules this out
+
+
+def _short(value: Any) -> str:
+    if value is _MISSING:
+        return "<missing>"
+    text = repr(value)
+    return text if len(text) <= 160 else text[:157] + "..."
+
+
+def _eval(pred: Mapping[str, Any], state: Any, checks: list[dict[str, Any]]) -> bool:
+    if "all" in pred:
+        results = [_eval(p, state, checks) for p in pred["all"]]
+        return all(results)
+    if "any" in pred:
+        results = [_eval(p, state, checks) for p in pred["any"]]
+        return any(results)
+    if "not" in pred:
+        return not _eval(pred["not"], state, checks)
+    ok, value = _leaf(pred, state)
+    op = next(k for k in pred if k != "path")
+    checks.append({"path": pred["path"], "op": op, "expected": pred[op], "actual": _short(value), "ok": ok})
+    return ok
+
+
+def evaluate(pred: Mapping[str, Any], state: Mapping[str, Any] | None) -> OracleResult:
+    """Evaluate a validated predicate on ``state``; with no state (a real phone) the verdict is False."""
+    if state is None:
+        return OracleResult(False, [{"path": "", "op": "state", "expected": "a SimPhone state",
+                                     "actual": "<none: the device has no state()>", "ok": False}])
+    checks: list[dict[str, Any]] = []
+    ok = _eval(pred, state, checks)
+    return OracleResult(ok, checks)

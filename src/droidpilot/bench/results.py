@@ -1,0 +1,57 @@
+"""``results.json`` and ``results.csv`` of a benchmark run, rewritten atomically after every task.
+
+``results.json``: ``{"suite", "brain", "device", "tasks": [row, ...], "summary": {...}}`` where each row
+has at least ``id, level, su, su_oracle, ps, re, cr, steps, reference_steps, termination,
+manual_review_needed, seconds, trace``; the summary is ``metrics.summarize`` of the rows.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from droidpilot.agent.recorder import atomic_write
+from droidpilot.bench.metrics import summarize
+from droidpilot.errors import InputError
+
+CSV_COLUMNS = ("id", "suite", "level", "app", "scenario", "su", "su_oracle", "cr", "re", "ps", "steps",
+               "effective_steps", "reference_steps", "termination", "manual_review_needed", "seconds",
+               "model_calls", "prompt_tokens", "completion_tokens", "device", "error", "trace")
+
+
+def results_path(out: Path) -> Path:
+    return Path(out) / "results.json"
+
+
+def load_results(out: Path) -> dict[str, Any] | None:
+    """The results of an earlier run in ``out`` (None when there are none); InputError when unreadable."""
+    path = results_path(out)
+    if not path.exists():
+        return None
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, json.JSONDecodeError) as exc:
+        raise InputError(f"{path}: cannot read the earlier results ({exc}); remove it or choose another "
+                         f"--out folder") from None
+    if not isinstance(data, dict) or not isinstance(data.get("tasks"), list):
+        raise InputError(f"{path}: not a droidpilot results file (no 'tasks' list)")
+    return data
+
+
+def write_results(out: Path, meta: dict[str, Any], rows: Sequence[dict[str, Any]]) -> dict[str, Any]:
+    """Write ``results.json`` and ``results.csv`` (each atomically); returns the JSON document."""
+    doc = {**meta, "tasks": list(rows), "summary": summarize(rows)}
+    out = Path(out)
+    out.mkdir(parents=True, exist_ok=True)
+    atomic_write(results_path(out), json.dumps(doc, ensure_ascii=False, indent=1).encode("utf-8"))
+    buffer = io.StringIO()
+    writer = csv.DictWriter(buffer, fieldnames=CSV_COLUMNS, extrasaction="ignore", lineterminator="\n")
+    writer.writeheader()
+    for row in rows:
+        writer.writerow({k: ("" if row.get(k) is None else row.get(k)) for k in CSV_COLUMNS})
+    atomic_write(out / "results.csv", buffer.getvalue().encode("utf-8"))
+    return doc
