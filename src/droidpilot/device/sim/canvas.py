@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from droidpilot.device.sim.fonts import font_for
+from droidpilot.device.sim.fonts import text_width
 
 BASE_WIDTH = 1080
 Box = tuple[int, int, int, int]
@@ -91,7 +91,7 @@ class Canvas:
 
     def measure(self, text: str, size: float, bold: bool = False) -> float:
         """Width of ``text`` in base units."""
-        return font_for(text, self.px(size), bold).getlength(text) / self.s
+        return text_width(text, self.px(size), bold) / self.s
 
     def text(self, x: float, cy: float, text: str, size: float, color: str, bold: bool = False,
              max_width: float | None = None) -> tuple[Box, str]:

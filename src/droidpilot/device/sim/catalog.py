@@ -40,7 +40,8 @@ def load_app(path: Path) -> App:
     try:
         app = App.model_validate(raw)
     except ValidationError as exc:
-        problems = "; ".join(f"{'.'.join(str(p) for p in err['loc'])}: {err['msg']}" for err in exc.errors()[:5])
+        problems = "; ".join(f"{'.'.join(str(p) for p in err['loc'])}: {err['msg']}"
+                             for err in exc.errors()[:5])
         raise InputError(f"{path}: invalid app data: {problems}") from None
     used = {app.icon.glyph} | {t.glyph for s in app.screens.values() for t in s.tabs}
     used |= {w.glyph for w in _widgets(app) if w.glyph and "{" not in w.glyph}

@@ -63,7 +63,8 @@ def nav_bar(c: Canvas, pal: Palette, width: float, height: float, fg: str | None
         cx = width * frac
         c.glyph(glyph, cx - 36, top + NAV_H / 2 - 36, 72, fg)
         nodes.append(Node("android.widget.ImageView", c.box(cx - 110, top, cx + 110, height), desc=desc,
-                          package=SYSTEMUI, clickable=True, tap=Tap("system", arg=f"key:{key}"), in_xml=False))
+                          package=SYSTEMUI, clickable=True, tap=Tap("system", arg=f"key:{key}"),
+                          in_xml=False))
     return nodes
 
 

@@ -74,6 +74,7 @@ def font_for(text: str, size: int, bold: bool = False) -> ImageFont.FreeTypeFont
     return _load("latin-bold" if bold else "latin", size)
 
 
+@functools.lru_cache(maxsize=16384)
 def text_width(text: str, size: int, bold: bool = False) -> float:
-    """Advance width of ``text`` in pixels at ``size``."""
+    """Advance width of ``text`` in pixels at ``size`` (cached: layout measures the same words often)."""
     return font_for(text, size, bold).getlength(text)

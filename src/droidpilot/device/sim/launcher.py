@@ -36,7 +36,8 @@ def home(c: Canvas, pal: Palette, width: float, height: float, apps: list[App], 
     c.rect(48, sy1, width - 48, sy2, "#FFFFFF" if pal.name == "light" else "#303134", radius=70,
            outline="#1A73E8" if focused else None, width=4)
     c.glyph("magnifier", 96, (sy1 + sy2) / 2 - 30, 60, "#5F6368" if pal.name == "light" else "#BDC1C6")
-    tcolor = ("#202124" if query else "#5F6368") if pal.name == "light" else ("#E8EAED" if query else "#9AA0A6")
+    light = pal.name == "light"
+    tcolor = ("#202124" if query else "#5F6368") if light else ("#E8EAED" if query else "#9AA0A6")
     tbox, _ = c.text(190, (sy1 + sy2) / 2, query or "Search apps", 42, tcolor, max_width=width - 300)
     if focused:
         cx = 190 + (c.measure(query, 42) if query else 0) + 4
@@ -64,7 +65,8 @@ def home(c: Canvas, pal: Palette, width: float, height: float, apps: list[App], 
         label = app.label
         lw = min(c.measure(label, 34), cell_w - 16)
         lbox, _ = c.text(x + (cell_w - lw) / 2, y + 228, label, 34, fg, max_width=cell_w - 16)
-        label_node = Node("android.widget.TextView", lbox, text=label, package=PACKAGE, label=True, in_xml=False)
+        label_node = Node("android.widget.TextView", lbox, text=label, package=PACKAGE, label=True,
+                          in_xml=False)
         nodes.append(Node("android.widget.TextView", c.box(x + 8, y, x + cell_w - 8, y + 270), text=label,
                           desc=label, package=PACKAGE, clickable=True, rid=f"{PACKAGE}:id/icon",
                           tap=Tap("system", arg=f"open:{app.name}"), children=[label_node]))
@@ -98,6 +100,6 @@ def recents(c: Canvas, pal: Palette, width: float, height: float, apps: list[App
         by = height - NAV_H - 200
         c.rect((width - lw) / 2 - 60, by, (width + lw) / 2 + 60, by + 120, "#FFFFFF22", radius=60)
         box, _ = c.text((width - lw) / 2, by + 60, label, 40, "#FFFFFF", True)
-        nodes.append(Node("android.widget.Button", box, text=label, package=PACKAGE, clickable=True, label=True,
-                          rid=f"{PACKAGE}:id/clear_all", tap=Tap("system", arg="clear_recents")))
+        nodes.append(Node("android.widget.Button", box, text=label, package=PACKAGE, clickable=True,
+                          label=True, rid=f"{PACKAGE}:id/clear_all", tap=Tap("system", arg="clear_recents")))
     return Node("android.widget.FrameLayout", c.box(0, 0, width, height), package=PACKAGE, children=nodes)

@@ -18,7 +18,8 @@ from droidpilot.device.sim import actions
 from droidpilot.device.sim.canvas import BASE_WIDTH, Node, Tap
 from droidpilot.device.sim.catalog import APPS_DIR, load_catalog
 from droidpilot.device.sim.model import App
-from droidpilot.device.sim.render import draw_ops, encode_png, ops_key
+from droidpilot.device.sim.png import encode_png
+from droidpilot.device.sim.render import draw_ops, ops_key
 from droidpilot.device.sim.screen import Entry
 from droidpilot.device.sim.textinput import TextInput
 from droidpilot.device.sim.uixml import dump
@@ -120,6 +121,11 @@ class SimDevice(TextInput):
         while len(self._frames) > 24:
             self._frames.popitem(last=False)
         return cached
+
+    def drop_frame_cache(self) -> None:
+        """Forget rendered frames, so the next screenshot renders from scratch (used by benchmarks)."""
+        self._frames.clear()
+        self._view = None
 
     def screenshot(self) -> Image.Image:
         """The current screen, RGB, full resolution."""

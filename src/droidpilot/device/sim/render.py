@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import functools
 import hashlib
-import io
 from typing import Any
 
 from PIL import Image, ImageDraw
@@ -23,8 +22,19 @@ def _gradient(size: tuple[int, int], top: str, bottom: str) -> Image.Image:
     return column.resize(size, Image.Resampling.BILINEAR)
 
 
+@functools.lru_cache(maxsize=512)
 def _color(value: str) -> tuple[int, ...]:
     return rgb(value)
+
+
+@functools.lru_cache(maxsize=8192)
+def _text_mask(text: str, px: int, bold: bool) -> tuple[Image.Image, tuple[int, int]]:
+    """The anti-aliased coverage of one line of text, and its offset from the (left, middle) anchor."""
+    font = font_for(text, px, bold)
+    x1, y1, x2, y2 = font.getbbox(text, anchor="lm")
+    mask = Image.new("L", (max(x2 - x1, 1), max(y2 - y1, 1)), 0)
+    ImageDraw.Draw(mask).text((-x1, -y1), text, fill=255, font=font, anchor="lm")
+    return mask, (x1, y1)
 
 
 def _blend(im: Image.Image, box: tuple[int, int, int, int], fill: tuple[int, ...], radius: int,
@@ -43,9 +53,15 @@ def _blend(im: Image.Image, box: tuple[int, int, int, int], fill: tuple[int, ...
 
 def draw_ops(ops: list[tuple[Any, ...]], size: tuple[int, int]) -> Image.Image:
     """Execute ``ops`` on a fresh RGB image of ``size``; translucent fills are alpha-blended."""
-    im = Image.new("RGB", size, "#FFFFFF")
+    first = ops[0] if ops else None
+    start = 0
+    base = "#FFFFFF"
+    full = first is not None and first[0] == "rect" and first[1] == (0, 0, size[0], size[1])
+    if full and first[2] and len(first[2]) == 7:
+        base, start = first[2], 1
+    im = Image.new("RGB", size, base)
     draw = ImageDraw.Draw(im)
-    for op in ops:
+    for op in ops[start:]:
         kind = op[0]
         if kind == "rect":
             _, box, fill, radius, outline, width = op
@@ -70,7 +86,9 @@ def draw_ops(ops: list[tuple[Any, ...]], size: tuple[int, int]) -> Image.Image:
             draw.line(box, fill=_color(color)[:3], width=width)
         elif kind == "text":
             _, xy, text, px, color, bold = op
-            draw.text(xy, text, fill=_color(color)[:3], font=font_for(text, px, bold), anchor="lm")
+            mask, (ox, oy) = _text_mask(text, px, bold)
+            x, y = xy[0] + ox, xy[1] + oy
+            im.paste(_color(color)[:3], (x, y, x + mask.width, y + mask.height), mask)
         elif kind == "glyph":
             _, name, xy, px, color = op
             col = _color(color)
@@ -86,10 +104,3 @@ def draw_ops(ops: list[tuple[Any, ...]], size: tuple[int, int]) -> Image.Image:
 def ops_key(ops: list[tuple[Any, ...]], size: tuple[int, int]) -> str:
     """A digest identifying the frame ``ops`` draw: equal keys mean identical pixels."""
     return hashlib.blake2b(repr((size, ops)).encode(), digest_size=16).hexdigest()
-
-
-def encode_png(image: Image.Image) -> bytes:
-    """PNG bytes of ``image``, tuned for speed (flat UI compresses well even at level 1)."""
-    buf = io.BytesIO()
-    image.save(buf, format="PNG", compress_level=1)
-    return buf.getvalue()

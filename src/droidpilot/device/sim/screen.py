@@ -118,10 +118,14 @@ def compose_page(c: Canvas, pal: Palette, app: App, stack: list[Entry], ctxs: li
     bottom = height - NAV_H - (KEYBOARD_H if keyboard else (TABS_H if screen.tabs else 0))
     footer_h = _measure(screen.footer, ctx, width, env)
     vp = (top, bottom - footer_h)
-    content_h = _measure([w for w in screen.widgets if w.at is None], ctx, width, env)
+    start = len(c.ops)
+    content_h, nodes = _column(screen.widgets, ctx, 0, top - entry.scroll, width, env, vp)
     info = PageInfo(viewport=vp, max_scroll=max(0.0, content_h - (vp[1] - vp[0])), pages=ctx.get("pages", 0))
-    entry.scroll = max(0.0, min(entry.scroll, info.max_scroll))
-    _, nodes = _column(screen.widgets, ctx, 0, top - entry.scroll, width, env, vp)
+    if entry.scroll > info.max_scroll:
+        entry.scroll = info.max_scroll
+        del c.ops[start:]
+        env.focus_box = None
+        _, nodes = _column(screen.widgets, ctx, 0, top - entry.scroll, width, env, vp)
     if env.focus_box and keyboard:
         y1, y2 = env.focus_box
         shift = y2 + 24 - vp[1] if y2 > vp[1] else (y1 - vp[0] if y1 < vp[0] else 0)
@@ -131,8 +135,8 @@ def compose_page(c: Canvas, pal: Palette, app: App, stack: list[Entry], ctxs: li
             return compose_page(c, pal, app, stack, ctxs, width, height, keyboard)
     area = c.box(0, vp[0], width, vp[1])
     kids = [k for k in (_cull(n, area) for n in nodes) if k is not None]
-    scroller = Node("android.widget.ScrollView" if not screen.pager else "androidx.viewpager.widget.ViewPager",
-                    area, package=app.package, scrollable=info.max_scroll > 0 or info.pages > 1,
+    cls = "androidx.viewpager.widget.ViewPager" if screen.pager else "android.widget.ScrollView"
+    scroller = Node(cls, area, package=app.package, scrollable=info.max_scroll > 0 or info.pages > 1,
                     rid=f"{app.package}:id/content", children=kids)
     window = [scroller, *_absolute(screen.widgets, ctx, width, vp, env)]
     if screen.fab is not None and not keyboard:
@@ -146,7 +150,8 @@ def compose_page(c: Canvas, pal: Palette, app: App, stack: list[Entry], ctxs: li
     if screen.appbar:
         window[:0] = _appbar(c, pal, app, screen, ctx, width, bg, len(stack) > 1)
     status_bar(c, pal, width, ctx["sys"], bg=bg, fg="#FFFFFF" if screen.dark or bg in ("#000000",) else None)
-    root = Node("android.widget.FrameLayout", c.box(0, 0, width, height), package=app.package, children=window)
+    root = Node("android.widget.FrameLayout", c.box(0, 0, width, height), package=app.package,
+                children=window)
     return root, info
 
 
@@ -166,7 +171,8 @@ def _appbar(c: Canvas, pal: Palette, app: App, screen: Screen, ctx: dict[str, An
     env = Env(c, pal, app.accent, app.package, {}, None)
     for action in reversed(screen.actions):
         w_ = 132
-        got = place(action.model_copy(update={"size": action.size or 64}), ctx, right - w_, cy - 56, w_, env)[1]
+        sized = action.model_copy(update={"size": action.size or 64})
+        got = place(sized, ctx, right - w_, cy - 56, w_, env)[1]
         nodes.extend(got)
         right -= w_ if got else 0
     title = text_of(screen.title, ctx)
@@ -190,7 +196,8 @@ def _tabs(c: Canvas, pal: Palette, app: App, screen: Screen, entry: Entry, ctx: 
         color = app.accent if sel else pal.on_surface_dim
         c.glyph(tab.glyph, cx - 32, top + 30, 64, color)
         tw = c.measure(tab.text, 32, sel)
-        box, _ = c.text(cx - tw / 2, top + 144, tab.text, 32, pal.on_surface if sel else pal.on_surface_dim, sel)
+        fg = pal.on_surface if sel else pal.on_surface_dim
+        box, _ = c.text(cx - tw / 2, top + 144, tab.text, 32, fg, sel)
         badge = text_of(tab.badge, ctx)
         kids = [Node("android.widget.TextView", box, text=tab.text, package=app.package, label=True)]
         if badge and badge != "0":
@@ -243,8 +250,8 @@ def _dialog(c: Canvas, pal: Palette, app: App, entry: Entry, ctx: dict[str, Any]
         tw = c.measure(label, 40, True)
         bbox, _ = c.text(bx - tw - 32, y1 + dh - 90, label, 40, app.accent, True)
         nodes.append(Node("android.widget.Button", c.box(bx - tw - 64, y1 + dh - 150, bx, y1 + dh - 30),
-                          text=label, rid=f"android:id/button{len(nodes)}", package=app.package, clickable=True,
-                          tap=Tap("actions", list(action.on_tap), ctx)))
+                          text=label, rid=f"android:id/button{len(nodes)}", package=app.package,
+                          clickable=True, tap=Tap("actions", list(action.on_tap), ctx)))
         nodes[-1].children.append(Node("android.widget.TextView", bbox, text=label, package=app.package,
                                        label=True, in_xml=False))
         bx -= tw + 96
@@ -286,5 +293,6 @@ def _sheet(c: Canvas, pal: Palette, app: App, stack: list[Entry], ctx: dict[str,
     if screen.footer:
         c.rect(0, vp[1], width, bottom, pal.surface)
         window.extend(_column(screen.footer, ctx, 0, vp[1], width, env, (vp[1], bottom))[1])
-    root = Node("android.widget.FrameLayout", c.box(0, top, width, height), package=app.package, children=window)
+    root = Node("android.widget.FrameLayout", c.box(0, top, width, height), package=app.package,
+                children=window)
     return root, info

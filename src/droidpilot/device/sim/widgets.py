@@ -253,7 +253,8 @@ def _input(w, ctx, x, y, width, env):
                 focusable=True, focused=focused, label=bool(text_box) and len(lines) <= 1,
                 tap=Tap("focus", list(w.on_submit), ctx, w.field))
     outer = Node("android.widget.FrameLayout", c.box(x1, top, outer_x2, bottom), package=env.package,
-                 clickable=True, tap=Tap("focus", list(w.on_submit), ctx, w.field), children=[*children, node])
+                 clickable=True, tap=Tap("focus", list(w.on_submit), ctx, w.field),
+                 children=[*children, node])
     return height, [outer]
 
 
@@ -274,7 +275,8 @@ def _send_button(w: Widget, ctx: dict[str, Any], x2: float, top: float, bottom: 
     else:
         x1 = x2 - 120
         c.glyph(w.glyph or "send", x1 + 24, cy - 36, 72, env.accent)
-        node = Node("android.widget.ImageButton", c.box(x1, cy - 60, x2, cy + 60), desc=text_of(w.desc, ctx) or "Send",
+        node = Node("android.widget.ImageButton", c.box(x1, cy - 60, x2, cy + 60),
+                    desc=text_of(w.desc, ctx) or "Send",
                     rid=f"{env.package}:id/send", package=env.package, clickable=True, tap=tap_of(w, ctx))
     out.append(node)
     return x1 - 16
@@ -325,8 +327,7 @@ def _buttons(w, ctx, x, y, width, env):
     nodes: list[Node] = []
     height = 0.0
     for i, item in enumerate(shown):
-        h, got = _button(item, ctx, x + i * cell + (MARGIN / 2 if i else 0), y,
-                         cell + (MARGIN / 2 if i == 0 else MARGIN / 2), env)
+        h, got = _button(item, ctx, x + i * cell + (MARGIN / 2 if i else 0), y, cell + MARGIN / 2, env)
         height = max(height, h)
         nodes.extend(got)
     return height, nodes
@@ -367,44 +368,9 @@ def _image(w, ctx, x, y, width, env):
     return height, [node]
 
 
-def _result(w, ctx, x, y, width, env):
-    c, pal = env.canvas, env.pal
-    url, title, body = text_of(w.sub, ctx), text_of(w.text, ctx), text_of(w.value, ctx)
-    top = y + 28
-    kids = []
-    if url:
-        box, _ = c.text(x + MARGIN, top + 22, url, 30, pal.on_surface_dim, max_width=width - 2 * MARGIN)
-        kids.append(label_node(env, box, url))
-        top += 60
-    tsize = w.size or 44
-    for line in c.wrap(title, tsize, width - 2 * MARGIN)[:2]:
-        box, _ = c.text(x + MARGIN, top + tsize * 0.7, line, tsize, pal.link)
-        kids.append(label_node(env, box, line))
-        top += tsize * 1.4
-    for line in c.wrap(body, 35, width - 2 * MARGIN):
-        box, _ = c.text(x + MARGIN, top + 26, line, 35, pal.on_surface_dim)
-        kids.append(label_node(env, box, line))
-        top += 50
-    height = top - y + 30
-    c.rect(x + MARGIN, y + height - 2, x + width - MARGIN, y + height, pal.divider)
-    node = Node("android.view.View", c.box(x, y, x + width, y + height), rid=rid(env, w, ctx),
-                package=env.package, clickable=bool(w.on_tap), tap=tap_of(w, ctx), children=kids)
-    return height, [node]
-
-
-def _progress(w, ctx, x, y, width, env):
-    c = env.canvas
-    value = max(0.0, min(100.0, float(render(w.value, ctx) or 0)))
-    c.rect(x + MARGIN, y + 40, x + width - MARGIN, y + 52, mix(env.accent, env.pal.background, 0.75), radius=6)
-    c.rect(x + MARGIN, y + 40, x + MARGIN + (width - 2 * MARGIN) * value / 100, y + 52, env.accent, radius=6)
-    node = Node("android.widget.ProgressBar", c.box(x + MARGIN, y + 40, x + width - MARGIN, y + 52),
-                desc=f"{int(value)}%", package=env.package)
-    return w.height or 92, [node]
-
-
 Layout = Callable[[Widget, dict, float, float, float, Env], tuple[float, list[Node]]]
 KINDS: dict[str, Layout] = {
     "text": _text, "header": _header, "divider": _divider, "spacer": _spacer, "row": _row, "switch": _row,
     "input": _input, "search": _input, "button": _button, "buttons": _buttons, "chips": _chips,
-    "image": _image, "result": _result, "progress": _progress,
+    "image": _image,
 }

@@ -42,9 +42,10 @@ def _icon(w, ctx, x, y, width, env):
         box, _ = c.text(bx + 26 - bwid / 2, y + 38, badge, 28, "#FFFFFF", True)
         kids.append(Node("android.widget.TextView", box, text=badge, package=env.package,
                          rid=f"{env.package}:id/badge"))
-    node = Node("android.widget.ImageButton", c.box(x, y, x + box_w, y + size + 48), desc=text_of(w.desc, ctx),
-                rid=rid(env, w, ctx), package=env.package, clickable=bool(w.on_tap), checkable=w.checked is not None,
-                checked=on, tap=tap_of(w, ctx), children=kids)
+    node = Node("android.widget.ImageButton", c.box(x, y, x + box_w, y + size + 48),
+                desc=text_of(w.desc, ctx), rid=rid(env, w, ctx), package=env.package,
+                clickable=bool(w.on_tap), checkable=w.checked is not None, checked=on, tap=tap_of(w, ctx),
+                children=kids)
     return height, [node]
 
 
@@ -95,8 +96,8 @@ def _month(w, ctx, x, y, width, env):
             if today:
                 c.ellipse(cx - 56, cy - 56, cx + 56, cy + 56, env.accent)
             label = str(num)
-            c.text(cx - c.measure(label, 40, today) / 2, cy, label, 40, "#FFFFFF" if today else pal.on_surface,
-                   today)
+            fg = "#FFFFFF" if today else pal.on_surface
+            c.text(cx - c.measure(label, 40, today) / 2, cy, label, 40, fg, today)
             desc = dt.date(day.year, day.month, num).strftime("%A, %B %-d")
             nodes.append(Node("android.view.View", c.box(cx - 60, cy - 60, cx + 60, cy + 60), desc=desc,
                               package=env.package, selected=today, clickable=True))
@@ -113,7 +114,8 @@ def _group(w, ctx, x, y, width, env):
     inner_y = y + (0 if plain else 32)
     nodes: list[Node] = []
     for item in w.items:
-        h, got = place(item, ctx, x + (0 if plain else MARGIN / 2), inner_y, width - (0 if plain else MARGIN), env)
+        pad = 0 if plain else MARGIN / 2
+        h, got = place(item, ctx, x + pad, inner_y, width - 2 * pad, env)
         inner_y += h
         nodes.extend(got)
     op = c.ops[start]
@@ -145,10 +147,48 @@ def _list(w, ctx, x, y, width, env):
     return top - y, [container]
 
 
-KINDS.update({"icon": _icon, "bubble": _bubble, "month": _month, "group": _group, "list": _list})
+def _result(w, ctx, x, y, width, env):
+    c, pal = env.canvas, env.pal
+    url, title, body = text_of(w.sub, ctx), text_of(w.text, ctx), text_of(w.value, ctx)
+    top = y + 28
+    kids = []
+    if url:
+        box, _ = c.text(x + MARGIN, top + 22, url, 30, pal.on_surface_dim, max_width=width - 2 * MARGIN)
+        kids.append(label_node(env, box, url))
+        top += 60
+    tsize = w.size or 44
+    for line in c.wrap(title, tsize, width - 2 * MARGIN)[:2]:
+        box, _ = c.text(x + MARGIN, top + tsize * 0.7, line, tsize, pal.link)
+        kids.append(label_node(env, box, line))
+        top += tsize * 1.4
+    for line in c.wrap(body, 35, width - 2 * MARGIN):
+        box, _ = c.text(x + MARGIN, top + 26, line, 35, pal.on_surface_dim)
+        kids.append(label_node(env, box, line))
+        top += 50
+    height = top - y + 30
+    c.rect(x + MARGIN, y + height - 2, x + width - MARGIN, y + height, pal.divider)
+    node = Node("android.view.View", c.box(x, y, x + width, y + height), rid=rid(env, w, ctx),
+                package=env.package, clickable=bool(w.on_tap), tap=tap_of(w, ctx), children=kids)
+    return height, [node]
 
 
-def place(w: Widget, ctx: dict[str, Any], x: float, y: float, width: float, env: Env) -> tuple[float, list[Node]]:
+def _progress(w, ctx, x, y, width, env):
+    c = env.canvas
+    value = max(0.0, min(100.0, float(render(w.value, ctx) or 0)))
+    track = mix(env.accent, env.pal.background, 0.75)
+    c.rect(x + MARGIN, y + 40, x + width - MARGIN, y + 52, track, radius=6)
+    c.rect(x + MARGIN, y + 40, x + MARGIN + (width - 2 * MARGIN) * value / 100, y + 52, env.accent, radius=6)
+    node = Node("android.widget.ProgressBar", c.box(x + MARGIN, y + 40, x + width - MARGIN, y + 52),
+                desc=f"{int(value)}%", package=env.package)
+    return w.height or 92, [node]
+
+
+KINDS.update({"result": _result, "progress": _progress, "icon": _icon, "bubble": _bubble, "month": _month,
+              "group": _group, "list": _list})
+
+
+def place(w: Widget, ctx: dict[str, Any], x: float, y: float, width: float,
+          env: Env) -> tuple[float, list[Node]]:
     """Lay out ``w`` at (x, y) in ``width``; a widget whose ``if`` is false takes no room."""
     if not condition(ctx, w.when):
         return 0, []

@@ -78,7 +78,8 @@ class World:
 
     def sysinfo(self) -> dict[str, Any]:
         """What templates see as ``sys``: clock, date, settings, installs."""
-        progress = {n: min(99, int(40 + 60 * (self.time - t) / INSTALL_SECONDS)) for n, t in self.installing.items()}
+        progress = {n: min(99, int(40 + 60 * (self.time - t) / INSTALL_SECONDS))
+                    for n, t in self.installing.items()}
         day = dt.date.fromisoformat(self.date)
         days = ["Today"] + [(day + dt.timedelta(days=i)).strftime("%a") for i in range(1, 7)]
         return {"clock": self.clock, "date": self.date, "battery": self.battery, "settings": self.settings,
