@@ -84,6 +84,19 @@ def test_transport_errors_use_adbs_words(front: Front, request_: str, error: str
     assert ask(front, request_) == (b"FAIL", error)
 
 
+@pytest.mark.parametrize("request_", ["host:transport-id:2", "host:transport:simphone-2", "host:tport:id:2",
+                                      "host:tport:serial:simphone-2"])
+def test_every_way_of_naming_a_phone_reaches_it(front: Front, request_: str) -> None:
+    with connect(front) as s:
+        send(s, request_)
+        assert status(s)[0] == b"OKAY"
+        if ":tport:" in request_:
+            assert read_exact(s, 8) == struct.pack("<Q", 2)
+        send(s, "exec:getprop ro.serialno")
+        assert status(s)[0] == b"OKAY"
+        assert s.makefile("rb").read() == b"simphone-2\n"
+
+
 def test_tport_replies_with_the_transport_id_then_runs_shell_v2(front: Front) -> None:
     with connect(front) as s:
         send(s, "host:tport:serial:simphone-2")

@@ -136,8 +136,8 @@ class Services:
             phone = self.pick("serial", what[len("serial:"):])
         elif cmd.startswith("transport:"):
             phone = self.pick("serial", cmd[len("transport:"):])
-        elif cmd.startswith("transport-id:"):
-            phone = self.pick("id", cmd[len("transport-id:"):])
+        elif cmd.startswith("transport-id:") or what.startswith("id:"):
+            phone = self.pick("id", what.split(":", 1)[1])
         elif what in ("any", "usb", "local"):
             phone = self.pick(what)
         else:
