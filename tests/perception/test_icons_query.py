@@ -1,0 +1,62 @@
+"""Parsing what a model says about an icon: colour, shape, synonyms and positions."""
+
+from __future__ import annotations
+
+import pytest
+
+from droidpilot.errors import InputError
+from droidpilot.perception.icons.query import Position, parse_icon_query, parse_position
+
+
+@pytest.mark.parametrize(("text", "colour", "shape"), [
+    ("red heart", "red", "heart"),
+    ("gray magnifier", "gray", "magnifier"),
+    ("Grey magnifying glass", "gray", "magnifier"),
+    ("search icon", None, "magnifier"),
+    ("blue circle", "blue", "circle"),
+    ("a teal round button", "cyan", "circle"),
+    ("violet star", "purple", "star"),
+    ("white X", "white", "plus"),
+    ("green rounded square", "green", "rounded square"),
+    ("left arrow", None, "arrow"),
+    ("dark gray line", "gray", "line"),
+    ("yellow", "yellow", None),
+])
+def test_colour_and_shape_words(text: str, colour: str | None, shape: str | None) -> None:
+    q = parse_icon_query(text)
+    assert (q.colour, q.shape) == (colour, shape)
+    assert q.position == Position()
+
+
+@pytest.mark.parametrize(("text", "vertical", "horizontal"), [
+    ("top", "top", None), ("Bottom", "bottom", None), ("left", None, "left"), ("right", None, "right"),
+    ("center", "center", "center"), ("middle", "center", "center"), ("top left", "top", "left"),
+    ("upper-right corner", "top", "right"), ("bottom center", "bottom", "center"), ("", None, None),
+])
+def test_positions(text: str, vertical: str | None, horizontal: str | None) -> None:
+    assert parse_position(text) == Position(vertical, horizontal)
+
+
+def test_mobile_agent_form_with_position_after_a_comma() -> None:
+    q = parse_icon_query("(red heart, bottom)")
+    assert (q.colour, q.shape, str(q.position)) == ("red", "heart", "bottom")
+    assert str(parse_icon_query("red heart, bottom", position="top left").position) == "top left"
+
+
+def test_position_words_after_the_shape_are_a_position() -> None:
+    q = parse_icon_query("a blue circle icon at the top left")
+    assert (q.colour, q.shape, q.position) == ("blue", "circle", Position("top", "left"))
+
+
+def test_unknown_words_are_kept() -> None:
+    q = parse_icon_query("red gear")
+    assert q.colour == "red" and q.shape is None and q.unknown == ("gear",)
+
+
+def test_errors_say_what_is_accepted() -> None:
+    with pytest.raises(InputError, match="red heart"):
+        parse_icon_query("the settings thing")
+    with pytest.raises(InputError, match="empty"):
+        parse_icon_query("  ")
+    with pytest.raises(InputError, match="top, bottom, left, right, center"):
+        parse_position("north")
