@@ -9,8 +9,9 @@ frame without a screenshot is undecided. The decoded screenshot and every result
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, ClassVar
 
 import cv2
 
@@ -29,6 +30,7 @@ from droidpilot.verify.checkers.base import CheckResult, ConditionChecker, Param
 if TYPE_CHECKING:
     from droidpilot.verify.frame import Frame
     from droidpilot.verify.options import VerifierOptions
+    from droidpilot.verify.rule import Task
 
 FRAME_BGR_KEY = "_image_bgr"  # the decoded screenshot (BGR uint8), shared with other screen readers
 FRAME_PYRAMID_KEY = "_icons_pyramid"
@@ -39,6 +41,44 @@ def _names(value: Any) -> list[str]:
     if value is None:
         return []
     return [value] if isinstance(value, str) else list(value)
+
+
+def _resolve_all(params: dict[str, Any], options: VerifierOptions | None) -> dict[str, Path]:
+    rule_dir = getattr(options, "rule_dir", None)
+    icons_dirs = [Path(d) for d in (getattr(options, "icons_dirs", None) or [])]
+    app_id = getattr(options, "app_id", "") or ""
+    names = _names(params.get("any")) + _names(params.get("all"))
+    return {n: resolve_icon(n, Path(rule_dir) if rule_dir else None, icons_dirs, app_id)
+            for n in dict.fromkeys(names)}
+
+
+def preflight_icons(task: Task, options: VerifierOptions | None) -> None:
+    """Resolve and decode every icon template a rule names, before any frame is judged.
+
+    Raises one InputError listing, per node, the icons that resolve to no file (with the places
+    searched) or whose file cannot be used; a combinator's ``icons`` sub-checker counts too.
+    """
+    from droidpilot.verify.checkers.base import canonical_name
+    from droidpilot.verify.checkers.combinators import split_params
+
+    problems: list[str] = []
+    for node in task.nodes:
+        cond = node.condition
+        if cond is None:
+            continue
+        kind = canonical_name(cond.type)
+        groups = [cond.params] if kind == "icons_match" else []
+        if kind in ("escalate", "juxtaposition"):
+            groups = [s.params for s in split_params(cond.params, kind).subs if s.name == "icons_match"]
+        for params in groups:
+            for name in dict.fromkeys(_names(params.get("any")) + _names(params.get("all"))):
+                try:
+                    load_template(_resolve_all({"any": [name]}, options)[name])
+                except InputError as exc:
+                    problems.append(f"node {node.id!r}: {exc}")
+    if problems:
+        where = str(task.source) if getattr(task, "source", None) else f"rule {task.task_id or '(unnamed)'}"
+        raise InputError(f"{where}: " + "\n".join(problems))
 
 
 def frame_image(frame: Frame) -> Any:
@@ -64,7 +104,7 @@ class IconsMatch(ConditionChecker):
 
     reads = "screen"
     cost = 40  # after UI-XML checks, before OCR
-    params_spec = {
+    params_spec: ClassVar[Mapping[str, Param]] = {
         "any": Param("str_or_list", help="icon names; at least one must be on screen"),
         "all": Param("str_or_list", help="icon names; every one must be on screen"),
         "threshold": Param("number", help="TM_CCOEFF_NORMED score a match needs (default 0.8)"),
@@ -103,11 +143,7 @@ class IconsMatch(ConditionChecker):
         any_names, all_names = _names(params.get("any")), _names(params.get("all"))
         threshold = float(params.get("threshold") or getattr(options, "icons_threshold", None)
                           or DEFAULT_THRESHOLD)
-        rule_dir = getattr(options, "rule_dir", None)
-        icons_dirs = [Path(d) for d in (getattr(options, "icons_dirs", None) or [])]
-        app_id = getattr(options, "app_id", "") or ""
-        files = {n: resolve_icon(n, Path(rule_dir) if rule_dir else None, icons_dirs, app_id)
-                 for n in dict.fromkeys(any_names + all_names)}
+        files = _resolve_all(params, options)
         for path in files.values():
             load_template(path)  # a broken template file is a rule problem: raised, before the screen
         if not frame.has_image():
