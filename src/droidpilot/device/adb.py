@@ -7,6 +7,7 @@ ADBKeyboard broadcast. A dropped connection is retried once; every failure says 
 
 from __future__ import annotations
 
+import contextlib
 import html
 import io
 import re
@@ -178,7 +179,7 @@ class AdbDevice:
                 exc._dp_started = True  # type: ignore[attr-defined]
                 raise
             finally:
-                c.close()
+                _close(c)
 
         return self._retry(f"`{command[:80]}`", op, idempotent)
 
@@ -191,7 +192,7 @@ class AdbDevice:
                 assert isinstance(data, bytes)
                 return data
             finally:
-                c.close()
+                _close(c)
         return self._retry(f"`{command[:80]}`", op)
 
     def _check(self, command: str, *, idempotent: bool = False) -> str:
@@ -212,7 +213,7 @@ class AdbDevice:
             img.load()
         except (UnidentifiedImageError, OSError) as exc:
             raise command_failed(self.serial, "screencap -p", f"unreadable PNG ({exc})") from exc
-        return img.convert("RGB")
+        return img if img.mode == "RGB" else img.convert("RGB")
 
     def ui_xml(self) -> str:
         """A uiautomator dump; retried while the screen is animating ("could not get idle state")."""
@@ -330,6 +331,12 @@ class AdbDevice:
 
     def __repr__(self) -> str:
         return f"AdbDevice(serial={self.serial!r}, server={self._where})"
+
+
+def _close(c: AdbConnection) -> None:
+    """Close a connection whose reply was read to the end (adbutils' close() waits 10 ms per call)."""
+    with contextlib.suppress(OSError):
+        c.conn.close()
 
 
 def _read_v2(c: AdbConnection) -> ShellResult:
