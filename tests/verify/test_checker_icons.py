@@ -176,3 +176,17 @@ def test_weixin_rule_icons_with_the_mobiflow_icons_dir(tmp_path: Path) -> None:
     assert main.yes, main.to_dict()
     sent = _run({"any": ["icon_001_回车", "icon_002_发送"]}, frame, opts)
     assert sent.no
+
+
+def test_verify_stops_on_an_icon_no_folder_holds(screenshot: Path, rule_dir: Path) -> None:
+    from droidpilot.verify.engine import verify
+
+    task = Task(task_id="t", nodes=[
+        Node(id="home", condition=Condition(type="juxtaposition", params={"icons": {"all": ["home"]}})),
+        Node(id="gone", condition=Condition(type="icons", params={"any": ["icon_404"]})),
+    ])
+    frames = [Frame(0, image_path=screenshot)]
+    with pytest.raises(InputError, match=r"node 'gone'.*icon_404"):
+        verify(task, frames, VerifierOptions(rule_dir=rule_dir))
+    ok = verify(Task(task_id="t", nodes=task.nodes[:1]), frames, VerifierOptions(rule_dir=rule_dir))
+    assert ok.ok

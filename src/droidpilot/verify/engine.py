@@ -17,6 +17,7 @@ from typing import Any
 
 from droidpilot.errors import InputError
 from droidpilot.verify.checkers.base import CheckResult, ConditionChecker, Verdict, get_checker
+from droidpilot.verify.checkers.icons import preflight_icons
 from droidpilot.verify.frame import Frame
 from droidpilot.verify.logcapture import capture_logs
 from droidpilot.verify.options import VerifierOptions
@@ -147,6 +148,7 @@ def verify(task: Task, trace: Trace | Sequence[Frame | dict[str, Any]],
     """
     the_trace = as_trace(trace, task_description)
     opts = prepare_options(options, task)
+    preflight_icons(task, opts)  # an icon the rule names but no folder holds: a rule error, not a "no"
     conditions = prepare_conditions(task, the_trace.task_description)
     graph = task_graph(task, conditions)
     frames = the_trace.frames
