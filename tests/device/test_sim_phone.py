@@ -252,6 +252,10 @@ def test_bad_key_point_size_theme_are_device_errors(ui: Driver) -> None:
         SimDevice(theme="blue")
     with pytest.raises(DeviceError, match="negative"):
         ui.d.wait(-1)
+    with pytest.raises(DeviceError, match="HH:MM"):
+        SimDevice(clock="25:99")
+    with pytest.raises(DeviceError, match="YYYY-MM-DD"):
+        ui.d.set_clock(date="22/11/2026")
 
 
 def test_bad_app_file_is_named(tmp_path: Path) -> None:
@@ -287,3 +291,26 @@ def test_sim_shot_cli(tmp_path: Path) -> None:
     assert Image.open(out).size == (720, 1600)
     res = CliRunner().invoke(app, ["sim", "shot", "--app", "nope", str(out)])
     assert res.exit_code == 2 and "unknown app 'nope'" in res.output
+
+
+def test_notification_shade_tiles_and_notifications(ui: Driver) -> None:
+    ui.d.open_app("store")
+    ui.type_into("search_box", "WhatsApp", submit=True)
+    ui.tap(rid="title")
+    ui.tap("Install")
+    ui.d.wait(5)  # the heads-up banner has gone; the notification stays in the shade
+    assert not ui.has("WhatsApp installed")
+    ui.d.swipe(540, 40, 540, 1400, 300)
+    assert ui.d.state()["system"]["shade_open"] and ui.d.current_app() == "com.simphone.store"
+    assert ui.has("WhatsApp installed") and ui.find(desc="Internet").checked
+    ui.tap(desc="Airplane mode")
+    assert ui.d.state()["settings"]["airplane_mode"] is True and ui.d.state()["settings"]["wifi"] is False
+    ui.tap(desc="Dark theme")
+    assert ui.d.state()["system"]["dark_mode"] is True
+    ui.tap("WhatsApp installed")
+    assert ui.d.current_app() == "com.whatsapp" and not ui.d.state()["system"]["shade_open"]
+    ui.d.swipe(540, 40, 540, 1400, 300)
+    ui.tap("Clear all")
+    assert ui.d.state()["system"]["notifications"] == [] and ui.has("No notifications")
+    ui.d.swipe(540, 1600, 540, 300, 300)
+    assert not ui.d.state()["system"]["shade_open"]

@@ -20,13 +20,15 @@ def shot(
     theme: str = typer.Option("light", "--theme", help="light or dark."),
     size: str = typer.Option("1080x2400", "--size", help="Screen size WIDTHxHEIGHT, e.g. 720x1600."),
     seed: int = typer.Option(0, "--seed", help="Seed of the simulated phone's state."),
+    clock: str = typer.Option("10:30", "--clock", help="Status-bar clock, HH:MM."),
+    date: str = typer.Option("2026-11-22", "--date", help="Today's date, YYYY-MM-DD."),
     xml: Path | None = typer.Option(None, "--xml", help="Also write the uiautomator dump here."),
 ) -> None:
     """Render one SimPhone screen (the home screen, or an app's first screen) to a PNG file."""
     from droidpilot.device.sim.phone import SimDevice
 
     with guard():
-        device = SimDevice(size=size, theme=theme, seed=seed)
+        device = SimDevice(size=size, theme=theme, seed=seed, clock=clock, date=date)
         if app:
             device.open_app(app)
         try:

@@ -7,6 +7,7 @@ time advances one second per input event and by ``wait(seconds)``; nothing ever 
 from __future__ import annotations
 
 import copy
+import datetime as dt
 from collections import OrderedDict
 from pathlib import Path
 from typing import Any
@@ -21,9 +22,10 @@ from droidpilot.device.sim.model import App
 from droidpilot.device.sim.png import encode_png
 from droidpilot.device.sim.render import draw_ops, ops_key
 from droidpilot.device.sim.screen import Entry
+from droidpilot.device.sim.systemui import SystemVerbs
 from droidpilot.device.sim.textinput import TextInput
 from droidpilot.device.sim.uixml import dump
-from droidpilot.device.sim.world import TOAST_SECONDS, View, World, compose
+from droidpilot.device.sim.world import STATUS_H, TOAST_SECONDS, View, World, compose
 from droidpilot.errors import InputError
 
 KEYS = ("back", "home", "enter", "app_switch", "del", "page_up", "page_down", "menu", "search")
@@ -41,7 +43,7 @@ def parse_size(text: str) -> tuple[int, int]:
     return w, h
 
 
-class SimDevice(TextInput):
+class SimDevice(TextInput, SystemVerbs):
     """A simulated Android phone whose apps are data files; implements ``droidpilot.device.base.Device``."""
 
     def __init__(self, serial: str = "simphone-1", size: tuple[int, int] | str = (1080, 2400),
@@ -49,6 +51,7 @@ class SimDevice(TextInput):
                  battery: int = 85, apps_dir: str | Path | None = None) -> None:
         if theme not in ("light", "dark"):
             raise DeviceError(f"theme {theme!r} is not one of: light, dark")
+        _check_clock(clock, date)
         self.serial = serial
         self._size = parse_size(size) if isinstance(size, str) else (int(size[0]), int(size[1]))
         self._theme = theme
@@ -69,6 +72,7 @@ class SimDevice(TextInput):
 
     def set_clock(self, clock: str | None = None, date: str | None = None) -> None:
         """Set the status-bar clock ("HH:MM") and/or today's date ("YYYY-MM-DD")."""
+        _check_clock(clock or self._world.clock, date or self._world.date)
         if clock is not None:
             self._world.clock = clock
         if date is not None:
@@ -81,9 +85,9 @@ class SimDevice(TextInput):
         stack = w.stack()
         out: dict[str, Any] = {name: copy.deepcopy(st) for name, st in w.states.items()}
         out["foreground"] = {
-            "app": "recents" if w.overlay else (w.foreground or "launcher"),
+            "app": "recents" if w.overlay == "recents" else (w.foreground or "launcher"),
             "package": self.current_app(),
-            "screen": w.overlay or (stack[-1].screen if stack else "home"),
+            "screen": "recents" if w.overlay == "recents" else (stack[-1].screen if stack else "home"),
             "params": copy.deepcopy(stack[-1].params) if stack else {},
             "fields": copy.deepcopy(stack[-1].fields) if stack else {"query": w.launcher_query},
         }
@@ -91,6 +95,7 @@ class SimDevice(TextInput):
             "clock": w.clock, "date": w.date, "battery": w.battery, "dark_mode": w.dark, "seed": w.seed,
             "installed_apps": list(w.installed), "installing": sorted(w.installing),
             "notifications": copy.deepcopy(w.notifications), "recents": list(w.recents), "time": w.time,
+            "shade_open": w.overlay == "shade",
         }
         return out
 
@@ -170,10 +175,13 @@ class SimDevice(TextInput):
         scale = self._size[0] / BASE_WIDTH
         dx, dy = (x2 - x1) / scale, (y2 - y1) / scale
         stack = w.stack()
-        if stack is None or w.overlay:
-            self._changed()
-            return
-        if x1 / scale < 40 and dx > 200 and abs(dy) < dx:
+        if y1 / scale < STATUS_H and dy > 200 and w.overlay is None:
+            w.overlay, w.launcher_focus = "shade", False
+        elif w.overlay == "shade" and dy < -200:
+            w.overlay = None
+        elif stack is None or w.overlay:
+            pass
+        elif x1 / scale < 40 and dx > 200 and abs(dy) < dx:
             self._back()
         elif abs(dy) >= 20 and abs(dy) > abs(dx):
             self._scroll(-dy)
@@ -361,31 +369,17 @@ class SimDevice(TextInput):
             assert tap.ctx is not None
             actions.run(self, tap.actions, tap.ctx)
 
-    def _system(self, arg: str) -> None:
-        verb, _, rest = arg.partition(":")
-        w = self._world
-        if verb == "key":
-            self._back() if rest == "back" else self.key(rest)
-        elif verb == "open":
-            if rest in w.installed:
-                self.launch(rest)
-        elif verb == "tab":
-            stack = w.stack()
-            if stack is not None and stack[-1].screen != rest:
-                del stack[1:]
-                stack[0] = Entry(rest)
-        elif verb == "clear_recents":
-            w.tasks, w.recents, w.overlay, w.foreground = {}, [], None, None
-        elif verb == "ime":
-            if rest == "shift":
-                w.shift = not w.shift
-            elif rest == "backspace":
-                self._backspace()
-            elif rest == "enter":
-                self._enter()
-            elif rest.startswith("char:"):
-                self._insert(rest[5:])
-                w.shift = False
+
+
+def _check_clock(clock: str, date: str) -> None:
+    try:
+        dt.datetime.strptime(clock, "%H:%M")
+    except ValueError:
+        raise DeviceError(f"clock {clock!r} is not HH:MM (for example 10:30)") from None
+    try:
+        dt.date.fromisoformat(date)
+    except ValueError:
+        raise DeviceError(f"date {date!r} is not YYYY-MM-DD (for example 2026-11-22)") from None
 
 
 def _inside(node: Node, x: int, y: int) -> bool:

@@ -15,6 +15,7 @@ from droidpilot.device.sim.chrome import NAV_H, STATUS_H, heads_up, nav_bar, toa
 from droidpilot.device.sim.keyboard import KEYBOARD_H, keyboard
 from droidpilot.device.sim.model import App
 from droidpilot.device.sim.screen import Entry, PageInfo, compose_page, make_ctx
+from droidpilot.device.sim.shade import shade
 from droidpilot.device.sim.theme import palette
 
 TOAST_SECONDS = 2.5
@@ -108,13 +109,16 @@ class World:
                 if name not in self.installed:
                     self.installed.append(name)
                 label = self.catalog[name].label
-                self.notify(f"{label} installed", "Download complete. Tap to open.", name)
+                self.notify(f"{label} installed", "Download complete. Tap to open.", name,
+                            at=started + INSTALL_SECONDS)
         if self.toast and self.time >= self.toast[1]:
             self.toast = None
 
-    def notify(self, title: str, text: str, app: str | None) -> None:
-        self.notifications.append({"title": title, "text": text, "app": app or "", "time": self.time})
-        self.heads_up_until = self.time + HEADS_UP_SECONDS
+    def notify(self, title: str, text: str, app: str | None, at: float | None = None) -> None:
+        """Post a notification (posted at virtual time ``at``, now by default) with a heads-up banner."""
+        when = self.time if at is None else at
+        self.notifications.append({"title": title, "text": text, "app": app or "", "time": when})
+        self.heads_up_until = when + HEADS_UP_SECONDS
 
     def contexts(self, app: App, stack: list[Entry]) -> list[dict[str, Any]]:
         sysinfo = self.sysinfo()
@@ -143,7 +147,7 @@ def compose(world: World, size: tuple[int, int]) -> View:
     info = PageInfo()
     modal = None
     stack = world.stack()
-    if world.overlay == "recents":
+    if world.overlay == "recents":  # (the shade is drawn over the screen below it, further down)
         apps = [world.catalog[n] for n in world.recents]
         windows = [launcher.recents(c, pal, width, height, apps, world.sysinfo())]
     elif stack is None:
@@ -172,6 +176,11 @@ def compose(world: World, size: tuple[int, int]) -> View:
         icon = {"glyph": icon_app.icon.glyph, "color": icon_app.icon.color} if icon_app else \
             {"glyph": "bell", "color": "#1A73E8"}
         windows.append(heads_up(c, pal, width, note, icon))
+    if world.overlay == "shade":
+        icons = {n: {"glyph": a.icon.glyph, "color": a.icon.color} for n, a in world.catalog.items()}
+        windows = [shade(c, pal, width, height, world.sysinfo(), world.notifications, icons)]
+        modal = windows[0]
+        system = nav_bar(c, pal, width, height)  # the navigation bar stays on top of the shade
     targets = [n for w in windows for n in w.walk()] + system
     focused = next((n for n in targets if n.focused), None)
     return View(c.ops, windows, targets, info, modal, focused)

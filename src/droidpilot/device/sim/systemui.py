@@ -1,0 +1,66 @@
+"""What taps on system UI do: navigation keys, app icons, tabs, keyboard keys, shade tiles and
+notifications, clearing recents. Mixed into SimDevice."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from droidpilot.device.sim.screen import Entry
+
+if TYPE_CHECKING:
+    from droidpilot.device.sim.world import World
+
+
+class SystemVerbs:
+    """Handles ``Tap("system", arg="verb:rest")`` targets."""
+
+    _world: World
+    if TYPE_CHECKING:
+        def _back(self, keyboard_first: bool = True) -> None: ...
+
+        def key(self, key: str) -> None: ...
+
+        def launch(self, name: str) -> None: ...
+
+        def _backspace(self) -> None: ...
+
+        def _enter(self) -> None: ...
+
+        def _insert(self, text: str) -> None: ...
+
+    def _system(self, arg: str) -> None:
+        verb, _, rest = arg.partition(":")
+        w = self._world
+        if verb == "key":
+            self._back() if rest == "back" else self.key(rest)
+        elif verb == "open":
+            if rest in w.installed:
+                self.launch(rest)
+        elif verb == "tab":
+            stack = w.stack()
+            if stack is not None and stack[-1].screen != rest:
+                del stack[1:]
+                stack[0] = Entry(rest)
+        elif verb == "tile":
+            settings = w.settings
+            settings[rest] = not settings.get(rest)
+            if rest == "airplane_mode" and settings[rest]:
+                settings["wifi"] = settings["bluetooth"] = False
+        elif verb == "notification":
+            w.overlay = None
+            if rest in w.installed:
+                self.launch(rest)
+        elif verb == "clear_notifications":
+            w.notifications = []
+        elif verb == "clear_recents":
+            w.tasks, w.recents, w.overlay, w.foreground = {}, [], None, None
+        elif verb == "ime":
+            if rest == "shift":
+                w.shift = not w.shift
+            elif rest == "backspace":
+                self._backspace()
+            elif rest == "enter":
+                self._enter()
+            elif rest.startswith("char:"):
+                self._insert(rest[5:])
+                w.shift = False
