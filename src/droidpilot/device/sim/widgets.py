@@ -353,15 +353,35 @@ def _chips(w, ctx, x, y, width, env):
     return height, nodes
 
 
+def _map(c: Canvas, x1: float, y1: float, x2: float, y2: float, dark: bool) -> None:
+    """Streets, a lake and parks drawn over a map-coloured area (deterministic for its size)."""
+    road, park, water = ("#3C4043", "#2D4A35", "#27496D") if dark else ("#FFFFFF", "#C8E6C9", "#AECBFA")
+    w, h = x2 - x1, y2 - y1
+    c.rect(x1 + w * 0.06, y1 + h * 0.1, x1 + w * 0.3, y1 + h * 0.34, park, radius=24)
+    c.rect(x1 + w * 0.7, y1 + h * 0.62, x1 + w * 0.95, y1 + h * 0.9, park, radius=24)
+    c.ellipse(x1 + w * 0.52, y1 + h * 0.08, x1 + w * 0.92, y1 + h * 0.44, water)
+    for fx in (0.36, 0.64):
+        c.rect(x1 + w * fx, y1, x1 + w * fx + 22, y2, road)
+    for fy in (0.5, 0.78):
+        c.rect(x1, y1 + h * fy, x2, y1 + h * fy + 22, road)
+    c.line(x1, y1 + h * 0.95, x1 + w * 0.9, y1 + h * 0.05, road, 16)
+
+
 def _image(w, ctx, x, y, width, env):
     c = env.canvas
     height = w.height or 480
+    is_map = "map" in w.style
     color = text_of(w.color, ctx) or mix(env.accent, env.pal.background, 0.6)
-    inset = 0 if w.style == "bleed" else MARGIN
+    if is_map and env.pal.name == "dark":
+        color = "#242F3E"
+    inset = 0 if "bleed" in w.style else MARGIN
     c.rect(x + inset, y + 16, x + width - inset, y + height - 16, color, radius=0 if inset == 0 else 28)
+    if is_map:
+        _map(c, x + inset, y + 16, x + width - inset, y + height - 16, env.pal.name == "dark")
     if w.glyph:
         g = min(height * 0.32, 220)
-        c.glyph(text_of(w.glyph, ctx), x + (width - g) / 2, y + (height - g) / 2, g, "#FFFFFFCC")
+        c.glyph(text_of(w.glyph, ctx), x + (width - g) / 2, y + (height - g) / 2, g,
+                "#EA4335" if is_map else "#FFFFFFCC")
     node = Node("android.widget.ImageView", c.box(x + inset, y + 16, x + width - inset, y + height - 16),
                 desc=text_of(w.desc, ctx) or text_of(w.text, ctx), rid=rid(env, w, ctx),
                 package=env.package, clickable=bool(w.on_tap), tap=tap_of(w, ctx))
