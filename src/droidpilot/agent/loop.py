@@ -236,7 +236,8 @@ class Agent:
             run.feedback = message("unchanged", self.language, action=text)
         tracker.record(text, failed=failed)
         result = message("result_unchanged" if failed else "result_ok", self.language)
-        run.history.append(HistoryEntry(run.steps, text, thought, observation, result))
+        run.history.append(HistoryEntry(run.steps, text, thought, observation, result,
+                                        round(diff.changed_fraction, 5)))
         if recorder:
             entry, function = trace_entries(action, grounding)
             record["frame"] = recorder.record_frame(screen.image, screen.xml, entry, thought, function)

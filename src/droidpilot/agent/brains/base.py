@@ -31,6 +31,7 @@ class HistoryEntry:
     thought: str = ""
     observation: str = ""
     result: str = ""
+    change: float | None = None  # the fraction of the screen the action changed (None: not executed)
 
 
 @dataclass

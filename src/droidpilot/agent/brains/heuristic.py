@@ -10,12 +10,12 @@ stop when nothing is left to do and the instruction's content is on screen. It i
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
 from typing import Any
 
-from droidpilot.agent.actions import Action, ActionParseError, parse_action
-from droidpilot.agent.brains.base import BrainReply, BrainRequest, HistoryEntry
-from droidpilot.agent.brains.heuristic_plan import Plan, lexicon, make_plan
+from droidpilot.agent.actions import Action, parse_action
+from droidpilot.agent.brains.base import BrainReply, BrainRequest
+from droidpilot.agent.brains.heuristic_plan import Plan, lexicon, make_plan, words_of
+from droidpilot.agent.brains.heuristic_state import HistoryState, read_history
 from droidpilot.agent.coords import CoordSpace
 from droidpilot.agent.response import format_response
 from droidpilot.perception.match import match_text, similarity
@@ -24,71 +24,21 @@ from droidpilot.perception.types import OcrLine
 
 STATUS_BAR = 0.045
 TOP_BAND = 0.16  # search fields and titles live here; typed text shown here is not a result
-OK_RESULTS = ("done", "完成")
-
-
-@dataclass
-class _State:
-    """What the history says has been done."""
-
-    opened: str | None = None
-    typed: list[str] = field(default_factory=list)
-    clicked: dict[str, int] = field(default_factory=dict)
-    clicked_ok: list[str] = field(default_factory=list)
-    failed: set[str] = field(default_factory=set)
-    last: HistoryEntry | None = None
-    scrolls_in_row: int = 0
-    scrolls: int = 0
-    backs: int = 0
-    entered_after_type: bool = False
-    actions_in_app: int = 0
-
-
-def _state(history: list[HistoryEntry]) -> _State:
-    st = _State()
-    for entry in history:
-        ok = entry.result in OK_RESULTS
-        try:
-            action = parse_action(entry.action)
-        except ActionParseError:
-            continue
-        st.last = entry
-        if not ok:
-            st.failed.add(entry.action)
-        if action.name == "open_app" and ok:
-            st.opened, st.actions_in_app, st.scrolls, st.backs = action.text, 0, 0, 0
-            continue
-        if st.opened:
-            st.actions_in_app += int(ok)
-        if action.name in ("page_down", "page_up"):
-            st.scrolls_in_row += 1
-            st.scrolls += 1
-        else:
-            st.scrolls_in_row = 0
-        if action.name == "type" and ok:
-            st.typed.append(action.text or "")
-            st.entered_after_type = False
-        elif action.name == "enter" and ok:
-            st.entered_after_type = True
-        elif action.name == "back":
-            st.backs += 1
-        elif action.name == "click_text":
-            key = match_key(action.text or "")
-            st.clicked[key] = st.clicked.get(key, 0) + 1
-            if ok:
-                st.clicked_ok.append(key)
-        elif action.name in ("exit", "home"):
-            st.opened = None
-    return st
 
 
 def _keyboard_top(lines: list[OcrLine], height: int) -> int | None:
-    """The top of an on-screen keyboard, read from its rows of single letters, or None."""
-    keys = [ln for ln in lines if ln.box[1] > height * 0.5 and
-            (len(ln.text.strip()) == 1 or re.fullmatch(r"(?:[a-zA-Z]\s*){7,}", ln.text.strip()))]
-    if len(keys) < 6:
+    """The top of an on-screen keyboard, or None: at least three rows of five or more single keys."""
+    keys = [ln for ln in lines if ln.box[1] > height * 0.5 and len(ln.text.strip()) == 1]
+    rows: list[list[OcrLine]] = []
+    for key in sorted(keys, key=lambda ln: ln.box[1]):
+        if rows and abs(rows[-1][0].box[1] - key.box[1]) <= 30:
+            rows[-1].append(key)
+        else:
+            rows.append([key])
+    full = [row for row in rows if len(row) >= 5]
+    if len(full) < 3:
         return None
-    return min(ln.box[1] for ln in keys)
+    return min(ln.box[1] for ln in full[0])
 
 
 def _same(phrase: str, key: str) -> bool:
@@ -121,7 +71,7 @@ class HeuristicBrain:
         if request.kind == "choose":
             return BrainReply(self._choose(request))
         lines, keyboard = self._visible(request)
-        st = _state(request.history)
+        st = read_history(request.history)
         if request.kind == "complete":
             missing = self._missing(plan, st, lines)
             answer = "Completed: no\nReason: " + missing if missing else \
@@ -147,40 +97,72 @@ class HeuristicBrain:
         return f"The screen shows {shown}" + ("; a keyboard is open." if keyboard else ".")
 
     @staticmethod
-    def _matches(word: str, text: str) -> float:
+    def _matches(word: str, text: str, strict: bool = True) -> float:
         found = match_text(word, text)
         if found is None:
             return 0.0
-        # A short UI word must be (nearly) the whole line: "Send" matches "Send", not "Sender list".
-        if len(match_key(word)) <= 8 and len(match_key(text)) > len(match_key(word)) + 3:
+        # A UI word must be (nearly) the whole line: "Send" matches "Send", not "Sender list".
+        if strict and len(match_key(text)) > len(match_key(word)) + 3:
             return 0.0
         return found.score
 
-    def _find(self, words: list[str], lines: list[OcrLine], height: int, st: _State,
-              skip_done: bool = False) -> OcrLine | None:
+    def _find(self, words: list[str], lines: list[OcrLine], height: int, st: HistoryState,
+              field: bool = False) -> OcrLine | None:
+        """The line best matching one of ``words`` (UI words: the whole line; with ``field``, a short
+        placeholder such as "Search products" may hold more words)."""
         best: tuple[float, OcrLine] | None = None
         typed = [match_key(t) for t in st.typed]
         for line in lines:
             key = match_key(line.text)
-            if skip_done and key in st.clicked_ok:
-                continue  # tapped already: tapping a switch again would undo it
+            if st.opened and key == match_key(st.opened):
+                continue  # the app's own title
             if line.box[1] < height * TOP_BAND and any(t and t in key for t in typed):
                 continue  # the search box echoing what was typed, not a result
             if st.clicked.get(key, 0) >= 2 or f"click text ({line.text})" in st.failed:
                 continue
             for word in words:
-                score = self._matches(word, line.text)
+                score = self._matches(word, line.text, strict=not (field and len(line.text.split()) <= 6))
                 if score >= self.match_threshold and (best is None or score > best[0]):
                     best = (score, line)
         return best[1] if best else None
 
+    def _target(self, plan: Plan, lines: list[OcrLine], height: int, st: HistoryState,
+                keyboard: bool) -> OcrLine | None:
+        """The line that best matches the instruction's own words: a phrase it contains (scored by the
+        phrase's length in words) or the content words it shares (for targets worded differently)."""
+        stop = set(str(lexicon()["stopwords"]).split())
+        wanted = {w for c in plan.content_words for w in re.split(r"[-']", c) if len(w) > 2}
+        typed = [match_key(t) for t in st.typed]
+        best: tuple[float, OcrLine] | None = None
+        for line in lines:
+            key = match_key(line.text)
+            if key in st.clicked_ok or (st.opened and key == match_key(st.opened)) or \
+                    st.clicked.get(key, 0) >= 2 or f"click text ({line.text})" in st.failed:
+                continue
+            if keyboard and any(t and t in key for t in typed):
+                continue  # the field being edited shows what was typed: not a target
+            score = 0.0
+            for phrase in plan.phrases:
+                size = len(phrase.split())
+                m = self._matches(phrase, line.text, strict=size == 1)
+                if m >= self.match_threshold:
+                    score = max(score, size + m)
+            words = {w for t in words_of(line.text) for w in re.split(r"[-']", t)
+                     if len(w) > 2 and w not in stop}
+            shared = len(words & wanted)
+            if shared >= 2 or (shared == 1 and len(words) <= 2):
+                score = max(score, shared + shared / max(1, len(words)))
+            if score > 0 and (best is None or score >= best[0]):
+                best = (score, line)  # on a tie the lower line: results sit below titles and fields
+        return best[1] if best else None
+
     # -- deciding ------------------------------------------------------------------------------
-    def _pending_text(self, plan: Plan, st: _State, lines: list[OcrLine], height: int) -> str | None:
+    def _pending_text(self, plan: Plan, st: HistoryState, lines: list[OcrLine], height: int) -> str | None:
         for text in plan.texts_to_type:
             if text not in st.typed:
                 return text
         query = plan.query
-        if query and query not in st.typed and plan.has_search_verb:
+        if query and query not in st.typed and plan.has_search_verb and match_key(query) not in st.clicked_ok:
             return query
         if query and query not in st.typed and st.scrolls >= 1 and not self._on_screen(query, lines, height):
             return query  # the target is not in sight: look for it with the app's search
@@ -190,7 +172,7 @@ class HeuristicBrain:
     def _on_screen(text: str, lines: list[OcrLine], height: int) -> bool:
         return any(line.box[1] >= height * TOP_BAND and similarity(text, line.text) >= 80 for line in lines)
 
-    def _open_app(self, plan: Plan, lines: list[OcrLine], st: _State) -> OcrLine | None:
+    def _open_app(self, plan: Plan, lines: list[OcrLine], st: HistoryState) -> OcrLine | None:
         instruction = plan.instruction.lower()
         named: list[tuple[int, OcrLine]] = []
         for line in lines:
@@ -206,7 +188,7 @@ class HeuristicBrain:
                     return line
         return None
 
-    def _next(self, plan: Plan, st: _State, lines: list[OcrLine], keyboard: bool,
+    def _next(self, plan: Plan, st: HistoryState, lines: list[OcrLine], keyboard: bool,
               request: BrainRequest) -> tuple[str, Action]:
         height = request.screen.size[1]
         if not st.opened:
@@ -224,37 +206,54 @@ class HeuristicBrain:
         just_typed_query = last is not None and last.name == "type" and st.typed[-1:] == [plan.query]
         if just_typed_query and not st.entered_after_type:
             return "The search text is typed; submit it.", Action("enter")
+        confirm = self._confirm(lines, height, st)
+        if confirm is not None:
+            return _click(f'A dialog asks to confirm; tap "{confirm.text}".', confirm)
         if not pending:
-            for group in plan.goals:
-                if not any(w in st.clicked_ok for w in map(match_key, group)):
+            for group, icons in zip(plan.goals, plan.goal_icons, strict=False):
+                if not self._goal_done(group, icons, st):
                     line = self._find(group, lines, height, st)
                     if line is not None:
                         return _click(f'"{line.text}" finishes the instruction; tap it.', line)
-        target = self._find(plan.phrases, lines, height, st, skip_done=True)
+                    for icon in icons:
+                        if icon not in st.icons_tried:
+                            desc, _, where = icon.partition(",")
+                            return (f'No "{group[0]}" text is shown; try its usual icon, a {desc.strip()}.',
+                                    Action("click_icon", description=desc.strip(),
+                                           position=tuple(where.split())))
+        if st.actions_in_app and (plan.goals or plan.wants_toggle or plan.texts_to_type) and \
+                not self._missing(plan, st, lines, height):
+            return "Everything the instruction asks for is done.", Action("stop")
+        target = self._target(plan, lines, height, st, keyboard)
         searching = pending is not None and pending == plan.query and plan.has_search_verb
         if target is not None and not searching:
             return _click(f'"{target.text}" matches the instruction; tap it.', target)
         step = self._find(plan.steps, lines, height, st)
         if step is not None:
             return _click(f'"{step.text}" is a step towards the instruction; tap it.', step)
+        untried = [i for i in plan.step_icons if i not in st.icons_tried]
+        if untried and (pending or not st.actions_in_app):
+            desc, _, where = untried[0].partition(",")
+            return (f"No step word is shown; try the usual {desc.strip()} button.",
+                    Action("click_icon", description=desc.strip(), position=tuple(where.split())))
         if pending:
             fields = [str(f) for f in lexicon()["fields"]]  # type: ignore[union-attr]
             if pending == plan.email:
                 fields = ["to", "recipient", *fields]
-            field_line = self._find(fields, lines, height, st)
+            field_line = self._find(fields, lines, height, st, field=True)
             if field_line is not None:
                 return _click(f'Tap the field "{field_line.text}" to type into it.', field_line)
         if target is not None:
             return _click(f'"{target.text}" matches the instruction; tap it.', target)
         if not self._missing(plan, st, lines, request.screen.size[1]):
             return "Everything the instruction asks for is done.", Action("stop")
-        if st.scrolls_in_row < self.max_scrolls:
+        if st.scrolls_in_row < self.max_scrolls and not st.scroll_stuck:
             return "Nothing on screen matches what is left to do; scroll further.", Action("page_down")
-        if st.backs < 2:
-            return "Scrolling found nothing; go back.", Action("back")
+        if st.depth > 0:
+            return "Nothing here leads on; go back a page.", Action("back")
         return "No strategy is left; stop here.", Action("stop")
 
-    def _missing(self, plan: Plan, st: _State, lines: list[OcrLine], height: int | None = None) -> str:
+    def _missing(self, plan: Plan, st: HistoryState, lines: list[OcrLine], height: int | None = None) -> str:
         """What is still to do ('' when nothing)."""
         if not st.opened:
             return "no app has been opened."
@@ -263,24 +262,35 @@ class HeuristicBrain:
         for text in plan.texts_to_type:
             if text not in st.typed:
                 return f'"{text}" has not been typed yet.'
-        for group in plan.goals:
-            if not any(w in st.clicked_ok for w in map(match_key, group)):
+        for group, icons in zip(plan.goals, plan.goal_icons, strict=False):
+            if not self._goal_done(group, icons, st):
                 return f'none of {", ".join(group)} has been tapped yet.'
-        if plan.wants_toggle and not any(_same(p, key) for p in plan.phrases[:2] for key in st.clicked_ok):
+        switched = st.toggled or [k for k in st.clicked_ok if any(_same(p, k) for p in plan.phrases[:2])]
+        if plan.wants_toggle and not switched:
             return "the setting has not been switched yet."
         if plan.query and plan.has_search_verb and plan.query not in st.typed and \
                 match_key(plan.query) not in st.clicked_ok:
-            h = height or max((ln.box[3] for ln in lines), default=1)
-            if not self._on_screen(plan.query, lines, h):
-                return f'"{plan.query}" is not on the screen yet.'
+            return f'"{plan.query}" has been neither searched for nor tapped yet.'
         return ""
+
+    def _confirm(self, lines: list[OcrLine], height: int, st: HistoryState) -> OcrLine | None:
+        """The affirmative button of a confirmation dialog (shown next to a cancel button), if any."""
+        lex = lexicon()
+        if self._find([str(w) for w in lex["cancel"]], lines, height, st) is None:  # type: ignore[union-attr]
+            return None
+        line = self._find([str(w) for w in lex["confirm"]], lines, height, st)  # type: ignore[union-attr]
+        if line is None or (st.last is not None and st.last.action == f"click text ({line.text})"):
+            return None
+        return line
+
+    @staticmethod
+    def _goal_done(group: list[str], icons: list[str], st: HistoryState) -> bool:
+        return any(w in st.clicked_ok for w in map(match_key, group)) or any(i in st.icons_ok for i in icons)
 
     @staticmethod
     def _choose(request: BrainRequest) -> str:
-        """Among ambiguous matches prefer the first one below the top band (results, not the search box)."""
-        height = request.screen.size[1]
-        for i, choice in enumerate(request.choices, 1):
-            box = choice.get("box") or [0, 0, 0, 0]
-            if box[1] >= height * TOP_BAND:
-                return str(i)
-        return "1"
+        """Among ambiguous matches take the lowest one: results sit below titles and search boxes."""
+        boxes = [c.get("box") or [0, 0, 0, 0] for c in request.choices]
+        if not boxes:
+            return "1"
+        return str(max(range(len(boxes)), key=lambda i: (boxes[i][1], -i)) + 1)

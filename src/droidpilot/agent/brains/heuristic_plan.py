@@ -49,7 +49,8 @@ class Plan:
     has_search_verb: bool = False
     email: str | None = None
     wants_toggle: bool = False
-    extra: dict[str, object] = field(default_factory=dict)
+    goal_icons: list[list[str]] = field(default_factory=list)  # per goal group, icon descriptions
+    step_icons: list[str] = field(default_factory=list)
 
 
 def _strip_edges(words: list[str], stop: set[str]) -> list[str]:
@@ -113,12 +114,17 @@ def make_plan(instruction: str) -> Plan:
     low = instruction.lower()
     goals: list[list[str]] = []
     steps: list[str] = []
+    goal_icons: list[list[str]] = []
+    icons = lex.get("goal_icons") or {}
     for verb, words in lex["goals"].items():  # type: ignore[union-attr]
         if re.search(rf"\b{re.escape(verb)}\b", low) and words and words not in goals:
             goals.append(list(words))
+            goal_icons.append([str(i) for w in words for i in icons.get(w, [])])  # type: ignore[union-attr]
     for verb, words in lex["steps"].items():  # type: ignore[union-attr]
         if re.search(rf"\b{re.escape(verb)}\b", low):
             steps.extend(w for w in words if w not in steps)
+    step_icons = [str(i) for verb, found in (lex.get("step_icons") or {}).items()  # type: ignore[union-attr]
+                  if re.search(rf"\b{re.escape(verb)}\b", low) for i in found]
     hints: list[str] = []
     for word in tokens:
         for hint in lex["intents"].get(word.strip("'."), []):  # type: ignore[union-attr]
@@ -126,7 +132,8 @@ def make_plan(instruction: str) -> Plan:
                 hints.append(hint)
     phrases = _phrases(instruction, stop, quoted, obj)
     toggle = bool(re.search(r"\b(turn on|turn off|enable|disable|switch on|switch off)\b", low))
-    return Plan(instruction, content, phrases, query, texts, goals, steps, hints, has_search, email, toggle)
+    return Plan(instruction, content, phrases, query, texts, goals, steps, hints, has_search, email, toggle,
+                goal_icons, list(dict.fromkeys(step_icons)))
 
 
 def _phrases(instruction: str, stop: set[str], quoted: list[str], obj: str | None) -> list[str]:
