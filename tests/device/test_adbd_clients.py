@@ -9,6 +9,10 @@ from __future__ import annotations
 
 import io
 import os
+import pty
+import select
+import subprocess
+import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -17,6 +21,7 @@ from PIL import Image
 from tests.device.adbd_support import (
     Front,
     adb_client_params,
+    adb_env,
     node_center,
     reap_adb_servers,
     run_adb,
@@ -174,3 +179,36 @@ def test_clients_fall_back_to_shell_v1_on_an_old_phone(adb: Path) -> None:
             assert b"/system/bin/sh: frobnicate: not found" in res.stdout  # and stderr is merged
         finally:
             reap_adb_servers(server.port)
+
+
+def _read_until(fd: int, want: bytes, timeout: float = 10.0) -> bytes:
+    out = b""
+    deadline = time.monotonic() + timeout
+    while want not in out and time.monotonic() < deadline:
+        ready, _, _ = select.select([fd], [], [], 0.1)
+        if ready:
+            try:
+                out += os.read(fd, 4096)
+            except OSError:
+                break
+    return out
+
+
+def test_interactive_shell_on_a_terminal(adb: Path, front: Front) -> None:
+    master, slave = pty.openpty()
+    proc = subprocess.Popen([str(adb), "-P", str(front.port), "-s", "simphone-1", "shell"], stdin=slave,
+                            stdout=slave, stderr=slave, env=adb_env(), close_fds=True)
+    os.close(slave)
+    try:
+        assert b"simphone:/ $ " in _read_until(master, b"$ ")
+        os.write(master, b"input keyevent 187; echo \xe4\xbd\xa0x\x7f\x7f\r")
+        shown = _read_until(master, b"simphone:/ $ ")
+        assert b"\r\n\r\n" in shown  # the echoed line, then `echo` printed an empty line
+        assert front.sims[0].state()["foreground"]["app"] == "recents"
+        os.write(master, b"cd /sdcard\rexit 3\r")
+        assert b"simphone:/sdcard $ " in _read_until(master, b"exit 3")
+        assert proc.wait(timeout=10) == 3
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+        os.close(master)

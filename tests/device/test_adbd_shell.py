@@ -113,3 +113,18 @@ def test_a_full_sdcard_refuses_writes() -> None:
     assert res.code == 1 and b"No space left on device" in res.err
     assert sh.run("echo 1234567890 > /sdcard/a").code == 1
     assert sh.run("echo 123456789 > /sdcard/a").code == 0  # replacing a file counts only its new size
+
+
+def test_line_discipline_echoes_edits_and_runs_lines() -> None:
+    from droidpilot.device.adbd.interactive import LineDiscipline
+
+    ran: list[str] = []
+    ld = LineDiscipline(lambda line: (ran.append(line), b"out\n")[1], lambda: b"$ ")
+    shown = ld.feed("ab\x7fc\x1b[Ad\u4f60\x7fe\r\n".encode())
+    assert ran == ["acde"]
+    assert shown == b"ab\b \bcd\xe4\xbd\xa0\b \be\r\nout\r\n$ "
+    assert ld.feed(b"junk\x03") == b"junk^C\r\n$ " and ran == ["acde"]
+    ld.feed(b"x\x04")
+    assert not ld.done  # Ctrl-D ends the session only at an empty line
+    ld.feed(b"\x7f\x04")
+    assert ld.done

@@ -11,8 +11,8 @@ import struct
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from droidpilot.device.adbd import interactive, shell
 from droidpilot.device.adbd import protocol as proto
-from droidpilot.device.adbd import shell
 from droidpilot.device.adbd.phone import Phone
 from droidpilot.device.adbd.protocol import Conn, ProtocolError
 from droidpilot.device.adbd.sync import serve_sync
@@ -183,7 +183,7 @@ class Services:
         phone.catch_up()
         if opts[0] == "shell":
             conn.okay()
-            self._shell(conn, phone, arg, "v2" in opts[1:] and "shell_v2" in self.features)
+            self._shell(conn, phone, arg, "v2" in opts[1:] and "shell_v2" in self.features, "raw" not in opts)
         elif name == "exec":
             conn.okay()
             conn.send(shell.run(phone, arg).merged)
@@ -201,33 +201,14 @@ class Services:
         else:
             raise ServiceError(f"unknown service '{name}'")
 
-    def _shell(self, conn: Conn, phone: Phone, cmd: str, v2: bool) -> None:
+    def _shell(self, conn: Conn, phone: Phone, cmd: str, v2: bool, pty: bool) -> None:
         if cmd.strip():
             res = shell.run(phone, cmd)
             conn.send(proto.shell_v2_reply(res.out, res.err, res.code) if v2 else res.merged)
-            return
-        if v2:  # no command: a script on stdin, ended by CLOSE_STDIN
-            script = bytearray()
-            while True:
-                head = conn.read_exact(5)
-                kind, length = head[0], struct.unpack("<I", head[1:])[0]
-                data = conn.read_exact(length)
-                if kind == proto.STDIN:
-                    script += data
-                elif kind == proto.CLOSE_STDIN:
-                    break
-            res = shell.run(phone, script.decode("utf-8", "replace"))
-            conn.send(proto.shell_v2_reply(res.out, res.err, res.code))
-            return
-        pending = b""
-        while True:  # v1 without a command: run each line as it arrives
-            chunk = conn.sock.recv(65536)
-            if not chunk:
-                return
-            pending += chunk
-            while b"\n" in pending:
-                line, pending = pending.split(b"\n", 1)
-                conn.send(shell.run(phone, line.decode("utf-8", "replace")).merged)
+        elif v2:
+            interactive.serve_v2(conn, phone, pty)
+        else:
+            interactive.serve_terminal_v1(conn, phone)
 
 
 def _wait_closed(conn: Conn) -> None:

@@ -51,6 +51,7 @@ class Shell:
         self.env = dict(env or {})
         self.cwd = "/"
         self.last = 0
+        self.exited = False  # `exit` ran: an interactive session ends
 
     def run(self, line: str) -> Result:
         """Run a whole command line; stdout and stderr are collected, the code is the last command's."""
@@ -71,6 +72,7 @@ class Shell:
                 self.last = res.code
         except ExitShell as ex:
             self.last = ex.code
+            self.exited = True
         return Result(bytes(out), bytes(err), self.last, bytes(merged))
 
     def _pipeline(self, pipeline: list[Command]) -> Result:

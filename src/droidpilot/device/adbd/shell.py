@@ -29,6 +29,11 @@ ENV = {"HOME": "/", "EXTERNAL_STORAGE": "/sdcard", "ANDROID_DATA": "/data", "AND
        "USER": "shell", "TMPDIR": "/data/local/tmp", "HOSTNAME": "simphone"}
 
 
+def new_shell(phone: Phone) -> Shell:
+    """A fresh /system/bin/sh on the phone (cwd /, the shell user's environment)."""
+    return Shell(TOOLS, phone.fs, ENV, ctx=phone)
+
+
 def run(phone: Phone, line: str) -> Result:
     """Run one `adb shell` command line on the phone, as a fresh /system/bin/sh would."""
-    return Shell(TOOLS, phone.fs, ENV, ctx=phone).run(line)
+    return new_shell(phone).run(line)
