@@ -58,7 +58,8 @@ def running_front(n: int = 2, **sim_options: object) -> Iterator[Front]:
         yield Front(server, sims)
     finally:
         server.stop()
-        reap_adb_servers(server.port)
+        forked = reap_adb_servers(server.port)
+    assert not forked, f"an adb client started its own server on port {server.port} (pids {forked})"
 
 
 def adb_env() -> dict[str, str]:
