@@ -50,10 +50,11 @@ class Front:
 
 
 @contextlib.contextmanager
-def running_front(n: int = 2, **sim_options: object) -> Iterator[Front]:
+def running_front(n: int = 2, server_options: dict[str, object] | None = None,
+                  **sim_options: object) -> Iterator[Front]:
     """N SimPhones (serials simphone-1..N) behind an AdbServer on a free loopback port."""
     sims = [SimDevice(serial=f"simphone-{i}", **sim_options) for i in range(1, n + 1)]  # type: ignore[arg-type]
-    server = AdbServer(sims, port=0).start()
+    server = AdbServer(sims, port=0, **(server_options or {})).start()  # type: ignore[arg-type]
     try:
         yield Front(server, sims)
     finally:

@@ -29,13 +29,15 @@ class Subject:
         return self.sim.state()
 
 
-@pytest.fixture(params=["direct", "through-adb"])
+@pytest.fixture(params=["direct", "through-adb", "through-adb-shell-v1"])
 def subject(request: pytest.FixtureRequest) -> Iterator[Subject]:
     if request.param == "direct":
         sim = SimDevice()
         yield Subject(sim, sim)
         return
-    with running_front(1) as front:
+    # the v1 variant acts like a phone older than Android 7 (no shell_v2: exit codes via `echo $?`)
+    options = {"features": ("stat_v2",)} if request.param.endswith("v1") else {}
+    with running_front(1, server_options=options) as front:
         yield Subject(AdbDevice("simphone-1", port=front.port), front.sims[0])
 
 
