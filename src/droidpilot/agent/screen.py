@@ -18,11 +18,13 @@ from droidpilot.perception.types import OcrLine
 class ScreenView:
     """A screenshot (device pixels) with lazily computed OCR lines and the perception time spent."""
 
-    def __init__(self, image: Image.Image, ocr_engine: Any | None = None, xml: str | None = None) -> None:
+    def __init__(self, image: Image.Image, ocr_engine: Any | None = None, xml: str | None = None,
+                 lines: list[OcrLine] | None = None) -> None:
+        """``lines``: the screen's OCR when already known (from a trace or another reader)."""
         self.image = image.convert("RGB") if image.mode != "RGB" else image
         self.xml = xml
         self._ocr_engine = ocr_engine
-        self._lines: list[OcrLine] | None = None
+        self._lines: list[OcrLine] | None = list(lines) if lines is not None else None
         self._hash: str | None = None
         self.perception_s = 0.0
 
