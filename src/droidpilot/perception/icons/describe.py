@@ -16,7 +16,7 @@ from droidpilot.perception.icons.colours import colour_distribution, dominant_co
 from droidpilot.perception.icons.shapes import classify_shape
 from droidpilot.perception.types import Box
 
-FG_THRESHOLD = 35  # max per-channel difference from the local background that makes a pixel "icon"
+FG_THRESHOLD = 24  # max per-channel difference from the local background that makes a pixel "icon"
 
 
 @dataclass

@@ -29,6 +29,7 @@ class ShapeFeatures:
     defects: int  # convexity defects deeper than 7% of the long side
     hole: float  # area of the largest hole / filled area
     hole_offset: float  # distance of that hole's centre from the shape's centre, / long side
+    hole_roundness: float  # hole area / area of its enclosing circle (1 for a round lens)
     parts: int
     vertices: int
 
@@ -79,11 +80,13 @@ def shape_features(mask: np.ndarray) -> ShapeFeatures | None:
     pts = points.reshape(-1, 2).astype(np.float32)
     gaps = [float(np.min(np.hypot(pts[:, 0] - x, pts[:, 1] - y))) for x, y in corners]
     # (one pixel of the gap is the anti-aliased corner every drawn square has)
-    hole_ratio, hole_offset = 0.0, 0.0
+    hole_ratio, hole_offset, hole_round = 0.0, 0.0, 0.0
     if holes:
         big = max(holes, key=cv2.contourArea)
         hole_area = float(cv2.contourArea(big))
         hole_ratio = hole_area / max(area, 1.0)
+        _, radius = cv2.minEnclosingCircle(big)
+        hole_round = hole_area / max(math.pi * radius * radius, 1.0)
         m = cv2.moments(big)
         fm = cv2.moments(filled, binaryImage=True)
         if m["m00"] > 0 and fm["m00"] > 0:
@@ -95,7 +98,8 @@ def shape_features(mask: np.ndarray) -> ShapeFeatures | None:
     return ShapeFeatures(
         extent=min(1.0, area / (rw * rh)), solidity=min(1.0, area / hull_area), aspect=short / long_,
         corner_gap=max(0.0, float(np.mean(gaps)) - 1.0) / short, defects=_count_defects(main, long_),
-        hole=hole_ratio, hole_offset=hole_offset, parts=len(outer), vertices=vertices,
+        hole=hole_ratio, hole_offset=hole_offset, hole_roundness=hole_round, parts=len(outer),
+        vertices=vertices,
     )
 
 
@@ -109,7 +113,9 @@ def shape_scores(f: ShapeFeatures) -> dict[str, float]:
     convex = _g(f.solidity, 1.0, 0.07)
     no_defect = _defects_fit(f.defects, 0)
     not_thin = 1.0 if f.aspect >= 0.3 else _g(f.aspect, 0.3, 0.06)
-    lens = 1.0 if (f.hole >= 0.05 and f.hole_offset >= 0.05) else 0.0
+    # A lens: a round hole off the centre, with a handle that makes the outline non-convex.
+    lens = 1.0 if (f.hole >= 0.05 and f.hole_offset >= 0.05 and f.hole_roundness >= 0.55
+                   and f.solidity < 0.93) else 0.0
     plain = 1.0 - lens
     scores = {
         "circle": _g(f.extent, 0.785, 0.05) * _g(f.corner_gap, 0.21, 0.06) * square_ish * convex * no_defect,
@@ -121,7 +127,7 @@ def shape_scores(f: ShapeFeatures) -> dict[str, float]:
         "heart": (1.0 if f.defects == 1 else 0.12) * _g(f.solidity, 0.91, 0.06) * _g(f.extent, 0.72, 0.1)
         * square_ish,
         "star": _defects_fit(f.defects, 5) * _g(f.solidity, 0.55, 0.12),
-        "plus": _defects_fit(f.defects, 4) * _g(f.solidity, 0.66, 0.12) * square_ish,
+        "plus": _defects_fit(f.defects, 4) * _g(f.solidity, 0.6, 0.2) * square_ish,
         "arrow": _defects_fit(f.defects, 2) * _g(f.solidity, 0.72, 0.12) * not_thin,
         "line": _g(f.aspect, 0.08, 0.08) * _g(f.extent, 1.0, 0.15),
         "magnifier": lens * _g(f.aspect, 1.0, 0.2) * (1.0 if f.parts == 1 else 0.5),
