@@ -116,7 +116,7 @@ class Services:
                 conn.okay()
                 self.kill()
             else:
-                conn.fail("this SimPhone server refuses host:kill (it was started without --allow-kill)")
+                conn.fail("this SimPhone server refuses host:kill (--refuse-kill); stop it with Ctrl-C")
         elif cmd.startswith(("transport", "tport:")):
             return self._switch(conn, cmd, session)
         elif cmd in _DEVICE_HOST_CMDS or cmd.startswith(("wait-for-", "forward", "killforward")):
