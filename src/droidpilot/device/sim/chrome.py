@@ -46,9 +46,9 @@ def status_bar(c: Canvas, pal: Palette, width: float, sysinfo: dict[str, Any], f
     if settings.get("show_network_speed"):
         fast = settings.get("wifi") and not airplane
         top, unit = ("2.4", "KB/s") if fast else ("0", "B/s")
-        x -= 16 + max(c.measure(top, 28, True), c.measure(unit, 26))
+        x -= 16 + max(c.measure(top, 28, True), c.measure(unit, 28))
         c.text(x, cy - 16, top, 28, fg, True)
-        c.text(x, cy + 18, unit, 26, fg)
+        c.text(x, cy + 18, unit, 28, fg)
 
 
 def nav_bar(c: Canvas, pal: Palette, width: float, height: float, fg: str | None = None,
