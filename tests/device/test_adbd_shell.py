@@ -128,3 +128,13 @@ def test_line_discipline_echoes_edits_and_runs_lines() -> None:
     assert not ld.done  # Ctrl-D ends the session only at an empty line
     ld.feed(b"\x7f\x04")
     assert ld.done
+
+
+def test_variables_and_test_expressions(sh: Shell) -> None:
+    assert out(sh, "X=a'b c'; echo $X; export Y=2; echo ${Y}z") == "ab c\n2z\n"
+    sh.run("echo hi > /sdcard/f.txt")
+    assert out(sh, "[ -f /sdcard/f.txt ] && echo file; [ -d /sdcard ] && echo dir") == "file\ndir\n"
+    assert out(sh, "test -e /sdcard/none || echo missing; [ ! -s /sdcard/f.txt ] || echo nonempty") == \
+        "missing\nnonempty\n"
+    assert out(sh, "[ 3 -gt 2 ] && [ abc != abd ] && [ -z '' ] && echo yes") == "yes\n"
+    assert out(sh, "A=1 echo $A.") == ".\n"  # a prefix assignment is for the command, not the line

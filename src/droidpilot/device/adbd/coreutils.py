@@ -241,3 +241,43 @@ def tool_date(sh: Shell, args: list[str], stdin: bytes) -> Result:
     if args[:1] == ["+%s"]:
         return Result(out=f"{int(time.time())}\n".encode())
     return Result(out=time.strftime("%a %b %d %H:%M:%S %Z %Y\n").encode())
+
+
+def tool_export(sh: Shell, args: list[str], stdin: bytes) -> Result:
+    """`export NAME=value ...`."""
+    for a in args:
+        name, eq, value = a.partition("=")
+        if eq:
+            sh.env[name] = value
+    return Result()
+
+
+def _test(sh: Shell, args: list[str]) -> bool:
+    if not args:
+        return False
+    if args[0] == "!":
+        return not _test(sh, args[1:])
+    if len(args) == 1:
+        return args[0] != ""
+    if len(args) == 2:
+        op, val = args
+        if op in ("-e", "-f", "-d", "-s"):
+            fs = _fs(sh)
+            if not fs.exists(_path(sh, val)):
+                return False
+            node = fs.stat(_path(sh, val))
+            return {"-e": True, "-f": not node.is_dir, "-d": node.is_dir, "-s": node.size > 0}[op]
+        return {"-z": val == "", "-n": val != ""}.get(op, False)
+    a, op, b = args[:3]
+    if op in ("=", "==", "!="):
+        return (a == b) != (op == "!=")
+    nums = {"-eq": int.__eq__, "-ne": int.__ne__, "-lt": int.__lt__, "-le": int.__le__, "-gt": int.__gt__,
+            "-ge": int.__ge__}
+    return op in nums and a.lstrip("-").isdigit() and b.lstrip("-").isdigit() and nums[op](int(a), int(b))
+
+
+def tool_test(sh: Shell, args: list[str], stdin: bytes) -> Result:
+    """`test EXPR` / `[ EXPR ]`: -e -f -d -s -z -n, = != and -eq ... -ge, with `!`."""
+    if args and args[-1] == "]":
+        args = args[:-1]
+    return Result(code=0 if _test(sh, args) else 1)

@@ -10,12 +10,14 @@ from __future__ import annotations
 import fnmatch
 import logging
 import posixpath
+import re
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from droidpilot.device.adbd.shparse import Command, ShSyntaxError, Word, parse
+from droidpilot.device.adbd.shparse import Command, Part, ShSyntaxError, Word, parse
 
 SH = "/system/bin/sh"
+_ASSIGN = re.compile(r"([A-Za-z_][A-Za-z0-9_]*)=")
 log = logging.getLogger(__name__)
 
 
@@ -120,8 +122,18 @@ class Shell:
         return [posixpath.join(directory, n) if directory else n for n in sorted(hits)]
 
     def _command(self, cmd: Command, stdin: bytes) -> Result:
+        words = list(cmd.words)
+        assignments: dict[str, str] = {}
+        while words and (m := _ASSIGN.match(words[0].parts[0].text if words[0].parts else "")) \
+                and not words[0].parts[0].quoted:
+            head = Word([Part(words[0].parts[0].text[m.end():]), *words[0].parts[1:]])
+            assignments[m.group(1)] = "".join(self.expand(head))
+            words.pop(0)
+        if not words:  # NAME=value alone sets a shell variable
+            self.env.update(assignments)
+            return Result()
         argv: list[str] = []
-        for w in cmd.words:
+        for w in words:
             argv.extend(self.expand(w))
         out_target: tuple[str, bool] | None = None
         err_target: tuple[str, bool] | str | None = None

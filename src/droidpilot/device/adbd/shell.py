@@ -15,7 +15,8 @@ TOOLS: dict[str, Tool] = {
     "cmd": ts.tool_cmd, "echo": cu.tool_echo, "cat": cu.tool_cat, "ls": cu.tool_ls, "rm": cu.tool_rm,
     "mkdir": cu.tool_mkdir, "touch": cu.tool_touch, "sleep": cu.tool_sleep, "grep": cu.tool_grep,
     "head": cu.tool_head, "tail": cu.tool_tail, "wc": cu.tool_wc, "exit": cu.tool_exit, "cd": cu.tool_cd,
-    "pwd": cu.tool_pwd, "date": cu.tool_date,
+    "pwd": cu.tool_pwd, "date": cu.tool_date, "export": cu.tool_export, "test": cu.tool_test,
+    "[": cu.tool_test,
     "true": cu.tool_const(""), "false": cu.tool_const("", 1),  # type: ignore[dict-item]
     "id": cu.tool_const("uid=2000(shell) gid=2000(shell) groups=2000(shell) context=u:r:shell:s0\n"),  # type: ignore[dict-item]
     "whoami": cu.tool_const("shell\n"),  # type: ignore[dict-item]
