@@ -62,6 +62,9 @@ def test_non_ascii_needs_adbkeyboard_and_says_how_to_install_it(front: Front, de
     focus_search(dev)
     dev.type_text("café 北京")
     assert typed(front) == "café 北京"
+    assert "Broadcast completed" in dev.shell("am broadcast -a ADB_CLEAR_TEXT").text
+    assert typed(front) == ""
+    dev.type_text("café 北京")
     dev.shell("ime set com.android.inputmethod.latin/.LatinIME")
     with pytest.raises(DeviceError) as err:
         dev.type_text("東京")

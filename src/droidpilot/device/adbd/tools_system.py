@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import base64
 import binascii
+import html
+import re
 import time
 
 from droidpilot.device.adbd.phone import ADB_IME, LATIN_IME, Phone
@@ -132,12 +134,16 @@ def _broadcast(phone: Phone, args: list[str]) -> Result:
     intent, extras = _intent_args(args)
     out = f"Broadcasting: {_describe(intent, bool(extras))}\nBroadcast completed: result=0\n".encode()
     action = intent.get("-a")
-    if phone.ime != ADB_IME or action not in ("ADB_INPUT_TEXT", "ADB_INPUT_B64", "ADB_INPUT_CODE"):
+    if phone.ime != ADB_IME or action not in ("ADB_INPUT_TEXT", "ADB_INPUT_B64", "ADB_INPUT_CODE",
+                                              "ADB_CLEAR_TEXT"):
         return Result(out=out)  # nobody receives it: Android reports success all the same
     msg = extras.get("msg", "")
     try:
         with phone.lock:
-            if action == "ADB_INPUT_CODE":
+            if action == "ADB_CLEAR_TEXT":
+                for _ in range(len(_focused_text(phone))):
+                    press_keycode(phone, 67)  # what the keyboard's clear does: delete every character
+            elif action == "ADB_INPUT_CODE":
                 press_keycode(phone, int(extras.get("code", "0")))
             elif action == "ADB_INPUT_B64":
                 phone.device.type_text(base64.b64decode(msg, validate=True).decode("utf-8"))
@@ -148,6 +154,16 @@ def _broadcast(phone: Phone, args: list[str]) -> Result:
     except DeviceError as exc:
         return Result(out=out, err=f"ADBKeyboard: {exc}\n".encode())
     return Result(out=out)
+
+
+def _focused_text(phone: Phone) -> str:
+    """The text of the focused editable field in the phone's UI dump ("" when none is focused)."""
+    for m in re.finditer(r"<node\b[^>]*>", phone.device.ui_xml()):
+        node = m.group(0)
+        if 'focused="true"' in node and "EditText" in node:
+            text = re.search(r'\btext="([^"]*)"', node)
+            return html.unescape(text.group(1)) if text else ""
+    return ""
 
 
 def tool_monkey(sh: Shell, args: list[str], stdin: bytes) -> Result:
