@@ -12,9 +12,10 @@ import statistics
 import time
 from collections.abc import Callable
 
-from droidpilot.device.sim.phone import SimDevice, parse_size
+from droidpilot.device.sim.phone import SimDevice
 from droidpilot.device.sim.png import encode_png, forget_bands
 from droidpilot.device.sim.render import draw_ops
+from droidpilot.device.sim.validate import parse_size
 
 SCREENS: list[tuple[str, Callable[[SimDevice], None]]] = [
     ("launcher", lambda d: None),
@@ -35,6 +36,7 @@ def _timed(fn: Callable[[], object], rounds: int) -> float:
 
 
 def main() -> None:
+    """Measure and print the figures."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rounds", type=int, default=20)
     parser.add_argument("--size", default="1080x2400")

@@ -65,28 +65,35 @@ class Canvas:
         self.ops: list[tuple[Any, ...]] = []
 
     def px(self, v: float) -> int:
+        """Base units to device pixels."""
         return round(v * self.s)
 
     def box(self, x1: float, y1: float, x2: float, y2: float) -> Box:
+        """A base-unit box in device pixels."""
         return (self.px(x1), self.px(y1), self.px(x2), self.px(y2))
 
     def rect(self, x1: float, y1: float, x2: float, y2: float, fill: str | None, radius: float = 0,
              outline: str | None = None, width: float = 0) -> None:
+        """A (rounded) rectangle, filled and/or outlined."""
         self.ops.append(("rect", self.box(x1, y1, x2, y2), fill, self.px(radius), outline,
                          max(self.px(width), 1) if outline else 0))
 
     def ellipse(self, x1: float, y1: float, x2: float, y2: float, fill: str | None,
                 outline: str | None = None, width: float = 0) -> None:
+        """An ellipse in the box."""
         self.ops.append(("ellipse", self.box(x1, y1, x2, y2), fill, outline,
                          max(self.px(width), 1) if outline else 0))
 
     def line(self, x1: float, y1: float, x2: float, y2: float, color: str, width: float = 2) -> None:
+        """A straight line."""
         self.ops.append(("line", self.box(x1, y1, x2, y2), color, max(self.px(width), 1)))
 
     def glyph(self, name: str, x1: float, y1: float, size: float, color: str) -> None:
+        """Icon glyph ``name`` in a ``size`` square at (x1, y1)."""
         self.ops.append(("glyph", name, (self.px(x1), self.px(y1)), self.px(size), color))
 
     def wallpaper(self, top: str, bottom: str) -> None:
+        """The launcher wallpaper: a vertical gradient over the whole screen."""
         self.ops.append(("wallpaper", top, bottom))
 
     def measure(self, text: str, size: float, bold: bool = False) -> float:

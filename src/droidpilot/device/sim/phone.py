@@ -7,7 +7,6 @@ time advances one second per input event and by ``wait(seconds)``; nothing ever 
 from __future__ import annotations
 
 import copy
-import datetime as dt
 from collections import OrderedDict
 from pathlib import Path
 from typing import Any
@@ -25,22 +24,12 @@ from droidpilot.device.sim.screen import Entry
 from droidpilot.device.sim.systemui import SystemVerbs
 from droidpilot.device.sim.textinput import TextInput
 from droidpilot.device.sim.uixml import dump
+from droidpilot.device.sim.validate import check_clock, parse_size
 from droidpilot.device.sim.world import STATUS_H, TOAST_SECONDS, View, World, compose
 from droidpilot.errors import InputError
 
 KEYS = ("back", "home", "enter", "app_switch", "del", "page_up", "page_down", "menu", "search")
 LAUNCHER_PACKAGE = "com.simphone.launcher"
-
-
-def parse_size(text: str) -> tuple[int, int]:
-    """``"720x1600"`` -> (720, 1600); DeviceError for anything else."""
-    try:
-        w, h = (int(v) for v in text.lower().split("x"))
-    except ValueError:
-        raise DeviceError(f"screen size {text!r} is not WIDTHxHEIGHT (for example 1080x2400)") from None
-    if not (240 <= w <= 4000 and 320 <= h <= 8000):
-        raise DeviceError(f"screen size {text!r} is out of range (240..4000 x 320..8000)")
-    return w, h
 
 
 class SimDevice(TextInput, SystemVerbs):
@@ -51,9 +40,9 @@ class SimDevice(TextInput, SystemVerbs):
                  battery: int = 85, apps_dir: str | Path | None = None) -> None:
         if theme not in ("light", "dark"):
             raise DeviceError(f"theme {theme!r} is not one of: light, dark")
-        _check_clock(clock, date)
+        check_clock(clock, date)
         self.serial = serial
-        self._size = parse_size(size) if isinstance(size, str) else (int(size[0]), int(size[1]))
+        self._size = parse_size(size if isinstance(size, str) else f"{size[0]}x{size[1]}")
         self._theme = theme
         try:
             catalog = load_catalog(str(apps_dir or APPS_DIR))
@@ -72,7 +61,7 @@ class SimDevice(TextInput, SystemVerbs):
 
     def set_clock(self, clock: str | None = None, date: str | None = None) -> None:
         """Set the status-bar clock ("HH:MM") and/or today's date ("YYYY-MM-DD")."""
-        _check_clock(clock or self._world.clock, date or self._world.date)
+        check_clock(clock or self._world.clock, date or self._world.date)
         if clock is not None:
             self._world.clock = clock
         if date is not None:
@@ -105,6 +94,7 @@ class SimDevice(TextInput, SystemVerbs):
 
     # -- screen ---------------------------------------------------------------------------------
     def size(self) -> tuple[int, int]:
+        """(width, height) in device pixels."""
         return self._size
 
     def view(self) -> View:
@@ -143,6 +133,7 @@ class SimDevice(TextInput, SystemVerbs):
         return png
 
     def ui_xml(self) -> str:
+        """The uiautomator dump of the current screen (app window, dialogs, toasts, notifications)."""
         return dump(self.view().windows)
 
     def labels(self) -> list[tuple[str, tuple[int, int, int, int]]]:
@@ -152,6 +143,7 @@ class SimDevice(TextInput, SystemVerbs):
 
     # -- input ----------------------------------------------------------------------------------
     def tap(self, x: int, y: int) -> None:
+        """Touch (x, y): the topmost widget there acts; outside a dialog or sheet dismisses it."""
         self._event()
         view = self.view()
         self._check_point(x, y)
@@ -169,6 +161,7 @@ class SimDevice(TextInput, SystemVerbs):
         self._changed()
 
     def swipe(self, x1: int, y1: int, x2: int, y2: int, duration_ms: int = 300) -> None:
+        """Scroll (or page a feed), pull the shade from the status bar, or go back from the left edge."""
         self._check_point(x1, y1)
         self._event()
         w = self._world
@@ -206,6 +199,7 @@ class SimDevice(TextInput, SystemVerbs):
         self._changed()
 
     def key(self, key: str) -> None:
+        """Press back, home, enter, app_switch, del, page_up, page_down (menu and search do nothing)."""
         name = {"KEYCODE_BACK": "back", "KEYCODE_HOME": "home", "KEYCODE_ENTER": "enter",
                 "KEYCODE_APP_SWITCH": "app_switch", "KEYCODE_DEL": "del", "backspace": "del"}.get(key, key)
         if name not in KEYS:
@@ -236,6 +230,7 @@ class SimDevice(TextInput, SystemVerbs):
         self._changed()
 
     def current_app(self) -> str:
+        """The package in the foreground (the launcher on the home and recents screens)."""
         w = self._world
         if w.overlay == "recents" or w.foreground is None:
             return LAUNCHER_PACKAGE
@@ -250,6 +245,7 @@ class SimDevice(TextInput, SystemVerbs):
 
     # -- actions.Host ---------------------------------------------------------------------------
     def push(self, screen: str, params: dict[str, Any]) -> None:
+        """Open ``screen`` of the foreground app on top of its back stack."""
         stack = self._world.stack()
         if stack is not None:
             stack[-1].focus = None
@@ -257,25 +253,31 @@ class SimDevice(TextInput, SystemVerbs):
             stack.append(Entry(screen, dict(params), focus=app.screens[screen].autofocus))
 
     def replace(self, screen: str, params: dict[str, Any]) -> None:
+        """Replace the top screen of the foreground app."""
         stack = self._world.stack()
         if stack is not None:
             app = self._world.catalog[self._world.foreground or ""]
             stack[-1] = Entry(screen, dict(params), focus=app.screens[screen].autofocus)
 
     def pop(self, count: int) -> None:
+        """Close ``count`` screens (as Back, without its extras)."""
         for _ in range(count):
             self._back(keyboard_first=False)
 
     def go_home(self) -> None:
+        """Show the home screen; the app keeps its task."""
         self._go_home()
 
     def show_toast(self, text: str) -> None:
+        """Show ``text`` as a toast for a few virtual seconds."""
         self._world.toast = (text, self._world.time + TOAST_SECONDS)
 
     def post_notification(self, title: str, text: str, app: str | None = None) -> None:
+        """Post a notification (heads-up banner, then in the shade)."""
         self._world.notify(title, text, app or self._world.foreground)
 
     def start_install(self, app: str) -> None:
+        """Begin installing ``app``; it finishes one virtual second later with a notification."""
         w = self._world
         if app not in w.catalog:
             raise DeviceError(f"cannot install {app!r}: no such app (known: {', '.join(w.catalog)})")
@@ -283,6 +285,7 @@ class SimDevice(TextInput, SystemVerbs):
             w.installing[app] = w.time
 
     def launch(self, name: str) -> None:
+        """Bring ``name`` to the foreground, resuming its task or starting it at its home screen."""
         w = self._world
         if name not in w.installed:
             raise DeviceError(f"app {name!r} is not installed; installed apps: {', '.join(w.installed)}")
@@ -296,6 +299,7 @@ class SimDevice(TextInput, SystemVerbs):
         w.recents.insert(0, name)
 
     def set_focus(self, field: str | None) -> None:
+        """Focus a text field of the top screen (None hides the keyboard)."""
         stack = self._world.stack()
         if stack is not None:
             stack[-1].focus = field
@@ -369,17 +373,6 @@ class SimDevice(TextInput, SystemVerbs):
             assert tap.ctx is not None
             actions.run(self, tap.actions, tap.ctx)
 
-
-
-def _check_clock(clock: str, date: str) -> None:
-    try:
-        dt.datetime.strptime(clock, "%H:%M")
-    except ValueError:
-        raise DeviceError(f"clock {clock!r} is not HH:MM (for example 10:30)") from None
-    try:
-        dt.date.fromisoformat(date)
-    except ValueError:
-        raise DeviceError(f"date {date!r} is not YYYY-MM-DD (for example 2026-11-22)") from None
 
 
 def _inside(node: Node, x: int, y: int) -> bool:

@@ -33,19 +33,23 @@ class Env:
 
 
 def text_of(template: str, ctx: dict[str, Any]) -> str:
+    """A template filled and turned into display text."""
     return to_text(render(template, ctx)) if template else ""
 
 
 def rid(env: Env, w: Widget, ctx: dict[str, Any]) -> str:
+    """The widget's full resource-id (``package:id/name``), or empty."""
     return f"{env.package}:id/{text_of(w.id, ctx)}" if w.id else ""
 
 
 def tap_of(w: Widget, ctx: dict[str, Any]) -> Tap | None:
+    """The tap behaviour of a widget's ``on_tap`` actions, if any."""
     return Tap("actions", list(w.on_tap), ctx) if w.on_tap else None
 
 
 def label_node(env: Env, box: tuple[int, int, int, int], text: str, cls: str = "android.widget.TextView",
                **kw: Any) -> Node:
+    """A node for text drawn exactly at ``box`` (its label is checked by OCR)."""
     return Node(cls, box, text=text, package=env.package, label=True, **kw)
 
 

@@ -71,10 +71,12 @@ class World:
     # -- derived ------------------------------------------------------------------------------
     @property
     def settings(self) -> dict[str, Any]:
+        """The Settings app's state: the system settings."""
         return self.states.get("settings", {})
 
     @property
     def dark(self) -> bool:
+        """Whether the dark theme is on."""
         return bool(self.settings.get("dark_mode"))
 
     def sysinfo(self) -> dict[str, Any]:
@@ -90,9 +92,11 @@ class World:
                 "date_zh": f"{day.year}年{day.month}月{day.day}日"}
 
     def stack(self) -> list[Entry] | None:
+        """The foreground app's back stack (None on the launcher)."""
         return self.tasks.get(self.foreground) if self.foreground else None
 
     def keyboard_up(self) -> bool:
+        """Whether a text field has focus, so the keyboard shows."""
         if self.overlay:
             return False
         stack = self.stack()
@@ -121,6 +125,7 @@ class World:
         self.heads_up_until = when + HEADS_UP_SECONDS
 
     def contexts(self, app: App, stack: list[Entry]) -> list[dict[str, Any]]:
+        """Template contexts for every entry of ``stack``."""
         sysinfo = self.sysinfo()
         return [make_ctx(app, self.states[app.name], self.data[app.name], e, sysinfo) for e in stack]
 
