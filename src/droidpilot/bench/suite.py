@@ -178,7 +178,13 @@ class _Loader:
             raise SuiteError(f"{where}: not valid YAML ({getattr(exc, 'problem', None) or exc})") from None
 
     def fail(self, key: str, message: str, fix: str = "") -> SuiteError:
-        line = _line(self.root, key.split(".")[0].split("[")[0])
+        top, _, rest = key.split(".")[0].partition("[")
+        line = _line(self.root, top)
+        value = _node_at(self.root, top) if self.root is not None else None
+        if rest and isinstance(value, yaml.SequenceNode) and rest.rstrip("]").isdigit():
+            index = int(rest.rstrip("]"))
+            if index < len(value.value):
+                line = value.value[index].start_mark.line + 1
         where = f"{self.path}:{line}" if line else str(self.path)
         return SuiteError(f"{where}: field '{key}': {message}" + (f" — {fix}" if fix else ""))
 
