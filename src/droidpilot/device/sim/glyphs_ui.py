@@ -305,3 +305,9 @@ def _mountain(d, u, w):
 def _cap(d, u, w):
     d.pieslice(_box(u, .14, .2, .78, .84), 180, 360, fill=255)
     d.polygon([u(.14, .52), u(.96, .52), u(.86, .64), u(.14, .64)], fill=255)
+
+
+@glyph("house")
+def _house(d, u, w):
+    d.polygon([u(.5, .1), u(.92, .48), u(.8, .48), u(.8, .88), u(.2, .88), u(.2, .48), u(.08, .48)], fill=255)
+    d.rectangle(_box(u, .42, .6, .58, .88), fill=0)
