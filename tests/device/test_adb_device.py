@@ -11,7 +11,7 @@ from collections.abc import Iterator
 import pytest
 from tests.device.adbd_support import Front, node_center, running_front
 
-from droidpilot.device.adb import AdbDevice, parse_size
+from droidpilot.device.adb import AdbDevice, list_serials, parse_size
 from droidpilot.device.adbd.server import AdbServer
 from droidpilot.device.base import DeviceError
 from droidpilot.device.sim.phone import SimDevice
@@ -204,6 +204,7 @@ def test_errors_carry_the_devices_words(front: Front, dev: AdbDevice) -> None:
 
 def test_serial_is_picked_when_only_one_device(front: Front) -> None:
     assert AdbDevice(port=front.port).serial == "simphone-1"
+    assert list_serials(port=front.port) == ["simphone-1"]
     with running_front(2) as two, pytest.raises(DeviceError, match="2 ready devices"):
         AdbDevice(port=two.port)
 
