@@ -241,7 +241,9 @@ def test_tube_search_curry_and_comment(ui: Driver) -> None:
 
 def test_calendar_today_follows_the_date_setting() -> None:
     ui = Driver(SimDevice(date="2027-03-05"))
+    assert ui.d.state()["calendar"]["viewed_today"] is False
     ui.d.open_app("Calendar")
+    assert ui.d.state()["calendar"]["viewed_today"] is True
     assert ui.has("Today is Friday, March 5, 2027") and ui.has("March 2027")
     assert any(e.selected and e.content_desc == "Friday, March 5" for e in ui.elements())
     ui.d.set_clock(date="2026-11-22")
@@ -250,6 +252,7 @@ def test_calendar_today_follows_the_date_setting() -> None:
 
 def test_weather_five_day_forecast_then_note(ui: Driver) -> None:
     ui.d.open_app("Weather")
+    assert ui.d.state()["weather"]["viewed_forecast"] is True
     days = [ui.find(rid=f"day_{i}") for i in range(5)]
     assert [d.content_desc for d in days] == [""] * 5
     assert ui.has("Today") and ui.has("Mon") and ui.has("21° / 13°") and ui.has("20° / 11°")

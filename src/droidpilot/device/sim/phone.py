@@ -251,6 +251,7 @@ class SimDevice(TextInput, SystemVerbs):
             stack[-1].focus = None
             app = self._world.catalog[self._world.foreground or ""]
             stack.append(Entry(screen, dict(params), focus=app.screens[screen].autofocus))
+            self._entered()
 
     def replace(self, screen: str, params: dict[str, Any]) -> None:
         """Replace the top screen of the foreground app."""
@@ -258,6 +259,7 @@ class SimDevice(TextInput, SystemVerbs):
         if stack is not None:
             app = self._world.catalog[self._world.foreground or ""]
             stack[-1] = Entry(screen, dict(params), focus=app.screens[screen].autofocus)
+            self._entered()
 
     def pop(self, count: int) -> None:
         """Close ``count`` screens (as Back, without its extras)."""
@@ -293,6 +295,8 @@ class SimDevice(TextInput, SystemVerbs):
         if name not in w.tasks:
             home = w.catalog[name].home
             w.tasks[name] = [Entry(home, focus=w.catalog[name].screens[home].autofocus)]
+            w.foreground = name
+            self._entered()
         w.foreground = name
         if name in w.recents:
             w.recents.remove(name)
@@ -305,6 +309,16 @@ class SimDevice(TextInput, SystemVerbs):
             stack[-1].focus = field
 
     # -- internals ------------------------------------------------------------------------------
+    def _entered(self) -> None:
+        """Run the ``on_enter`` actions of the screen just opened in the foreground app."""
+        w = self._world
+        stack = w.stack()
+        if stack:
+            app = w.catalog[w.foreground or ""]
+            todo = app.screens[stack[-1].screen].on_enter
+            if todo:
+                actions.run(self, todo, w.contexts(app, stack)[-1])
+
     def _changed(self) -> None:
         self._view = None
 

@@ -22,6 +22,8 @@ class SystemVerbs:
 
         def launch(self, name: str) -> None: ...
 
+        def _entered(self) -> None: ...
+
         def _backspace(self) -> None: ...
 
         def _enter(self) -> None: ...
@@ -41,6 +43,7 @@ class SystemVerbs:
             if stack is not None and stack[-1].screen != rest:
                 del stack[1:]
                 stack[0] = Entry(rest)
+                self._entered()
         elif verb == "tile":
             settings = w.settings
             settings[rest] = not settings.get(rest)
