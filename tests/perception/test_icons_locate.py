@@ -189,3 +189,21 @@ def test_bad_descriptions_are_input_errors() -> None:
         locate_icon(img, "red heart", "sideways")
     with pytest.raises(InputError, match="not a readable image"):
         locate_icon(b"not an image", "red heart")
+
+
+def test_a_star_rating_stays_icons_while_cjk_words_count_as_text() -> None:
+    img = blank_screen(W, H, "light")
+    for i in range(5):  # five identical stars, close together like a rating
+        draw_icon(img, "star", (300 + i * 70, 900), 60, "yellow")
+    assert locate_icon(img, "yellow star").status == "too_many"
+    cjk = Path("/usr/share/fonts/truetype/wqy/wqy-microhei.ttc")
+    if not cjk.exists():
+        pytest.skip(f"CJK font absent ({cjk})")
+    pil = Image.fromarray(cv2.cvtColor(img, cv2.COLOR_BGR2RGB))
+    draw = ImageDraw.Draw(pil)
+    draw.text((600, 1500), "昨天", fill=(120, 120, 120), font=ImageFont.truetype(str(cjk), 44))
+    text_box = draw.textbbox((600, 1500), "昨天", font=ImageFont.truetype(str(cjk), 44))
+    img = cv2.cvtColor(np.asarray(pil), cv2.COLOR_RGB2BGR)
+    inside = [r.box for r in find_regions(img) if r.box[0] >= text_box[0] - 2 and r.box[2] <= text_box[2] + 2
+              and r.box[1] >= text_box[1] - 2 and r.box[3] <= text_box[3] + 2]
+    assert inside == []

@@ -60,8 +60,12 @@ def iou(a: Box, b: Box) -> float:
 
 
 def _components(mask: np.ndarray) -> list[tuple[int, int, int, int]]:
+    return [b for b, _ in _components_with_area(mask)]
+
+
+def _components_with_area(mask: np.ndarray) -> list[tuple[Box, int]]:
     count, _, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
-    return [(int(x), int(y), int(x + w), int(y + h)) for x, y, w, h, _ in stats[1:count]]
+    return [((int(x), int(y), int(x + w), int(y + h)), int(a)) for x, y, w, h, a in stats[1:count]]
 
 
 def _background(work: np.ndarray) -> np.ndarray:
@@ -110,10 +114,12 @@ def _group(boxes: list[Box], gap_ratio: float = 0.3) -> list[tuple[Box, int]]:
     return out
 
 
-def _text_rows(boxes: list[Box], max_height: float) -> list[Box]:
-    """Boxes of rows of glyph-like parts (text when no OCR is given): 3+ parts of similar height, side
-    by side with small gaps. Rows of identical parts (a star rating) are not text."""
-    small = [b for b in boxes if (b[3] - b[1]) <= max_height]
+def _text_rows(parts: list[tuple[Box, int]], max_height: float) -> list[Box]:
+    """Boxes of rows of glyph-like parts (text when no OCR is given): parts of similar height side by
+    side with small gaps (3+ parts, or 2 nearly touching). Rows of identical parts (a star rating:
+    same size, same ink) are not text."""
+    ink = {b: a for b, a in parts}
+    small = [b for b, _ in parts if (b[3] - b[1]) <= max_height]
     small.sort(key=lambda b: b[0])
     parent = list(range(len(small)))
 
@@ -138,11 +144,16 @@ def _text_rows(boxes: list[Box], max_height: float) -> list[Box]:
         rows.setdefault(find(i), []).append(b)
     out = []
     for members in rows.values():
-        if len(members) < 3:
+        if len(members) < 2:
             continue
+        if len(members) == 2:  # two glyphs ("昨天", "OK") sit closer together than two icons do
+            a, b = sorted(members)
+            if b[0] - a[2] > 0.25 * max(a[3] - a[1], b[3] - b[1]):
+                continue
         ws = [b[2] - b[0] for b in members]
         hs = [b[3] - b[1] for b in members]
-        if max(ws) <= 1.12 * min(ws) and max(hs) <= 1.12 * min(hs):
+        inks = [ink[b] for b in members]
+        if max(ws) <= 1.12 * min(ws) and max(hs) <= 1.12 * min(hs) and max(inks) <= 1.06 * min(inks):
             continue  # identical symbols in a row: icons, not letters
         out.append((min(b[0] for b in members), min(b[1] for b in members),
                     max(b[2] for b in members), max(b[3] for b in members)))
@@ -159,8 +170,8 @@ def _keep(box: Box, short_side: float, screen_area: float, limits: SizeLimits) -
 
 
 def find_regions(image: np.ndarray, ocr_lines: Sequence[OcrLine] | None = None,
-                 limits: SizeLimits | None = None, max_regions: int = 400) -> list[Region]:
-    """Candidate icon regions of a BGR screenshot, in device pixels, without duplicates.
+                 limits: SizeLimits | None = None, max_regions: int = 1500) -> list[Region]:
+    """Candidate icon regions of a BGR screenshot, in device pixels, without duplicates, top to bottom.
 
     With ``ocr_lines`` given, regions that are mostly inside a text line are dropped; with None, rows
     of glyph-like parts are taken for text instead (pass ``[]`` to keep every region).
@@ -187,7 +198,7 @@ def find_regions(image: np.ndarray, ocr_lines: Sequence[OcrLine] | None = None,
     for source, mask in (("mask", fg), ("edges", edges)):
         proposals += [(b, source, 1) for b in _components(mask)]
     if ocr_lines is None:  # without OCR, rows of glyphs stand in for text lines
-        glyphs = _components((diff > 35).astype(np.uint8))
+        glyphs = _components_with_area((diff > 35).astype(np.uint8))
         text_boxes = [(int(b[0] / scale), int(b[1] / scale), int(np.ceil(b[2] / scale)),
                        int(np.ceil(b[3] / scale)))
                       for b in _text_rows(glyphs, 0.05 * max(work.shape[:2]))]
@@ -196,6 +207,7 @@ def find_regions(image: np.ndarray, ocr_lines: Sequence[OcrLine] | None = None,
 
     short_side, area = float(min(h, w)), float(h * w)
     regions: list[Region] = []
+    buckets: dict[int, list[Box]] = {}  # boxes by left edge, so near-duplicates are found quickly
     for box, source, parts in proposals:
         full = (int(box[0] / scale), int(box[1] / scale), min(w, int(np.ceil(box[2] / scale))),
                 min(h, int(np.ceil(box[3] / scale))))
@@ -203,8 +215,11 @@ def find_regions(image: np.ndarray, ocr_lines: Sequence[OcrLine] | None = None,
             continue
         if any(_overlap_share(full, t) >= 0.6 for t in text_boxes):
             continue
-        if any(iou(full, r.box) > 0.8 for r in regions):
+        reach = (full[2] - full[0]) // 4 + 1
+        near = range((full[0] - reach) // 24, (full[0] + reach) // 24 + 1)
+        if any(iou(full, other) > 0.8 for k in near for other in buckets.get(k, ())):
             continue
+        buckets.setdefault(full[0] // 24, []).append(full)
         regions.append(Region(full, source, parts))
-    regions.sort(key=lambda r: (r.box[2] - r.box[0]) * (r.box[3] - r.box[1]), reverse=True)
+    regions.sort(key=lambda r: (r.box[1], r.box[0]))
     return regions[:max_regions]
