@@ -169,8 +169,7 @@ class AdbDevice:
             try:
                 if v2:
                     return _read_v2(c)
-                raw = c.read_until_close(encoding=None)
-                assert isinstance(raw, bytes)
+                raw = _read_all(c)
                 m = re.search(rb"DPEXIT:(\d+)\s*$", raw)
                 if m is None:
                     return ShellResult(raw, b"", None)
@@ -188,9 +187,7 @@ class AdbDevice:
         def op() -> bytes:
             c = self._open(f"exec:{command}")
             try:
-                data = c.read_until_close(encoding=None)
-                assert isinstance(data, bytes)
-                return data
+                return _read_all(c)
             finally:
                 _close(c)
         return self._retry(f"`{command[:80]}`", op)
@@ -331,6 +328,14 @@ class AdbDevice:
 
     def __repr__(self) -> str:
         return f"AdbDevice(serial={self.serial!r}, server={self._where})"
+
+
+def _read_all(c: AdbConnection) -> bytes:
+    """Everything until the server closes, in large reads (no quadratic re-copying of a 3 MB PNG)."""
+    chunks = []
+    while chunk := c.conn.recv(1 << 20):
+        chunks.append(chunk)
+    return b"".join(chunks)
 
 
 def _close(c: AdbConnection) -> None:
