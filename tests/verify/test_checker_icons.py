@@ -12,7 +12,7 @@ from droidpilot.errors import InputError
 from droidpilot.perception.icons.drawing import blank_screen, draw_icon
 from droidpilot.perception.icons.imageio import read_image
 from droidpilot.verify.checkers import Verdict, get_checker, registered_names
-from droidpilot.verify.checkers.icons import FRAME_BGR_KEY, FRAME_PYRAMID_KEY, preflight_icons
+from droidpilot.verify.checkers.icons import FRAME_PYRAMID_KEY, preflight_icons
 from droidpilot.verify.frame import Frame
 from droidpilot.verify.options import VerifierOptions
 from droidpilot.verify.rule import Condition, Node, Task
@@ -110,10 +110,10 @@ def test_threshold_from_node_then_options(screenshot: Path, rule_dir: Path) -> N
 def test_screenshot_decoded_once_and_results_kept(screenshot: Path, options: VerifierOptions) -> None:
     frame = Frame(0, image_path=screenshot)
     _run({"any": ["home"]}, frame, options)
-    image, pyramid = frame.extra[FRAME_BGR_KEY], frame.extra[FRAME_PYRAMID_KEY]
-    assert image.shape == (2400, 1080, 3)
+    pyramid = frame.extra[FRAME_PYRAMID_KEY]
+    assert pyramid.full.shape == (2400, 1080)
     again = _run({"all": ["home", "chat"]}, frame, options)
-    assert frame.extra[FRAME_BGR_KEY] is image and frame.extra[FRAME_PYRAMID_KEY] is pyramid
+    assert frame.extra[FRAME_PYRAMID_KEY] is pyramid
     assert again.yes
 
 

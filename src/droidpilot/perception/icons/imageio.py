@@ -30,6 +30,15 @@ def decode_image(data: bytes, source: str = "<bytes>", keep_alpha: bool = False)
     return img
 
 
+def decode_gray(data: bytes, source: str = "<bytes>") -> np.ndarray:
+    """Decode image bytes straight to 8-bit grayscale (what template matching reads)."""
+    arr = np.frombuffer(data, np.uint8)
+    img = cv2.imdecode(arr, cv2.IMREAD_GRAYSCALE) if arr.size else None
+    if img is None:
+        raise InputError(f"{source}: not a readable image (PNG, JPEG or WebP expected)")
+    return img
+
+
 def read_image(path: str | Path, keep_alpha: bool = False) -> np.ndarray:
     """Read an image file; InputError naming the file when it is missing or unreadable."""
     p = Path(path)

@@ -13,10 +13,8 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar
 
-import cv2
-
 from droidpilot.errors import DroidpilotError, InputError
-from droidpilot.perception.icons.imageio import decode_image
+from droidpilot.perception.icons.imageio import decode_gray
 from droidpilot.perception.icons.resolve import resolve_icon
 from droidpilot.perception.icons.templates import (
     DEFAULT_THRESHOLD,
@@ -32,8 +30,7 @@ if TYPE_CHECKING:
     from droidpilot.verify.options import VerifierOptions
     from droidpilot.verify.rule import Task
 
-FRAME_BGR_KEY = "_image_bgr"  # the decoded screenshot (BGR uint8), shared with other screen readers
-FRAME_PYRAMID_KEY = "_icons_pyramid"
+FRAME_PYRAMID_KEY = "_icons_pyramid"  # the decoded screenshot (grayscale, with reduced copies)
 FRAME_MATCHES_KEY = "_icons_matches"
 
 
@@ -81,19 +78,13 @@ def preflight_icons(task: Task, options: VerifierOptions | None) -> None:
         raise InputError(f"{where}: " + "\n".join(problems))
 
 
-def frame_image(frame: Frame) -> Any:
-    """The frame's screenshot decoded once (BGR array kept on ``frame.extra``)."""
-    img = frame.extra.get(FRAME_BGR_KEY)
-    if img is None:
-        img = decode_image(frame.image_bytes(), f"frame {frame.index} screenshot {frame.image_path or ''}")
-        frame.extra[FRAME_BGR_KEY] = img
-    return img
-
-
 def _pyramid(frame: Frame) -> ScreenPyramid:
+    """The frame's screenshot decoded once, as the grayscale pyramid matching needs (kept on the frame;
+    only grayscale is kept, about 3.5 MB for 1080x2400, so long traces stay small)."""
     pyr = frame.extra.get(FRAME_PYRAMID_KEY)
     if pyr is None:
-        pyr = ScreenPyramid(cv2.cvtColor(frame_image(frame), cv2.COLOR_BGR2GRAY))
+        pyr = ScreenPyramid(decode_gray(frame.image_bytes(),
+                                        f"frame {frame.index} screenshot {frame.image_path or ''}"))
         frame.extra[FRAME_PYRAMID_KEY] = pyr
     return pyr
 
