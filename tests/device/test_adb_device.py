@@ -189,6 +189,7 @@ def test_a_server_that_stays_down_fails_with_the_reason(front: Front) -> None:
     with pytest.raises(DeviceError) as err:
         dev.tap(10, 10)
     assert "after reconnecting once" in str(err.value) and "Connection refused" in str(err.value)
+    assert "adb start-server" in str(err.value)  # and nothing was started behind the caller's back
 
 
 def test_errors_carry_the_devices_words(front: Front, dev: AdbDevice) -> None:

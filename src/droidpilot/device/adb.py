@@ -89,7 +89,7 @@ def parse_size(wm_size: str, dumpsys: str = "") -> tuple[int, int]:
 
 def list_serials(host: str = "127.0.0.1", port: int = 5037) -> list[str]:
     """Serials of the devices the adb server at host:port lists as ready."""
-    client = _Client(host, port, 10.0, spawn=port == 5037)
+    client = _Client(host, port, 10.0, spawn=False)
     try:
         return [d.serial for d in client.list() if d.state == "device"]
     except Exception as exc:
@@ -100,11 +100,12 @@ class AdbDevice:
     """A phone behind an adb server (default: the local one on 5037); implements the Device protocol."""
 
     def __init__(self, serial: str | None = None, host: str = "127.0.0.1", port: int = 5037, *,
-                 timeout: float = 30.0, start_server: bool | None = None) -> None:
+                 timeout: float = 30.0, start_server: bool = False) -> None:
+        """``start_server=True`` lets adbutils run `adb start-server` when nothing answers (port 5037 only);
+        by default a missing server is an error that says so, and nothing is left running behind anyone."""
         self.host, self.port = host, port
         self._where = f"{host}:{port}"
-        spawn = port == 5037 if start_server is None else start_server
-        self._client = _Client(host, port, timeout, spawn=spawn)
+        self._client = _Client(host, port, timeout, spawn=start_server and port == 5037)
         if serial is None:
             try:
                 serials = [d.serial for d in self._client.list() if d.state == "device"]

@@ -33,7 +33,11 @@ def is_dropped(exc: BaseException) -> bool:
 def describe(exc: BaseException) -> str:
     """The reason in the adb server's or the OS's words."""
     if isinstance(exc, AdbConnectionError | AdbTimeout):
-        return str(exc) or type(exc).__name__
+        text = str(exc) or type(exc).__name__
+        if "refused" in text.lower():
+            text += (" (is an adb server running there? `adb start-server`, or `droidpilot sim serve` "
+                     "for SimPhones)")
+        return text
     if isinstance(exc, AdbError):
         text = str(exc.args[0]) if exc.args else "adb error"
         return "the adb server closed the connection" if text == "Unknown data: b''" else text
