@@ -22,12 +22,17 @@ def status_bar(c: Canvas, pal: Palette, width: float, sysinfo: dict[str, Any], f
         c.rect(0, 0, width, STATUS_H, bg)
     cy = STATUS_H / 2 + 4
     c.text(56, cy, sysinfo["clock"], 38, fg, True)
+    nx = 56 + c.measure(sysinfo["clock"], 38, True) + 28
+    for glyph in sysinfo.get("notification_glyphs", [])[-3:]:
+        c.glyph(glyph, nx, cy - 22, 44, fg)
+        nx += 60
     settings = sysinfo.get("settings", {})
     x = width - 56
     level = int(sysinfo.get("battery", 85))
-    label = f"{level}%"
-    x -= c.measure(label, 32)
-    c.text(x, cy, label, 32, fg)
+    if settings.get("battery_percentage", True):
+        label = f"{level}%"
+        x -= c.measure(label, 32)
+        c.text(x, cy, label, 32, fg)
     x -= 70
     c.rect(x, cy - 16, x + 54, cy + 16, None, radius=6, outline=fg, width=3)
     c.rect(x + 54, cy - 7, x + 60, cy + 7, fg)

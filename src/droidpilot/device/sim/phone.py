@@ -113,7 +113,7 @@ class SimDevice(TextInput, SystemVerbs):
             cached = (cached[0], encode_png(cached[0]))
         self._frames[key] = cached
         self._frames.move_to_end(key)
-        while len(self._frames) > 24:
+        while len(self._frames) > 8:
             self._frames.popitem(last=False)
         return cached
 

@@ -87,6 +87,8 @@ class World:
         days = ["Today"] + [(day + dt.timedelta(days=i)).strftime("%a") for i in range(1, 7)]
         return {"clock": self.clock, "date": self.date, "battery": self.battery, "settings": self.settings,
                 "installed": list(self.installed), "installing": progress, "dark": self.dark,
+                "notification_glyphs": [self.catalog[n["app"]].icon.glyph if n["app"] in self.catalog
+                                        else "bell" for n in self.notifications],
                 "date_long": day.strftime("%A, %B %-d, %Y"), "month_day": day.strftime("%B %-d"),
                 "weekday": day.strftime("%A"), "days": days, "year": day.year,
                 "date_zh": f"{day.year}年{day.month}月{day.day}日"}
