@@ -307,3 +307,15 @@ def test_concurrent_clients_are_served_and_serialised_per_phone(front: Front) ->
         sizes = list(pool.map(work, range(16)))
     assert sizes == [(1080, 2400)] * 16
     assert [sim.state()["system"]["time"] - t for sim, t in zip(front.sims, times, strict=True)] == [8, 8]
+
+
+def test_screencap_without_png_flag_is_raw_rgba(front: Front) -> None:
+    with connect(front) as s:
+        send(s, "host:transport:simphone-1")
+        status(s)
+        send(s, "exec:screencap")
+        status(s)
+        data = s.makefile("rb").read()
+    w, h, fmt, _ = struct.unpack("<IIII", data[:16])
+    assert (w, h, fmt) == (1080, 2400, 1) and len(data) == 16 + w * h * 4
+    assert data[16:16 + 3] == front.sims[0].screenshot().tobytes()[:3]
