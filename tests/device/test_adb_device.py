@@ -249,3 +249,16 @@ def test_realtime_front_lets_the_phone_clock_follow_the_wall_clock() -> None:
         threading.Event().wait(0.3)
         dev.shell("true")
         assert sim.state()["system"]["time"] >= t0 + 0.3
+
+
+def test_input_variants_agents_send(front: Front, dev: AdbDevice) -> None:
+    sim = front.sims[0]
+    t0 = sim.state()["system"]["time"]
+    for cmd in ("input touchscreen tap 5 2000", "input -d 0 swipe 540 1500 540 1200",
+                "input draganddrop 5 5 9 9 50", "input touchscreen tap 540.5 2000.25", "input tap 99999 5"):
+        assert dev.shell(cmd).code == 0, cmd
+    assert sim.state()["system"]["time"] == t0 + 4  # the off-screen tap is dropped, as Android does
+    res = dev.shell("input keyevent KEYCODE_NOPE")
+    assert res.code == 255 and "Unknown keycode" in res.text
+    assert dev.shell("input keyevent --longpress KEYCODE_APP_SWITCH").code == 0
+    assert sim.state()["foreground"]["app"] == "recents"
