@@ -2,9 +2,17 @@
 
 from __future__ import annotations
 
-from xml.sax.saxutils import quoteattr
+import re
+from xml.sax.saxutils import quoteattr as _quoteattr
 
 from droidpilot.device.sim.canvas import Node
+
+_NOT_XML = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]")
+
+
+def quoteattr(value: str) -> str:
+    """An XML attribute value; characters XML 1.0 cannot carry (typed control codes) are dropped."""
+    return _quoteattr(_NOT_XML.sub("", value))
 
 
 def _flag(value: bool) -> str:
