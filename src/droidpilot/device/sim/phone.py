@@ -195,7 +195,7 @@ class SimDevice(TextInput, SystemVerbs):
     def type_text(self, text: str) -> None:
         """Type into the focused field; as on Android, text typed with nothing focused goes nowhere."""
         self._event()
-        self._insert(text)
+        self._insert("".join(ch for ch in text if not 0xD800 <= ord(ch) <= 0xDFFF))  # lone surrogates
         self._changed()
 
     def key(self, key: str) -> None:
