@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import logging
+import signal
+
 import typer
 
 from droidpilot.cli._common import err_console, guard
@@ -21,6 +24,7 @@ def serve(
     realtime: bool = typer.Option(False, "--realtime/--virtual-time",
                                   help="Let the phones' clocks follow the wall clock between requests "
                                        "(default: virtual time, one second per input event, deterministic)."),
+    verbose: bool = typer.Option(False, "--verbose", "-v", help="Print every request clients send."),
 ) -> None:
     """Serve N SimPhones (serials simphone-1..N) over the adb server protocol, on loopback only.
 
@@ -31,6 +35,12 @@ def serve(
     from droidpilot.device.adbd.server import AdbServer, check_loopback
     from droidpilot.device.sim.phone import SimDevice
 
+    if verbose:
+        handler = logging.StreamHandler()
+        handler.setFormatter(logging.Formatter("%(asctime)s %(message)s"))
+        adbd_log = logging.getLogger("droidpilot.device.adbd")
+        adbd_log.addHandler(handler)
+        adbd_log.setLevel(logging.DEBUG)
     with guard():
         check_loopback(host)
         sims = [SimDevice(serial=f"simphone-{i}", size=size, theme=theme, seed=seed + i - 1)
@@ -39,6 +49,7 @@ def serve(
         err_console.print(f"SimPhone adb server on {server.host}:{server.port} with {devices} device(s): "
                           f"{', '.join(p.serial for p in server.phones)}", highlight=False)
         err_console.print(f"try: adb -P {server.port} devices -l", highlight=False)
+        signal.signal(signal.SIGTERM, lambda *_: server.stop())
         try:
             server.wait()
         finally:
