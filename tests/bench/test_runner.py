@@ -15,6 +15,8 @@ from droidpilot.bench.worker import RunConfig
 from droidpilot.errors import InputError
 from tests.bench.conftest import REF_TASKS
 
+pytestmark = pytest.mark.slow
+
 ROW_KEYS = {"id", "level", "su", "su_oracle", "ps", "re", "cr", "steps", "reference_steps", "termination",
             "manual_review_needed", "seconds", "trace"}
 

@@ -1,0 +1,116 @@
+"""The HTML report: everything untrusted is escaped, and in headless Chromium (the distribution's
+chromium through Playwright) the page loads without console errors, a task opens, a screenshot enlarges,
+and a screenshot of the page is not blank."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+from typing import Any
+
+import pytest
+from PIL import Image
+
+from droidpilot.bench.report import write_report
+from droidpilot.bench.report.task import overlay
+from droidpilot.bench.results import write_results
+
+CHROMIUM = "/usr/bin/chromium"
+ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+        "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+EVIL = '<script>alert("x")</script>'
+EVIL_IMG = "<img src=x onerror=alert(1)>"
+RULE = """task_id: evil-1
+nodes:
+  - id: shown
+    name: "<b>bold</b> milestone"
+    condition: {type: ocr_match, params: {any: ["<script>"]}}
+"""
+
+
+def _fake_run(out: Path) -> None:
+    trace = out / "traces" / "evil-1"
+    trace.mkdir(parents=True)
+    Image.new("RGB", (108, 240), "white").save(trace / "1.jpg")
+    (trace / "actions.json").write_text(json.dumps({"task_description": EVIL, "actions": [
+        {"type": "input", "text": EVIL_IMG, "action_index": 1}]}))
+    (trace / "react.json").write_text(json.dumps([{"reasoning": EVIL_IMG, "function": {"name": "input"},
+                                                   "action_index": 1}]))
+    (trace / "steps.jsonl").write_text(json.dumps({"step": 1, "frame": 1, "thought": EVIL_IMG, "outcome": "ok",
+                                                   "action": {"name": "type", "text": f"type ({EVIL})"}}) + "\n")
+    (trace / "verify.json").write_text(json.dumps({"ok": False, "reason": EVIL, "matched": [], "decisions": [
+        {"node": "shown", "frame": 0, "result": "no", "check": {"checker": "ocr_match", "result": "no",
+                                                               "reason": EVIL_IMG}}]}))
+    (trace / "oracle.json").write_text(json.dumps({"ok": False, "checks": [
+        {"path": "notes.notes", "op": "contains", "expected": EVIL, "actual": EVIL_IMG, "ok": False}]}))
+    (trace / "rule.yaml").write_text(RULE)
+    row = {"id": "evil-1", "level": 1, "app": "<i>app</i>", "instruction": EVIL, "su": 0, "su_oracle": 0,
+           "cr": 0.0, "re": 1.0, "ps": 0.0, "steps": 1, "reference_steps": 1, "termination": EVIL,
+           "manual_review_needed": False, "seconds": 1.0, "trace": "traces/evil-1", "error": EVIL_IMG}
+    write_results(out, {"suite": EVIL, "brain": "reference", "device": "sim"}, [row])
+
+
+def test_untrusted_text_is_escaped(tmp_path: Path) -> None:
+    _fake_run(tmp_path)
+    html = write_report(tmp_path).read_text(encoding="utf-8")
+    assert EVIL not in html and EVIL_IMG not in html and "<b>bold</b>" not in html and "<i>app</i>" not in html
+    assert "&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt;" in html
+    assert "&lt;img src=x onerror=alert(1)&gt;" in html
+    assert html.count("<script>") == 1  # the report's own script only
+
+
+def test_overlay_draws_each_kind_of_action() -> None:
+    tap = overlay({"type": "click", "position_x": 500, "position_y": 900, "bounds": [400, 850, 600, 950]},
+                  (1080, 2400))
+    assert 'cx="500" cy="900"' in tap and 'class="tbox"' in tap
+    swipe = overlay({"type": "swipe", "press_position_x": 540, "press_position_y": 1700,
+                     "release_position_x": 540, "release_position_y": 700}, (1080, 2400))
+    assert 'x1="540" y1="1700" x2="540" y2="700"' in swipe and "marker-end" in swipe
+    typed = overlay({"type": "input", "text": "a < b"}, (1080, 2400))
+    assert "a &lt; b" in typed
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(not Path(CHROMIUM).exists(), reason=f"{CHROMIUM} is not installed")
+def test_report_in_headless_chromium(reference_run: dict[str, Any], tmp_path: Path) -> None:
+    from playwright.sync_api import sync_playwright
+
+    report: Path = reference_run["report"]
+    shot = tmp_path / "page.png"
+    errors: list[str] = []
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        try:
+            page = browser.new_page(viewport={"width": 1280, "height": 900})
+            page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
+            page.on("pageerror", lambda e: errors.append(str(e)))
+            page.goto(report.as_uri())
+            page.wait_for_load_state("load")
+            task = page.locator("details#task-settings-2")
+            assert task.get_attribute("open") is None
+            task.locator("> summary").click()
+            assert task.get_attribute("open") is not None
+            figure = task.locator("figure.shot").first
+            figure.scroll_into_view_if_needed()
+            assert figure.locator("img").evaluate("img => img.complete && img.naturalWidth > 0")
+            figure.click()
+            assert page.locator("#lightbox.open figure.shot").count() == 1
+            page.screenshot(path=str(shot))
+            page.keyboard.press("Escape")
+            assert page.locator("#lightbox.open").count() == 0
+            assert page.locator("svg.dag .reached").count() >= 3
+        finally:
+            browser.close()
+    assert errors == []
+    with Image.open(shot) as im:
+        colours = im.convert("RGB").getcolors(maxcolors=1 << 20)
+    assert colours is not None and len(colours) > 50  # a real page, not a blank one
+
+
+def test_report_without_results(tmp_path: Path) -> None:
+    from droidpilot.errors import InputError
+
+    with pytest.raises(InputError, match="no results.json"):
+        write_report(tmp_path)
+    shutil.rmtree(tmp_path)
