@@ -16,6 +16,8 @@ from droidpilot.perception.icons.plugins import (
 )
 from droidpilot.perception.icons.query import IconQuery, Position, parse_icon_query, parse_position
 from droidpilot.perception.icons.rank import describe_icons, locate_icon
+from droidpilot.perception.icons.resolve import resolve_icon
+from droidpilot.perception.icons.templates import TemplateMatch, match_template, search_template
 
 __all__ = [
     "Detector",
@@ -25,8 +27,12 @@ __all__ = [
     "PluginUnavailable",
     "Position",
     "Ranker",
+    "TemplateMatch",
     "describe_icons",
     "locate_icon",
+    "match_template",
     "parse_icon_query",
     "parse_position",
+    "resolve_icon",
+    "search_template",
 ]
