@@ -87,6 +87,11 @@ def test_recents_lists_tasks_and_switches(ui: Driver) -> None:
     ui.tap("Notes")
     assert ui.d.current_app() == "com.simphone.notes"
     ui.d.key("app_switch")
+    mail = ui.find(desc="Mail")
+    assert mail.bounds is not None
+    x = (mail.bounds[0] + mail.bounds[2]) // 2
+    ui.d.swipe(x, mail.bounds[3] - 100, x, 300, 200)  # swipe the Mail card away
+    assert ui.d.state()["system"]["recents"] == ["notes"] and not ui.has("Mail")
     ui.tap("Clear all")
     assert ui.d.state()["system"]["recents"] == [] and ui.d.state()["foreground"]["app"] == "launcher"
 

@@ -151,6 +151,21 @@ def _tokens(text: str) -> list[str]:
     return out
 
 
+def shift_ops(ops: list[tuple[Any, ...]], dx: int, dy: int) -> list[tuple[Any, ...]]:
+    """``ops`` moved by (dx, dy) device pixels (to draw a screen as a thumbnail somewhere else)."""
+    out: list[tuple[Any, ...]] = []
+    for op in ops:
+        kind = op[0]
+        if kind in ("rect", "ellipse", "line"):
+            x1, y1, x2, y2 = op[1]
+            out.append((kind, (x1 + dx, y1 + dy, x2 + dx, y2 + dy), *op[2:]))
+        elif kind == "glyph":
+            out.append((kind, op[1], (op[2][0] + dx, op[2][1] + dy), *op[3:]))
+        elif kind == "text":
+            out.append((kind, (op[1][0] + dx, op[1][1] + dy), *op[2:]))
+    return out
+
+
 def union(boxes: list[Box]) -> Box:
     """The smallest box holding all ``boxes``."""
     return (min(b[0] for b in boxes), min(b[1] for b in boxes), max(b[2] for b in boxes),

@@ -5,7 +5,7 @@ from __future__ import annotations
 import datetime as dt
 from typing import Any
 
-from droidpilot.device.sim.canvas import Canvas, Node, Tap
+from droidpilot.device.sim.canvas import Canvas, Node, Tap, shift_ops
 from droidpilot.device.sim.chrome import NAV_H, STATUS_H, status_bar
 from droidpilot.device.sim.keyboard import KEYBOARD_H
 from droidpilot.device.sim.model import App
@@ -73,31 +73,38 @@ def home(c: Canvas, pal: Palette, width: float, height: float, apps: list[App], 
     return Node("android.widget.FrameLayout", c.box(0, 0, width, height), package=PACKAGE, children=nodes)
 
 
-def recents(c: Canvas, pal: Palette, width: float, height: float, apps: list[App],
-            sysinfo: dict[str, Any]) -> Node:
-    """The overview: one card per recent app (newest first) and a Clear all button."""
+THUMB = 0.36  # recents cards show each app's screen at this fraction of its size
+
+
+def recents(c: Canvas, pal: Palette, width: float, height: float,
+            tasks: list[tuple[App, list[tuple[Any, ...]]]], sysinfo: dict[str, Any]) -> Node:
+    """The overview: a two-column grid of task cards (newest first), each a live thumbnail of the app's
+    screen under its icon and label, and a Clear all button. ``tasks`` pairs apps with thumbnail ops."""
     c.rect(0, 0, width, height, "#3C4043" if pal.name == "light" else "#000000")
     status_bar(c, pal, width, sysinfo, fg="#FFFFFF")
     nodes: list[Node] = []
-    y = STATUS_H + 60
-    if not apps:
+    if not tasks:
         msg = "No recent items"
         box, _ = c.text((width - c.measure(msg, 42)) / 2, height / 2, msg, 42, "#FFFFFF")
         nodes.append(Node("android.widget.TextView", box, text=msg, package=PACKAGE, label=True))
-    for app in apps[:5]:
-        c.rect(80, y, width - 80, y + 320, pal.background, radius=40)
-        c.ellipse(120, y + 40, 232, y + 152, app.icon.color)
-        c.glyph(app.icon.glyph, 146, y + 66, 60, "#FFFFFF")
-        box, _ = c.text(272, y + 96, app.label, 46, pal.on_surface, True)
-        kids = [Node("android.widget.TextView", box, text=app.label, package=PACKAGE, label=True)]
-        nodes.append(Node("android.widget.FrameLayout", c.box(80, y, width - 80, y + 320), desc=app.label,
+    cw, ch = width * THUMB, height * THUMB
+    gap = (width - 2 * cw) / 3
+    for i, (app, ops) in enumerate(tasks[:4]):
+        x, y = gap + (i % 2) * (cw + gap), STATUS_H + 40 + (i // 2) * (ch + 130)
+        c.ellipse(x, y, x + 72, y + 72, app.icon.color)
+        c.glyph(app.icon.glyph, x + 16, y + 16, 40, "#FFFFFF")
+        box, _ = c.text(x + 92, y + 36, app.label, 38, "#FFFFFF", True, max_width=cw - 92)
+        top = y + 100
+        c.ops.extend(shift_ops(ops, c.px(x), c.px(top)))
+        c.rect(x, top, x + cw, top + ch, None, radius=24, outline="#FFFFFF55", width=3)
+        label = Node("android.widget.TextView", box, text=app.label, package=PACKAGE, label=True)
+        nodes.append(Node("android.widget.FrameLayout", c.box(x, y, x + cw, top + ch), desc=app.label,
                           package=PACKAGE, clickable=True, tap=Tap("system", arg=f"open:{app.name}"),
-                          rid=f"{PACKAGE}:id/task", children=kids))
-        y += 360
-    if apps:
+                          rid=f"{PACKAGE}:id/task", children=[label]))
+    if tasks:
         label = "Clear all"
         lw = c.measure(label, 40, True)
-        by = height - NAV_H - 200
+        by = height - NAV_H - 150
         c.rect((width - lw) / 2 - 60, by, (width + lw) / 2 + 60, by + 120, "#FFFFFF22", radius=60)
         box, _ = c.text((width - lw) / 2, by + 60, label, 40, "#FFFFFF", True)
         nodes.append(Node("android.widget.Button", box, text=label, package=PACKAGE, clickable=True,

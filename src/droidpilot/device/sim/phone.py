@@ -172,6 +172,11 @@ class SimDevice(TextInput, SystemVerbs):
             w.overlay, w.launcher_focus = "shade", False
         elif w.overlay == "shade" and dy < -200:
             w.overlay = None
+        elif w.overlay == "recents" and dy < -300:
+            card = next((n for n in self.view().targets if n.tap and n.tap.arg.startswith("open:")
+                         and _inside(n, x1, y1)), None)
+            if card is not None:  # swiping a task card up removes the task, as on Android
+                self._close_task(card.tap.arg[5:])
         elif stack is None or w.overlay:
             pass
         elif x1 / scale < 40 and dx > 200 and abs(dy) < dx:
@@ -338,13 +343,6 @@ class SimDevice(TextInput, SystemVerbs):
                 return app.name
         known = ", ".join(f"{a.name} ({a.label}, {a.package})" for a in w.catalog.values())
         raise DeviceError(f"unknown app {name!r}; SimPhone's apps are: {known}")
-
-    def _go_home(self) -> None:
-        w = self._world
-        stack = w.stack()
-        if stack:
-            stack[-1].focus = None
-        w.foreground, w.overlay, w.launcher_focus, w.launcher_query = None, None, False, ""
 
     def _back(self, keyboard_first: bool = True) -> None:
         w = self._world

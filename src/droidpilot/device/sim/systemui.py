@@ -67,3 +67,18 @@ class SystemVerbs:
             elif rest.startswith("char:"):
                 self._insert(rest[5:])
                 w.shift = False
+
+    def _close_task(self, name: str) -> None:
+        w = self._world
+        w.tasks.pop(name, None)
+        if name in w.recents:
+            w.recents.remove(name)
+        if w.foreground == name:
+            w.foreground = None
+
+    def _go_home(self) -> None:
+        w = self._world
+        stack = w.stack()
+        if stack:
+            stack[-1].focus = None
+        w.foreground, w.overlay, w.launcher_focus, w.launcher_query = None, None, False, ""

@@ -155,8 +155,13 @@ def compose(world: World, size: tuple[int, int]) -> View:
     modal = None
     stack = world.stack()
     if world.overlay == "recents":  # (the shade is drawn over the screen below it, further down)
-        apps = [world.catalog[n] for n in world.recents]
-        windows = [launcher.recents(c, pal, width, height, apps, world.sysinfo())]
+        tasks = []
+        for name in world.recents[:4]:
+            app, thumb = world.catalog[name], Canvas(scale * launcher.THUMB)
+            compose_page(thumb, pal, app, world.tasks[name], world.contexts(app, world.tasks[name]), width,
+                         height, False)
+            tasks.append((app, thumb.ops))
+        windows = [launcher.recents(c, pal, width, height, tasks, world.sysinfo())]
     elif stack is None:
         apps = [world.catalog[n] for n in world.installed]
         apps.sort(key=lambda a: (a.order, a.name))
