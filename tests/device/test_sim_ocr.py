@@ -54,7 +54,11 @@ SCREENS: dict[str, Step] = {
     "weather": _open("weather"),
     "chat-window": _open("微聊", "张伟"),
     "video-results": _search("星视频", "西湖"),
+    "dark-720-mail": _open("mail"),
+    "dark-720-chat": _open("微聊", "@通讯录"),
 }
+OPTIONS = {"dark-720-mail": {"theme": "dark", "size": (720, 1600)},
+           "dark-720-chat": {"theme": "dark", "size": (720, 1600)}}
 STITCH_HEIGHT = 2000  # keeps text legible after detection scales the sheet to 960 pixels
 
 
@@ -99,7 +103,7 @@ def _read_back(engine: OcrEngine, shot: Image.Image, boxes: list[tuple[int, int,
 
 @pytest.mark.parametrize("name", list(SCREENS))
 def test_every_declared_label_reads_back_at_its_bounds(name: str, engine: OcrEngine) -> None:
-    dev = SimDevice()
+    dev = SimDevice(**OPTIONS.get(name, {}))
     SCREENS[name](Driver(dev))
     labels = [(text, box) for text, box in dev.labels() if len(_norm(text)) >= 2]
     assert labels, f"{name}: no labels on screen"
