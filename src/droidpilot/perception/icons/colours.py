@@ -23,9 +23,10 @@ NEIGHBOURS: dict[str, dict[str, float]] = {
     "purple": {"pink": 0.35, "blue": 0.25},
     "pink": {"red": 0.35, "purple": 0.35},
     "brown": {"orange": 0.35, "red": 0.25, "black": 0.15},
-    "black": {"gray": 0.35, "brown": 0.1},
-    "white": {"gray": 0.35},
-    "gray": {"black": 0.35, "white": 0.35},
+    # People call dark icons gray and light-gray ones white: enough credit to match, less than exact.
+    "black": {"gray": 0.6, "brown": 0.1},
+    "white": {"gray": 0.6},
+    "gray": {"black": 0.6, "white": 0.6},
 }
 
 
