@@ -89,8 +89,11 @@ def test_mail_with_body_and_missing_recipient(ui: Driver) -> None:
     ui.tap(desc="Send")
     assert ui.has("Add at least one recipient") and ui.screen() == "compose"
     ui.type_into("to", "boss@example.com")
-    ui.type_into("subject", "My new work")
-    ui.type_into("body", "I started a new job as a data engineer.")
+    ui.d.key("enter")  # the keyboard's Next action moves on to Subject, then to the body
+    ui.d.type_text("My new work")
+    ui.d.key("enter")
+    assert ui.find(rid="body").focused
+    ui.d.type_text("I started a new job as a data engineer.")
     ui.tap(desc="Send")
     assert ui.d.state()["mail"]["sent"][-1] == {"to": "boss@example.com", "subject": "My new work",
                                                 "body": "I started a new job as a data engineer."}
@@ -277,7 +280,8 @@ def test_chat_app_chinese_tabs_and_send(ui: Driver) -> None:
 
 def test_video_app_search_bangumi_like_comment(ui: Driver) -> None:
     ui.d.open_app("星视频")
-    ui.type_into("search_box", "代理人", submit=True)
+    ui.type_into("search_box", "代理人")
+    ui.tap("搜索")
     assert ui.find("综合").selected
     ui.tap("番剧")
     assert ui.find("番剧").selected and ui.has("时光代理人")

@@ -23,6 +23,7 @@ class Tap:
     actions: list[Any] = field(default_factory=list)
     ctx: dict[str, Any] | None = None
     arg: str = ""
+    multiline: bool = False
 
 
 @dataclass

@@ -55,11 +55,16 @@ class TextInput:
         focused = view.focused
         if focused is None or focused.tap is None:
             return
-        if focused.tap.actions and focused.tap.ctx is not None:
-            stack[-1].focus = None
+        top = stack[-1]
+        if focused.tap.actions and focused.tap.ctx is not None:  # the IME's Go/Search/Send action
+            top.focus = None
             actions.run(self, focused.tap.actions, focused.tap.ctx)
-        else:
-            top = stack[-1]
+        elif focused.tap.multiline:
             top.fields[top.focus or ""] = str(top.fields.get(top.focus or "", "")) + "\n"
+        else:  # the IME's Next action: the next field of the screen, or Done after the last one
+            fields = [n.tap.arg for n in view.targets
+                      if n.cls == "android.widget.EditText" and n.tap is not None and n.tap.kind == "focus"]
+            later = fields[fields.index(top.focus) + 1:] if top.focus in fields else []
+            top.focus = later[0] if later else None
 
 

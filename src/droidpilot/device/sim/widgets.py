@@ -255,9 +255,9 @@ def _input(w, ctx, x, y, width, env):
     node = Node("android.widget.EditText", text_box or c.box(tx, top, x2, bottom), text=value or hint,
                 rid=rid(env, w, ctx), package=env.package, clickable=True,
                 focusable=True, focused=focused, label=bool(text_box) and len(lines) <= 1,
-                tap=Tap("focus", list(w.on_submit), ctx, w.field))
+                tap=Tap("focus", list(w.on_submit), ctx, w.field, w.multiline))
     outer = Node("android.widget.FrameLayout", c.box(x1, top, outer_x2, bottom), package=env.package,
-                 clickable=True, tap=Tap("focus", list(w.on_submit), ctx, w.field),
+                 clickable=True, tap=Tap("focus", list(w.on_submit), ctx, w.field, w.multiline),
                  children=[*children, node])
     return height, [outer]
 
