@@ -157,6 +157,8 @@ def main() -> int:
         result = Agent(sim, HeuristicBrain(), ocr_engine=engine, out_dir=out_root / task_id,
                        limits=Limits(max_steps=args.max_steps)).run(instruction)
         wall = time.perf_counter() - start
+        if result.error and result.termination == "device_error":
+            print(f"{task_id:10s} device error: {result.error[:160]}")
         success = bool(oracle(sim.state()))
         ran += 1
         ok_total += success

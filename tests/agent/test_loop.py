@@ -127,3 +127,22 @@ def test_extended_actions_convert_coordinates_once(paper_phone: Any, ocr_engine:
     assert paper_phone.taps == [(135, 649)]
     action = json.loads((tmp_path / "actions.json").read_text())["actions"][0]
     assert (action["position_x"], action["position_y"]) == (135, 649)
+
+
+def test_a_crashing_device_backend_ends_the_run_and_keeps_the_trace(paper_phone: Any, ocr_engine: Any,
+                                                                    tmp_path: Path) -> None:
+    def broken() -> Any:
+        raise RuntimeError("renderer exploded")
+
+    brain = ReplayBrain([_reply("open App (Notes)"), _reply("back")])
+    agent = Agent(paper_phone, brain, ocr_engine=ocr_engine, out_dir=tmp_path)
+    original = paper_phone.tap
+
+    def tap_then_break(x: int, y: int) -> None:
+        original(x, y)
+        paper_phone.screenshot = broken  # the next screenshot fails
+    paper_phone.tap = tap_then_break
+    result = agent.run("Open notes")
+    assert result.termination == "device_error" and "renderer exploded" in result.error
+    assert json.loads((tmp_path / "run.json").read_text())["termination"] == "device_error"
+    assert load_trace(tmp_path).frames  # still a readable trace

@@ -225,6 +225,10 @@ class Agent:
             tracker.record(text, failed=True)
             run.history.append(HistoryEntry(run.steps, text, thought, observation, "device error"))
             return screen
+        except Exception as exc:  # a broken device backend ends the run; the trace so far is kept
+            detail = f"{type(exc).__name__}: {exc}"
+            record.update(outcome="device_error", error=detail)
+            raise _Stop("device_error", f"the device failed on {text!r}: {detail}") from None
         run.timings["device"] += time.perf_counter() - start
         run.actions += 1
         after = self._capture(run)
@@ -308,9 +312,10 @@ class Agent:
                     xml = self.device.ui_xml()
                 except DeviceError:
                     xml = None
-        except DeviceError as exc:
+        except Exception as exc:  # DeviceError, or a broken backend: either way the run cannot go on
             run.timings["device"] += time.perf_counter() - start
-            raise _Stop("device_error", str(exc)) from None
+            detail = str(exc) if isinstance(exc, DeviceError) else f"{type(exc).__name__}: {exc}"
+            raise _Stop("device_error", f"cannot take a screenshot: {detail}") from None
         run.timings["device"] += time.perf_counter() - start
         return ScreenView(image, self.ocr_engine, xml)
 

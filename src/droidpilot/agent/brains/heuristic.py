@@ -15,7 +15,7 @@ from typing import Any
 from droidpilot.agent.actions import Action, parse_action
 from droidpilot.agent.brains.base import BrainReply, BrainRequest
 from droidpilot.agent.brains.heuristic_plan import Plan, lexicon, make_plan, words_of
-from droidpilot.agent.brains.heuristic_state import HistoryState, read_history
+from droidpilot.agent.brains.heuristic_state import OK_RESULTS, HistoryState, read_history
 from droidpilot.agent.coords import CoordSpace
 from droidpilot.agent.response import format_response
 from droidpilot.perception.match import match_text, similarity
@@ -97,9 +97,11 @@ class HeuristicBrain:
         return f"The screen shows {shown}" + ("; a keyboard is open." if keyboard else ".")
 
     @staticmethod
-    def _matches(word: str, text: str, strict: bool = True) -> float:
+    def _matches(word: str, text: str, strict: bool = True, leading: bool = False) -> float:
         found = match_text(word, text)
         if found is None:
+            return 0.0
+        if leading and found.span[0] > 0.2:  # a field's hint starts with its word ("Search products")
             return 0.0
         # A UI word must be (nearly) the whole line: "Send" matches "Send", not "Sender list".
         if strict and len(match_key(text)) > len(match_key(word)) + 3:
@@ -121,7 +123,8 @@ class HeuristicBrain:
             if st.clicked.get(key, 0) >= 2 or f"click text ({line.text})" in st.failed:
                 continue
             for word in words:
-                score = self._matches(word, line.text, strict=not (field and len(line.text.split()) <= 6))
+                loose = field and len(line.text.split()) <= 6
+                score = self._matches(word, line.text, strict=not loose, leading=loose)
                 if score >= self.match_threshold and (best is None or score > best[0]):
                     best = (score, line)
         return best[1] if best else None
@@ -181,7 +184,10 @@ class HeuristicBrain:
                 named.append((len(label), line))
         if named:
             return max(named, key=lambda t: t[0])[1]
-        for hint in plan.app_hints:
+        hints = list(plan.app_hints)
+        if plan.wants_app:  # an app the instruction names is not on the phone: the app store has it
+            hints += [str(h) for h in lexicon()["intents"]["install"]]  # type: ignore[index]
+        for hint in hints:
             for line in lines:
                 if len(line.text) <= 24 and self._matches(hint, line.text) >= 0.9 and \
                         f"open App ({line.text})" not in st.failed:
@@ -200,12 +206,15 @@ class HeuristicBrain:
                 return "No app for the instruction is visible; go to the home screen.", Action("exit")
             return "The app is not on this page of the home screen; scroll.", Action("page_down")
         pending = self._pending_text(plan, st, lines, height)
-        if pending and keyboard:
-            return f'A text field is focused; type "{pending}".', Action("type", text=pending)
         last = parse_action(st.last.action) if st.last else None
+        if pending and keyboard and (last is None or last.name != "type"):
+            return f'A text field is focused; type "{pending}".', Action("type", text=pending)
         just_typed_query = last is not None and last.name == "type" and st.typed[-1:] == [plan.query]
         if just_typed_query and not st.entered_after_type:
             return "The search text is typed; submit it.", Action("enter")
+        below = self._below_failed(lines, st)
+        if below is not None:
+            return _click(f'Tapping "{st.last.action}" did nothing; try the item under it.', below)
         confirm = self._confirm(lines, height, st)
         if confirm is not None:
             return _click(f'A dialog asks to confirm; tap "{confirm.text}".', confirm)
@@ -221,7 +230,8 @@ class HeuristicBrain:
                             return (f'No "{group[0]}" text is shown; try its usual icon, a {desc.strip()}.',
                                     Action("click_icon", description=desc.strip(),
                                            position=tuple(where.split())))
-        if st.actions_in_app and (plan.goals or plan.wants_toggle or plan.texts_to_type) and \
+        submitted = plan.has_search_verb and st.entered_after_type
+        if st.actions_in_app and (plan.goals or plan.wants_toggle or plan.texts_to_type or submitted) and \
                 not self._missing(plan, st, lines, height):
             return "Everything the instruction asks for is done.", Action("stop")
         target = self._target(plan, lines, height, st, keyboard)
@@ -229,6 +239,8 @@ class HeuristicBrain:
         if target is not None and not searching:
             return _click(f'"{target.text}" matches the instruction; tap it.', target)
         step = self._find(plan.steps, lines, height, st)
+        if step is not None and match_key(step.text) in st.clicked_ok:
+            step = None  # taken already (a title repeating the word is not a new step)
         if step is not None:
             return _click(f'"{step.text}" is a step towards the instruction; tap it.', step)
         untried = [i for i in plan.step_icons if i not in st.icons_tried]
@@ -239,10 +251,15 @@ class HeuristicBrain:
         if pending:
             fields = [str(f) for f in lexicon()["fields"]]  # type: ignore[union-attr]
             if pending == plan.email:
-                fields = ["to", "recipient", *fields]
+                fields = ["to", "recipient"]
+            elif plan.email:  # the address is typed: what is left goes into the message body
+                fields = ["compose email", "body", "message"]
             field_line = self._find(fields, lines, height, st, field=True)
             if field_line is not None:
                 return _click(f'Tap the field "{field_line.text}" to type into it.', field_line)
+            if pending == plan.query and "magnifier, top" not in st.icons_tried:
+                return ("No search box is shown; tap the search icon.",
+                        Action("click_icon", description="magnifier", position=("top",)))
         if target is not None:
             return _click(f'"{target.text}" matches the instruction; tap it.', target)
         if not self._missing(plan, st, lines, request.screen.size[1]):
@@ -272,6 +289,19 @@ class HeuristicBrain:
                 match_key(plan.query) not in st.clicked_ok:
             return f'"{plan.query}" has been neither searched for nor tapped yet.'
         return ""
+
+    @staticmethod
+    def _below_failed(lines: list[OcrLine], st: HistoryState) -> OcrLine | None:
+        """When tapping a text did nothing (a heading), the first text below it (its first item)."""
+        if st.last is None or st.last.result in OK_RESULTS or not st.last.action.startswith("click text ("):
+            return None
+        wanted = match_key(st.last.action[len("click text ("):-1])
+        heads = [ln for ln in lines if match_key(ln.text) == wanted]
+        if not heads:
+            return None
+        head = heads[0]
+        under = [ln for ln in lines if ln.box[1] >= head.box[3] - 5 and match_key(ln.text) not in st.clicked]
+        return min(under, key=lambda ln: (ln.box[1], ln.box[0]), default=None)
 
     def _confirm(self, lines: list[OcrLine], height: int, st: HistoryState) -> OcrLine | None:
         """The affirmative button of a confirmation dialog (shown next to a cancel button), if any."""

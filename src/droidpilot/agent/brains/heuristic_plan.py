@@ -16,8 +16,13 @@ import yaml
 _QUOTED = re.compile(r"[\"“”「『]([^\"“”「」『』]+)[\"“”」』]")
 _EMAIL = re.compile(r"[\w.+-]+@[\w-]+(?:\.[\w-]+)+")
 _CONTENT_AFTER_COLON = re.compile(r"(?:content|following|write down|note)[^:：]*[:：]\s*(.+)$", re.IGNORECASE)
+_TOLD = re.compile(r"\b(?:tell|know|about)\s+(?:him|her|them)?\s*(.+?)(?:[,.;!?]|\s+and\s|$)",
+                   re.IGNORECASE)
+_WANTS_APP = re.compile(r"\b(?:want|need|get)\b[^.]*\b[A-Z]\w+\b[^.]*\bon my phone\b|"
+                        r"\b(?i:install|download)\s+[A-Z]\w+")
 _OBJECT_VERBS = ("search for", "search", "look for", "look up", "find", "buy", "download", "install",
-                 "navigate to", "listen to", "play")
+                 "navigate to", "listen to", "play", "want to know", "go to")
+_CHOOSE_APP = re.compile(r"\b(?:find|use|choose|pick|open)\s+(?:an?|the|some)\s+app\b[^.]*\.?", re.IGNORECASE)
 _CUTS = re.compile(r"\s+(?:in|on|with|using|from)\s+[A-Z]|[,.;!?]|\s+and\s+|\s+then\s+|\s+if\s+",
                    re.UNICODE)
 
@@ -51,6 +56,7 @@ class Plan:
     wants_toggle: bool = False
     goal_icons: list[list[str]] = field(default_factory=list)  # per goal group, icon descriptions
     step_icons: list[str] = field(default_factory=list)
+    wants_app: bool = False  # "I want X on my phone": X is an app to get
 
 
 def _strip_edges(words: list[str], stop: set[str]) -> list[str]:
@@ -88,8 +94,10 @@ def _object_after_verb(instruction: str, stop: set[str]) -> str | None:
     return phrase or None
 
 
-def make_plan(instruction: str) -> Plan:
+def make_plan(full_instruction: str) -> Plan:
     """Analyse ``instruction`` once (see module docstring)."""
+    # "Find an App to help me" says how, not what: it is left out of the analysis.
+    instruction = _CHOOSE_APP.sub("", full_instruction).strip() or full_instruction
     lex = lexicon()
     stop = set(str(lex["stopwords"]).split())
     quoted = [q.strip() for q in _QUOTED.findall(instruction) if q.strip()]
@@ -98,11 +106,18 @@ def make_plan(instruction: str) -> Plan:
     tokens = words_of(instruction)
     content = [t.strip("'.") for t in tokens if t.strip("'.") not in stop and len(t.strip("'.")) > 1]
     obj = _object_after_verb(instruction, stop)
-    has_search = bool(re.search(r"\b(search|look for|look up|find)\b", instruction, re.IGNORECASE))
+    has_search = bool(re.search(r"\b(search|look for|look up|find|want to know)\b", instruction,
+                                re.IGNORECASE))
     query = quoted[0] if quoted and has_search else obj
     texts: list[str] = []
     if email:
         texts.append(email)
+        told = _TOLD.search(instruction)
+        if told and not quoted:
+            texts.append(told.group(1).strip())
+        steps_extra = ["compose", "new"]
+    else:
+        steps_extra = []
     colon = _CONTENT_AFTER_COLON.search(instruction)
     if colon and not quoted:
         texts.append(colon.group(1).strip().rstrip("."))
@@ -132,8 +147,16 @@ def make_plan(instruction: str) -> Plan:
                 hints.append(hint)
     phrases = _phrases(instruction, stop, quoted, obj)
     toggle = bool(re.search(r"\b(turn on|turn off|enable|disable|switch on|switch off)\b", low))
-    return Plan(instruction, content, phrases, query, texts, goals, steps, hints, has_search, email, toggle,
-                goal_icons, list(dict.fromkeys(step_icons)))
+    steps.extend(w for w in steps_extra if w not in steps)
+    if email and not any("send" in g for g in goals):  # a message to an address is finished by sending it
+        goals.append(list(lex["goals"]["send"]))  # type: ignore[index]
+        goal_icons.append([str(i) for i in icons.get("send", [])])  # type: ignore[union-attr]
+    wants_app = bool(_WANTS_APP.search(instruction))
+    if wants_app and not goals:
+        goals.append(list(lex["goals"]["install"]))  # type: ignore[index]
+        goal_icons.append([])
+    return Plan(full_instruction, content, phrases, query, texts, goals, steps, hints, has_search, email,
+                toggle, goal_icons, list(dict.fromkeys(step_icons)), wants_app)
 
 
 def _phrases(instruction: str, stop: set[str], quoted: list[str], obj: str | None) -> list[str]:
