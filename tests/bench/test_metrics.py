@@ -29,7 +29,8 @@ success: {any_of: [c, side]}
 """)
 
 
-def step(n: int, name: str, before: str, after: str, outcome: str = "ok", failed: bool = False) -> dict[str, Any]:
+def step(n: int, name: str, before: str, after: str, outcome: str = "ok",
+         failed: bool = False) -> dict[str, Any]:
     return {"step": n, "action": {"name": name, "text": name}, "screen_before": before, "screen_after": after,
             "outcome": outcome, "reflection": {"failed": failed}}
 
@@ -48,6 +49,12 @@ STEPS = [
 def test_step_stats() -> None:
     assert step_stats(STEPS) == {"steps": 6, "effective": 3}
     assert step_stats([]) == {"steps": 0, "effective": 0}
+
+
+def test_going_home_to_switch_apps_is_not_an_undo() -> None:
+    steps = [step(1, "open_app", "home", "cal"), step(2, "exit", "cal", "home"),
+             step(3, "open_app", "home", "notes"), step(4, "back", "notes", "home")]
+    assert step_stats(steps) == {"steps": 4, "effective": 3}
 
 
 def test_reference_path_and_cr() -> None:
@@ -70,7 +77,8 @@ def test_read_steps_skips_a_torn_last_line(tmp_path: Path) -> None:
     assert read_steps(tmp_path / "missing") == []
 
 
-def row(tid: str, level: int, app: str, su: int, so: int, steps: int, ref: int, **extra: Any) -> dict[str, Any]:
+def row(tid: str, level: int, app: str, su: int, so: int, steps: int, ref: int,
+        **extra: Any) -> dict[str, Any]:
     return {"id": tid, "level": level, "app": app, "su": su, "su_oracle": so, "cr": 1.0 if su else 0.5,
             "re": steps / ref, "ps": 1.0 if su else 0.5, "steps": steps, "reference_steps": ref,
             "model_calls": steps, "prompt_tokens": 100 * steps, "completion_tokens": 10 * steps,
@@ -86,7 +94,8 @@ def test_summary_per_level_app_and_overall() -> None:
     l1 = s["by_level"]["1"]
     assert l1["su"] == 0.5 and l1["su_oracle"] == 1.0 and l1["agreement"] == 0.5
     assert l1["re"] == pytest.approx(1.5) and l1["agent_steps"] == 6 and l1["reference_steps"] == 4
-    assert l1["model_calls_per_step"] == 1.0 and l1["tokens_per_step"] == 110 and l1["seconds_per_step"] == 2.0
+    assert l1["model_calls_per_step"] == 1.0 and l1["tokens_per_step"] == 110
+    assert l1["seconds_per_step"] == 2.0
     l2 = s["by_level"]["2"]
     assert l2["tasks"] == 2 and l2["errors"] == 1 and l2["su"] == 0 and l2["cr"] == 0.25
     assert s["by_app"]["notes"]["su"] == 0.5 and s["overall"]["tasks"] == 4

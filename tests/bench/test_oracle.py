@@ -35,7 +35,8 @@ STATE: dict[str, Any] = {
     ({"path": "notes.notes.7.body", "contains": "x"}, False),
     ({"all": [{"path": "settings.dark_mode", "equals": True}, {"path": "system.installed_apps",
                                                               "contains": "notes"}]}, True),
-    ({"any": [{"path": "settings.wifi", "equals": True}, {"path": "mail.sent", "length_at_least": 1}]}, False),
+    ({"any": [{"path": "settings.wifi", "equals": True},
+              {"path": "mail.sent", "length_at_least": 1}]}, False),
     ({"not": {"path": "settings.wifi", "equals": True}}, True),
 ])
 def test_operators_and_combinators(pred: dict[str, Any], ok: bool) -> None:

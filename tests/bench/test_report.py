@@ -37,8 +37,9 @@ def _fake_run(out: Path) -> None:
         {"type": "input", "text": EVIL_IMG, "action_index": 1}]}))
     (trace / "react.json").write_text(json.dumps([{"reasoning": EVIL_IMG, "function": {"name": "input"},
                                                    "action_index": 1}]))
-    (trace / "steps.jsonl").write_text(json.dumps({"step": 1, "frame": 1, "thought": EVIL_IMG, "outcome": "ok",
-                                                   "action": {"name": "type", "text": f"type ({EVIL})"}}) + "\n")
+    record = {"step": 1, "frame": 1, "thought": EVIL_IMG, "outcome": "ok",
+              "action": {"name": "type", "text": f"type ({EVIL})"}}
+    (trace / "steps.jsonl").write_text(json.dumps(record) + "\n")
     (trace / "verify.json").write_text(json.dumps({"ok": False, "reason": EVIL, "matched": [], "decisions": [
         {"node": "shown", "frame": 0, "result": "no", "check": {"checker": "ocr_match", "result": "no",
                                                                "reason": EVIL_IMG}}]}))
@@ -54,7 +55,8 @@ def _fake_run(out: Path) -> None:
 def test_untrusted_text_is_escaped(tmp_path: Path) -> None:
     _fake_run(tmp_path)
     html = write_report(tmp_path).read_text(encoding="utf-8")
-    assert EVIL not in html and EVIL_IMG not in html and "<b>bold</b>" not in html and "<i>app</i>" not in html
+    for raw in (EVIL, EVIL_IMG, "<b>bold</b>", "<i>app</i>"):
+        assert raw not in html
     assert "&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt;" in html
     assert "&lt;img src=x onerror=alert(1)&gt;" in html
     assert html.count("<script>") == 1  # the report's own script only
@@ -111,6 +113,6 @@ def test_report_in_headless_chromium(reference_run: dict[str, Any], tmp_path: Pa
 def test_report_without_results(tmp_path: Path) -> None:
     from droidpilot.errors import InputError
 
-    with pytest.raises(InputError, match="no results.json"):
+    with pytest.raises(InputError, match=r"no results\.json"):
         write_report(tmp_path)
     shutil.rmtree(tmp_path)

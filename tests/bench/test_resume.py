@@ -39,7 +39,8 @@ def test_kill_then_resume(tmp_path: Path) -> None:
             os.killpg(proc.pid, signal.SIGKILL)
         proc.wait(timeout=30)
     first = _rows(out)
-    assert first, "no task finished before the deadline: " + (proc.stderr.read().decode() if proc.stderr else "")
+    stderr = proc.stderr.read().decode() if proc.stderr else ""
+    assert first, "no task finished before the deadline: " + stderr
     assert len(first) < len(TASKS), "the run finished before it could be killed"
     kept = {r["id"]: r for r in first}
     done = subprocess.run([*CLI, "--out", str(out), "--resume"], capture_output=True, text=True, timeout=600)

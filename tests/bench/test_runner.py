@@ -9,11 +9,11 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from tests.bench.conftest import REF_TASKS
 
 from droidpilot.bench.runner import run_suite
 from droidpilot.bench.worker import RunConfig
 from droidpilot.errors import InputError
-from tests.bench.conftest import REF_TASKS
 
 pytestmark = pytest.mark.slow
 
@@ -27,7 +27,7 @@ def test_reference_passes_oracle_and_rule(reference_run: dict[str, Any]) -> None
     assert doc["suite"] == "mobile-eval" and doc["brain"] == "reference"
     assert [r["id"] for r in doc["tasks"]] == REF_TASKS
     for row in doc["tasks"]:
-        assert ROW_KEYS <= set(row), row
+        assert set(row) >= ROW_KEYS, row
         assert (row["su"], row["su_oracle"], row["cr"], row["ps"], row["re"]) == (1, 1, 1.0, 1.0, 1.0), row
         assert row["termination"] == "completed" and not row["error"]
         trace = out / row["trace"]
@@ -80,7 +80,7 @@ def test_one_task_failing_does_not_stop_the_others(tmp_path: Path) -> None:
 def test_bad_input(tmp_path: Path) -> None:
     with pytest.raises(InputError, match="not one of"):
         run_suite(RunConfig(suite="mobile-eval", brain="gpt", out=tmp_path), ["sim"])
-    with pytest.raises(InputError, match="no task 'settings-l'.*did you mean"):
+    with pytest.raises(InputError, match=r"no task 'settings-l'.*did you mean"):
         run_suite(RunConfig(suite="mobile-eval", out=tmp_path), ["sim"], task_ids=["settings-l"])
     with pytest.raises(InputError, match="no suite"):
         run_suite(RunConfig(suite="no-such-suite", out=tmp_path), ["sim"])

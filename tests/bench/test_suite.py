@@ -88,14 +88,16 @@ def test_a_good_file_loads(tmp_path: Path) -> None:
 
 @pytest.mark.parametrize(("old", "new", "expected"), [
     ("level: 1", "level: 4", "demo-1.yaml:3: field 'level': 4 is not 1, 2 or 3"),
-    ("apps: [settings]", "apps: [settings]\ninstrction: x", "field 'instrction': unknown field — did you mean "
+    ("apps: [settings]", "apps: [settings]\ninstrction: x",
+     "field 'instrction': unknown field — did you mean "
                                                            "'instruction'?"),
     ("instruction: Turn on the dark mode.\n", "", "missing field 'instruction'"),
     ("  - open App (Settings)", "  - fly (to the moon)", "demo-1.yaml:7: field 'reference[0]'"),
     ("  - open App (Settings)", "  - stop", "'stop' is implied"),
     ("{path: settings.dark_mode, equals: true}", "{path: settings.dark_mode, equal: true}",
      "field 'oracle': oracle.all[0]: unknown operator 'equal'"),
-    ("ocr: {all: [Dark mode]}", "ocrr: {all: [Dark mode]}", "demo-1.yaml:19: node 'shown': rule: escalate has an unknown sub-checker 'ocrr'"),
+    ("ocr: {all: [Dark mode]}", "ocrr: {all: [Dark mode]}",
+     "demo-1.yaml:19: node 'shown': rule: escalate has an unknown sub-checker 'ocrr'"),
     ("id: demo-1\n", "id: other\n", "differs from the file name"),
     ("level: 1", "level: [1", "not valid YAML"),
 ])

@@ -152,7 +152,7 @@ def run_judge_eval(config: RunConfig, devices: list[str], *, task_ids: list[str]
     ctx = mp.get_context("spawn")
     with ProcessPoolExecutor(max_workers=max(1, jobs), mp_context=ctx) as pool:
         futures = [pool.submit(_verify_one, suite, i["task"], i["path"], config.ocr) for i in items]
-        for item, future in zip(items, futures):
+        for item, future in zip(items, futures, strict=True):
             verdicts = future.result()
             item["verdicts"] = {m: bool(v["ok"]) for m, v in verdicts.items()}
             item["manual"] = {m: bool(v["manual_review_needed"]) for m, v in verdicts.items()}

@@ -8,7 +8,8 @@ Per task (``task_metrics``), from the trace's ``steps.jsonl``, the verifier's re
   answers count: they cost a model call). **RE** = steps / reference steps (reported with the pair).
 - **PS**: effective steps / steps. A step is effective when its action was grounded and executed, the
   screen changed (no reflection failure), and it did not undo progress: its screen afterwards is not one
-  the run had already left (returning to an earlier screen undoes the steps in between).
+  the run had already left (returning to an earlier screen undoes the steps in between), unless the step
+  is ``exit`` / ``home``, which is how an agent switches to another app.
 - **CR**: of the reference path (the rule's success path with the highest score), the score of the
   milestones the trace reached over the path's total; 1 when Su holds, as in the paper.
 
@@ -26,6 +27,7 @@ from droidpilot.verify.explain import success_paths
 from droidpilot.verify.rule import Task
 
 METRIC_KEYS = ("su", "su_oracle", "cr", "re", "ps")
+SWITCH_ACTIONS = ("exit", "home")  # going home to open another app is how agents switch apps, not an undo
 
 
 def read_steps(trace: Path) -> list[dict[str, Any]]:
@@ -57,7 +59,7 @@ def step_stats(records: Sequence[Mapping[str, Any]]) -> dict[str, int]:
         before, after = rec.get("screen_before"), rec.get("screen_after")
         reflection = rec.get("reflection") or {}
         executed = rec.get("outcome") == "ok" and not reflection.get("failed", False)
-        undid = bool(after) and after in left
+        undid = bool(after) and after in left and _action_name(rec) not in SWITCH_ACTIONS
         if executed and not undid:
             effective += 1
         if before and before != after:

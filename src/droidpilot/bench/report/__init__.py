@@ -48,8 +48,8 @@ def render_report(out: Path, document: dict[str, Any], judge: dict[str, Any] | N
             f'<p class="muted">{len(rows)} tasks · device {escape(json.dumps(document.get("device")))}</p>'
             f'<h2>summary</h2>{summary_table(summary)}<div class="charts">{"".join(charts)}</div>'
             + (judge_section(judge) if judge else "")
-            + f'<h2>tasks</h2><p class="muted">open a task to see its timeline; click a screenshot to enlarge '
-              f'it.</p><div id="tasks">{tasks_html}</div>')
+            + '<h2>tasks</h2><p class="muted">open a task to see its timeline; click a screenshot to '
+              f'enlarge it.</p><div id="tasks">{tasks_html}</div>')
     return PAGE.replace("{{TITLE}}", escape(title)).replace("{{BODY}}", body)
 
 

@@ -18,7 +18,8 @@ def grouped_bars(title: str, groups: Sequence[str], series: Sequence[tuple[str, 
     plot_h = height - bottom - 24
     slot = max(24.0, (width - left - 10) / max(1, len(groups)))
     bar_w = max(4.0, (slot - 12) / max(1, len(series)))
-    parts = [f'<svg class="chart" role="img" viewBox="0 0 {width} {height}" width="{width}" height="{height}" '
+    parts = [f'<svg class="chart" role="img" viewBox="0 0 {width} {height}" width="{width}" '
+             f'height="{height}" '
              f'xmlns="http://www.w3.org/2000/svg"><title>{escape(title)}</title>',
              f'<text x="{left}" y="14" class="ct">{escape(title)}</text>']
     for i in range(5):
@@ -35,7 +36,8 @@ def grouped_bars(title: str, groups: Sequence[str], series: Sequence[tuple[str, 
             h = plot_h * min(1.0, max(0.0, float(v) / top))
             x = x0 + s * bar_w
             shown = f"{float(v) * 100:.0f}%" if percent else f"{float(v):.2f}"
-            parts.append(f'<rect x="{x:.1f}" y="{24 + plot_h - h:.1f}" width="{bar_w - 2:.1f}" height="{h:.1f}" '
+            parts.append(f'<rect x="{x:.1f}" y="{24 + plot_h - h:.1f}" width="{bar_w - 2:.1f}" '
+                         f'height="{h:.1f}" '
                          f'fill="{PALETTE[s % len(PALETTE)]}"><title>{escape(group)} · {escape(name)}: '
                          f'{escape(shown)}</title></rect>')
         parts.append(f'<text x="{x0 + slot / 2 - 6:.1f}" y="{24 + plot_h + 14}" class="ax" '

@@ -6,35 +6,67 @@ from html import escape
 from typing import Any
 
 CSS = """
-body{font:14px/1.45 system-ui,-apple-system,'DejaVu Sans',sans-serif;margin:24px;color:#202124;background:#fff}
-h1{font-size:22px}h2{margin-top:28px;border-bottom:1px solid #ddd}h4{margin:14px 0 6px}
-table{border-collapse:collapse;margin:8px 0}td,th{border:1px solid #ddd;padding:3px 8px;text-align:right}
-td:first-child,th:first-child{text-align:left}.muted{color:#5f6368}.charts{display:flex;flex-wrap:wrap;gap:16px}
-.chart{background:#fafafa;border:1px solid #eee}.chart .ct{font-weight:bold;font-size:13px}
-.chart .ax{font-size:11px;fill:#5f6368}.chart .grid{stroke:#e5e5e5}
+body{font:14px/1.45 system-ui,-apple-system,'DejaVu Sans',sans-serif;margin:24px;color:#202124;
+background:#fff}
+h1{font-size:22px}
+h2{margin-top:28px;border-bottom:1px solid #ddd}
+h4{margin:14px 0 6px}
+table{border-collapse:collapse;margin:8px 0}
+td,th{border:1px solid #ddd;padding:3px 8px;text-align:right}
+td:first-child,th:first-child{text-align:left}
+.muted{color:#5f6368}
+.charts{display:flex;flex-wrap:wrap;gap:16px}
+.chart{background:#fafafa;border:1px solid #eee}
+.chart .ct{font-weight:bold;font-size:13px}
+.chart .ax{font-size:11px;fill:#5f6368}
+.chart .grid{stroke:#e5e5e5}
 details.task{border:1px solid #ddd;border-radius:6px;margin:6px 0;padding:4px 10px}
-details.task>summary{cursor:pointer;padding:4px 0}.tid{font-weight:bold}.lvl{color:#5f6368}
-.v{border-radius:4px;padding:0 6px;margin-left:4px}.v.pass{background:#e6f4ea;color:#137333}
-.v.fail{background:#fce8e6;color:#a50e0e}.instr{font-style:italic}.err{background:#fce8e6;padding:8px;white-space:pre-wrap}
-.warn{color:#b06000}.dagwrap{overflow-x:auto}.dag rect{fill:#f1f3f4;stroke:#9aa0a6}
-.dag .reached rect{fill:#e6f4ea;stroke:#137333}.dag .nt{font-size:12px;font-weight:bold}.dag .ns{font-size:11px;fill:#5f6368}
-.timeline{list-style:none;padding:0}.step{display:flex;gap:12px;border-top:1px solid #eee;padding:8px 0}
-.step.bad .oc{color:#a50e0e}.step.ok .oc{color:#137333}.sd{flex:1;min-width:0}.th{color:#3c4043}
-.fb{color:#b06000}.g{color:#5f6368;font-size:12px}.ms{display:inline-block;background:#e6f4ea;color:#137333;
+details.task>summary{cursor:pointer;padding:4px 0}
+.tid{font-weight:bold}
+.lvl{color:#5f6368}
+.v{border-radius:4px;padding:0 6px;margin-left:4px}
+.v.pass{background:#e6f4ea;color:#137333}
+.v.fail{background:#fce8e6;color:#a50e0e}
+.instr{font-style:italic}
+.err{background:#fce8e6;padding:8px;white-space:pre-wrap}
+.warn{color:#b06000}
+.dagwrap{overflow-x:auto}
+.dag rect{fill:#f1f3f4;stroke:#9aa0a6}
+.dag .reached rect{fill:#e6f4ea;stroke:#137333}
+.dag .nt{font-size:12px;font-weight:bold}
+.dag .ns{font-size:11px;fill:#5f6368}
+.timeline{list-style:none;padding:0}
+.step{display:flex;gap:12px;border-top:1px solid #eee;padding:8px 0}
+.step.bad .oc{color:#a50e0e}
+.step.ok .oc{color:#137333}
+.sd{flex:1;min-width:0}
+.th{color:#3c4043}
+.fb{color:#b06000}
+.g{color:#5f6368;font-size:12px}
+.ms{display:inline-block;background:#e6f4ea;color:#137333;
 border-radius:4px;padding:0 6px;margin:4px 4px 0 0;font-size:12px}
 figure.shot{position:relative;margin:0;width:150px;flex:none;cursor:zoom-in}
 figure.shot img{width:100%;display:block;border:1px solid #ccc;border-radius:6px}
 figure.shot svg.ov{position:absolute;left:0;top:0;width:100%;height:calc(100% - 18px);pointer-events:none}
 figure.shot figcaption{font-size:11px;color:#5f6368;text-align:center}
-.ov .tap{fill:rgba(234,67,53,.25);stroke:#ea4335;stroke-width:6}.ov .tapdot{fill:#ea4335}
-.ov .tbox{fill:none;stroke:#fbbc04;stroke-width:5;stroke-dasharray:14 8}.ov .swipe{stroke:#e8710a;fill:none}
-.ov .typed{fill:rgba(26,115,232,.85)}.ov .typedt{fill:#fff;font-family:sans-serif}
+.ov .tap{fill:rgba(234,67,53,.25);stroke:#ea4335;stroke-width:6}
+.ov .tapdot{fill:#ea4335}
+.ov .tbox{fill:none;stroke:#fbbc04;stroke-width:5;stroke-dasharray:14 8}
+.ov .swipe{stroke:#e8710a;fill:none}
+.ov .typed{fill:rgba(26,115,232,.85)}
+.ov .typedt{fill:#fff;font-family:sans-serif}
 .ov .keyt{fill:#e8710a;font-weight:bold;font-family:sans-serif;paint-order:stroke;stroke:#fff;stroke-width:4}
 #lightbox{position:fixed;inset:0;background:rgba(0,0,0,.82);display:none;align-items:center;
-justify-content:center;z-index:10;cursor:zoom-out}#lightbox.open{display:flex}
-#lightbox figure.shot{width:auto;height:92vh;aspect-ratio:var(--ar,0.45)}#lightbox figure.shot img{height:calc(100% - 18px);width:auto}
-#lightbox figcaption{color:#eee}table.oracle tr.bad td{background:#fce8e6}table.oracle tr.ok td{background:#f6fbf7}
-table.cm td{min-width:60px}.checks{font-size:12px;color:#3c4043}code{background:#f1f3f4;padding:0 3px;border-radius:3px}
+justify-content:center;z-index:10;cursor:zoom-out}
+#lightbox.open{display:flex}
+#lightbox figure.shot{width:auto;height:92vh;aspect-ratio:var(--ar,0.45)}
+#lightbox figure.shot img{height:calc(100% - 18px);width:auto}
+#lightbox figcaption{color:#eee}
+table.oracle tr.bad td{background:#fce8e6}
+table.oracle tr.ok td{background:#f6fbf7}
+table.cm td{min-width:60px}
+.checks{font-size:12px;color:#3c4043}
+code{background:#f1f3f4;padding:0 3px;border-radius:3px}
 """
 
 SCRIPT = """
@@ -73,7 +105,8 @@ def _num(v: Any) -> str:
 
 def summary_table(summary: dict[str, Any]) -> str:
     """Per level, per app and overall: Su, Su-oracle, agreement, CR, RE (with the pair), PS, costs."""
-    head = ("<tr><th>group</th><th>tasks</th><th>Su</th><th>Su-oracle</th><th>agree</th><th>CR</th><th>RE</th>"
+    head = ("<tr><th>group</th><th>tasks</th><th>Su</th><th>Su-oracle</th><th>agree</th><th>CR</th>"
+            "<th>RE</th>"
             "<th>steps / reference</th><th>PS</th><th>model calls</th><th>tokens</th><th>s / step</th>"
             "<th>errors</th></tr>")
     rows = []
@@ -83,7 +116,8 @@ def summary_table(summary: dict[str, Any]) -> str:
                     f"<td>{_pct(a.get('su_oracle'))}</td><td>{_pct(a.get('agreement'))}</td>"
                     f"<td>{_pct(a.get('cr'))}</td><td>{_num(a.get('re'))}</td>"
                     f"<td>{_num(a.get('agent_steps'))} / {_num(a.get('reference_steps'))}</td>"
-                    f"<td>{_pct(a.get('ps'))}</td><td>{a.get('model_calls', 0)}</td><td>{a.get('tokens', 0)}</td>"
+                    f"<td>{_pct(a.get('ps'))}</td><td>{a.get('model_calls', 0)}</td>"
+                    f"<td>{a.get('tokens', 0)}</td>"
                     f"<td>{_num(a.get('seconds_per_step'))}</td><td>{a.get('errors', 0)}</td></tr>")
 
     for level, agg in (summary.get("by_level") or {}).items():
@@ -117,6 +151,7 @@ def judge_section(judge: dict[str, Any]) -> str:
                     f"<td>{'positive' if item.get('label') else 'negative'}</td>"
                     f"<td>{escape(wrong)}</td><td>{escape(str(item.get('reason', ''))[:300])}</td>"
                     f"<td><a href=\"{escape(str(item.get('trace', '')))}\">trace</a></td></tr>")
-    parts.append(f"<h4>disagreements ({len(items)})</h4><table><tr><th>task</th><th>trace kind</th><th>label</th>"
+    parts.append(f"<h4>disagreements ({len(items)})</h4><table><tr><th>task</th><th>trace kind</th>"
+                 f"<th>label</th>"
                  f"<th>wrong in</th><th>verifier's reason</th><th>folder</th></tr>{''.join(rows)}</table>")
     return "".join(parts)

@@ -115,7 +115,8 @@ def _timeline(folder: Path, rel: str, tid: str, matched: dict[int, list[str]]) -
             if grounding.get("point"):
                 g += f" at {grounding['point']}"
         fig = _frame_figure(folder, rel, int(n), by_frame.get(int(n), {}), f"{tid}-f{n}") if n else ""
-        badges = "".join(f'<span class="ms">✓ {escape(m)}</span>' for m in matched.get(int(n), [])) if n else ""
+        names = matched.get(int(n), []) if n else []
+        badges = "".join(f'<span class="ms">✓ {escape(m)}</span>' for m in names)
         thought = str(rec.get("thought") or (thoughts.get(int(n), "") if n else ""))
         cls = "ok" if outcome in ("ok", "completed") else "bad"
         rows.append(f'<li class="step {cls}">{fig}<div class="sd"><div class="sa"><b>step {rec.get("step")}'
@@ -138,10 +139,12 @@ def task_section(out: Path, row: dict[str, Any]) -> str:
     su = "pass" if row.get("su") else "fail"
     so = row.get("su_oracle")
     so_text = "-" if so is None else ("pass" if so else "fail")
-    head = (f'<summary><span class="tid">{escape(tid)}</span> <span class="lvl">L{escape(str(row.get("level")))}'
-            f'</span> <span class="v {su}">rule {su}</span> <span class="v {so_text}">oracle {so_text}</span> '
+    level = escape(str(row.get("level")))
+    head = (f'<summary><span class="tid">{escape(tid)}</span> <span class="lvl">L{level}</span> '
+            f'<span class="v {su}">rule {su}</span> <span class="v {so_text}">oracle {so_text}</span> '
             f'<span class="muted">{escape(str(row.get("steps")))} steps / ref '
-            f'{escape(str(row.get("reference_steps")))} · {escape(str(row.get("termination")))}</span></summary>')
+            f'{escape(str(row.get("reference_steps")))} · {escape(str(row.get("termination")))}</span>'
+            f'</summary>')
     body = [f'<p class="instr">{escape(str(row.get("instruction") or ""))}</p>']
     if row.get("error"):
         body.append(f'<pre class="err">{escape(str(row["error"]))}</pre>')
@@ -167,16 +170,18 @@ def task_section(out: Path, row: dict[str, Any]) -> str:
         items = []
         for node in rule.nodes:
             checks = node_decisions(verify, node.id)
-            lines = "".join(f'<li>frame {int(d.get("frame", 0)) + 1}: {escape(check_text(d.get("check") or d))}'
-                            f'</li>' for d in checks)
+            lines = "".join(f'<li>frame {int(d.get("frame", 0)) + 1}: '
+                            f'{escape(check_text(d.get("check") or d))}</li>' for d in checks)
             state = f"reached at frame {reached[node.id]}" if node.id in reached else "not reached"
             items.append(f'<li><b>{escape(node.id)}</b> ({escape(node.name or "")}): {escape(state)}'
                          f'<ul class="checks">{lines}</ul></li>')
-        body.append(f'<details class="dec"><summary>deciding checks</summary><ul>{"".join(items)}</ul></details>')
+        body.append(f'<details class="dec"><summary>deciding checks</summary><ul>{"".join(items)}</ul>'
+                    f'</details>')
     oracle = _json(folder / "oracle.json", {})
-    rows = "".join(f'<tr class="{"ok" if c.get("ok") else "bad"}"><td><code>{escape(str(c.get("path")))}</code>'
-                   f'</td><td>{escape(str(c.get("op")))}</td><td>{escape(json.dumps(c.get("expected"), ensure_ascii=False))}'
-                   f'</td><td>{escape(str(c.get("actual")))}</td><td>{"yes" if c.get("ok") else "no"}</td></tr>'
+    rows = "".join(f'<tr class="{"ok" if c.get("ok") else "bad"}"><td><code>{escape(str(c.get("path")))}'
+                   f'</code></td><td>{escape(str(c.get("op")))}</td>'
+                   f'<td>{escape(json.dumps(c.get("expected"), ensure_ascii=False))}</td>'
+                   f'<td>{escape(str(c.get("actual")))}</td><td>{"yes" if c.get("ok") else "no"}</td></tr>'
                    for c in oracle.get("checks", []))
     body.append(f'<h4>oracle: {escape(so_text)}</h4><table class="oracle"><tr><th>path</th><th>test</th>'
                 f'<th>expected</th><th>actual</th><th>ok</th></tr>{rows}</table>')
