@@ -118,10 +118,6 @@ def _divider(w, ctx, x, y, width, env):
     return w.height or 24, []
 
 
-def _spacer(w, ctx, x, y, width, env):
-    return w.height or 48, []
-
-
 def _switch_track(env: Env, x: float, cy: float, on: bool) -> None:
     c, pal = env.canvas, env.pal
     if on:
@@ -394,7 +390,8 @@ def _image(w, ctx, x, y, width, env):
 
 Layout = Callable[[Widget, dict, float, float, float, Env], tuple[float, list[Node]]]
 KINDS: dict[str, Layout] = {
-    "text": _text, "header": _header, "divider": _divider, "spacer": _spacer, "row": _row, "switch": _row,
+    "text": _text, "header": _header, "divider": _divider, "row": _row, "switch": _row,
+    "spacer": lambda w, *_: (w.height or 48, []),
     "input": _input, "search": _input, "button": _button, "buttons": _buttons, "chips": _chips,
     "image": _image,
 }
