@@ -61,10 +61,12 @@ class Action(_Strict):
 
 
 class Source(_Strict):
-    """Where a list's items come from: a path, optionally searched by a query and filtered."""
+    """Where a list's items come from: a path, optionally searched by a query and filtered; when the
+    query matches nothing, the ``fallback`` path's items (templates filled in) stand in."""
 
     path: str
     query: str | None = None
+    fallback: str | None = None
     where: str | None = None
     limit: int = 0
     reverse: bool = False

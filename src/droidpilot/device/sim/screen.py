@@ -10,8 +10,9 @@ from droidpilot.device.sim.canvas import Canvas, Node, Tap, clip
 from droidpilot.device.sim.chrome import APPBAR_H, NAV_H, STATUS_H, TABS_H, status_bar
 from droidpilot.device.sim.keyboard import KEYBOARD_H
 from droidpilot.device.sim.model import App, Screen, Widget
+from droidpilot.device.sim.sources import items_of
 from droidpilot.device.sim.theme import DARK, Palette, mix
-from droidpilot.device.sim.widgets import Env, items_of, text_of
+from droidpilot.device.sim.widgets import Env, text_of
 from droidpilot.device.sim.widgets_more import place
 
 

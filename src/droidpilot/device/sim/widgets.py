@@ -12,7 +12,7 @@ from typing import Any
 
 from droidpilot.device.sim.canvas import Canvas, Node, Tap, union
 from droidpilot.device.sim.expr import condition, lookup, render, to_text
-from droidpilot.device.sim.model import Source, Widget
+from droidpilot.device.sim.model import Widget
 from droidpilot.device.sim.theme import Palette, mix
 
 MARGIN = 48
@@ -51,34 +51,6 @@ def label_node(env: Env, box: tuple[int, int, int, int], text: str, cls: str = "
                **kw: Any) -> Node:
     """A node for text drawn exactly at ``box`` (its label is checked by OCR)."""
     return Node(cls, box, text=text, package=env.package, label=True, **kw)
-
-
-def items_of(source: str | Source, ctx: dict[str, Any]) -> list[Any]:
-    """The items a list shows: a path's list, optionally matched by a query and filtered by a condition."""
-    src = source if isinstance(source, Source) else Source(path=source)
-    items = lookup(ctx, src.path)
-    items = list(items) if isinstance(items, list) else []
-    if src.query is not None:
-        query = str(render(src.query, ctx) or "").strip().lower()
-        items = [it for it in items if query and _matches(it, query)]
-    if src.where:
-        items = [it for it in items if condition({**ctx, "item": it}, src.where)]
-    if src.reverse:
-        items.reverse()
-    return items[: src.limit] if src.limit else items
-
-
-def _matches(item: Any, query: str) -> bool:
-    if not isinstance(item, dict):
-        return query in str(item).lower()
-    keys = [str(k).lower() for k in item.get("keywords", [])]
-    names = [str(item.get(k, "")).lower() for k in ("title", "name")]
-    words = [w for w in query.replace(",", " ").split() if len(w) > 1]
-    if any(k and (k in query or query in k) for k in keys):
-        return True
-    if any(n and (query in n or n in query) for n in names):
-        return True
-    return bool(words) and any(all(w in k for w in words) for k in keys + names)
 
 
 # -- kinds ------------------------------------------------------------------------------------------

@@ -10,8 +10,9 @@ from typing import Any
 from droidpilot.device.sim.canvas import Node, Tap, union
 from droidpilot.device.sim.expr import condition, render
 from droidpilot.device.sim.model import Widget
+from droidpilot.device.sim.sources import items_of
 from droidpilot.device.sim.theme import mix
-from droidpilot.device.sim.widgets import KINDS, MARGIN, Env, items_of, label_node, rid, tap_of, text_of
+from droidpilot.device.sim.widgets import KINDS, MARGIN, Env, label_node, rid, tap_of, text_of
 
 
 def _icon(w, ctx, x, y, width, env):
