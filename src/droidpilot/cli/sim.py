@@ -41,4 +41,5 @@ def shot(
 
 
 def register(app: typer.Typer) -> None:
+    """Add the ``sim`` sub-app to the root command."""
     app.add_typer(sim_app, name="sim")
