@@ -1,0 +1,26 @@
+"""`droidpilot bench` refuses bad input with a message and exit status 2, before running anything."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from droidpilot.cli import _discover, app
+
+
+@pytest.mark.parametrize(("args", "message"), [
+    (["--tasks", "nope"], "no task 'nope' in suite mobile-eval"),
+    (["--device", "sim", "--device", "SERIAL1"], "cannot be mixed"),
+    (["--brain", "foo"], "is not one of heuristic, openai, replay, reference"),
+    (["--suite", "no-such-suite"], "no suite 'no-such-suite'"),
+    (["--devices", "0"], "--devices must be at least 1"),
+    (["--jobs", "-1"], "--jobs must be 0"),
+])
+def test_bad_input_exits_2(tmp_path: Path, args: list[str], message: str) -> None:
+    _discover()
+    result = CliRunner().invoke(app, ["bench", "--out", str(tmp_path / "out"), *args])
+    assert result.exit_code == 2, result.output
+    assert message in " ".join(result.output.split())
+    assert not (tmp_path / "out" / "results.json").exists()
