@@ -59,13 +59,9 @@ def iou(a: Box, b: Box) -> float:
     return inter / max(1.0, union)
 
 
-def _components(mask: np.ndarray) -> list[tuple[int, int, int, int]]:
-    return [b for b, _ in _components_with_area(mask)]
-
-
-def _components_with_area(mask: np.ndarray) -> list[tuple[Box, int]]:
+def _components(mask: np.ndarray) -> list[Box]:
     count, _, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
-    return [((int(x), int(y), int(x + w), int(y + h)), int(a)) for x, y, w, h, a in stats[1:count]]
+    return [(int(x), int(y), int(x + w), int(y + h)) for x, y, w, h, _ in stats[1:count]]
 
 
 def _background(work: np.ndarray) -> np.ndarray:
@@ -114,12 +110,24 @@ def _group(boxes: list[Box], gap_ratio: float = 0.3) -> list[tuple[Box, int]]:
     return out
 
 
-def _text_rows(parts: list[tuple[Box, int]], max_height: float) -> list[Box]:
+def _same_glyph(mask: np.ndarray, boxes: list[Box]) -> bool:
+    """Do all these parts have the same shape (a row of rating stars), unlike letters or characters?"""
+    first = boxes[0]
+    size = (max(1, first[2] - first[0]), max(1, first[3] - first[1]))
+    ref = mask[first[1]:first[3], first[0]:first[2]] > 0
+    for b in boxes[1:]:
+        other = cv2.resize(mask[b[1]:b[3], b[0]:b[2]], size, interpolation=cv2.INTER_NEAREST) > 0
+        union = np.logical_or(ref, other).sum()
+        if union == 0 or np.logical_and(ref, other).sum() / union < 0.8:
+            return False
+    return True
+
+
+def _text_rows(parts: list[Box], max_height: float, mask: np.ndarray) -> list[Box]:
     """Boxes of rows of glyph-like parts (text when no OCR is given): parts of similar height side by
-    side with small gaps (3+ parts, or 2 nearly touching). Rows of identical parts (a star rating:
-    same size, same ink) are not text."""
-    ink = {b: a for b, a in parts}
-    small = [b for b, _ in parts if (b[3] - b[1]) <= max_height]
+    side with small gaps (3+ parts, or 2 nearly touching). Rows of one repeated shape (a star rating)
+    are not text."""
+    small = [b for b in parts if (b[3] - b[1]) <= max_height]
     small.sort(key=lambda b: b[0])
     parent = list(range(len(small)))
 
@@ -137,7 +145,10 @@ def _text_rows(parts: list[tuple[Box, int]], max_height: float) -> list[Box]:
             if b[0] - a[2] > 0.6 * max(ha, hb):
                 break
             overlap = min(a[3], b[3]) - max(a[1], b[1])
-            if overlap >= 0.5 * min(ha, hb) and min(ha, hb) >= 0.45 * max(ha, hb):
+            alike = overlap >= 0.5 * min(ha, hb) and min(ha, hb) >= 0.45 * max(ha, hb)
+            # a flat or small glyph ("一", "-", ".") inside the line's height, close to its neighbour
+            within = overlap >= 0.9 * min(ha, hb) and b[0] - a[2] <= 0.3 * max(ha, hb)
+            if alike or within:
                 parent[find(i)] = find(j)
     rows: dict[int, list[Box]] = {}
     for i, b in enumerate(small):
@@ -152,8 +163,7 @@ def _text_rows(parts: list[tuple[Box, int]], max_height: float) -> list[Box]:
                 continue
         ws = [b[2] - b[0] for b in members]
         hs = [b[3] - b[1] for b in members]
-        inks = [ink[b] for b in members]
-        if max(ws) <= 1.12 * min(ws) and max(hs) <= 1.12 * min(hs) and max(inks) <= 1.06 * min(inks):
+        if max(ws) <= 1.12 * min(ws) and max(hs) <= 1.12 * min(hs) and _same_glyph(mask, members):
             continue  # identical symbols in a row: icons, not letters
         out.append((min(b[0] for b in members), min(b[1] for b in members),
                     max(b[2] for b in members), max(b[3] for b in members)))
@@ -198,10 +208,11 @@ def find_regions(image: np.ndarray, ocr_lines: Sequence[OcrLine] | None = None,
     for source, mask in (("mask", fg), ("edges", edges)):
         proposals += [(b, source, 1) for b in _components(mask)]
     if ocr_lines is None:  # without OCR, rows of glyphs stand in for text lines
-        glyphs = _components_with_area((diff > 35).astype(np.uint8))
+        ink = (diff > 35).astype(np.uint8)
+        glyphs = _components(ink)
         text_boxes = [(int(b[0] / scale), int(b[1] / scale), int(np.ceil(b[2] / scale)),
                        int(np.ceil(b[3] / scale)))
-                      for b in _text_rows(glyphs, 0.05 * max(work.shape[:2]))]
+                      for b in _text_rows(glyphs, 0.05 * max(work.shape[:2]), ink)]
     small = [b for b, _, _ in proposals if max(b[2] - b[0], b[3] - b[1]) < 0.2 * min(work.shape[:2])]
     proposals += [(b, "group", n) for b, n in _group(small)]
 

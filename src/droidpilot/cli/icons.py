@@ -1,0 +1,98 @@
+"""`droidpilot icons list|match`: what icon perception sees on a screenshot, for debugging taps and rules.
+
+``list`` prints every icon candidate with its colour and shape (the words ``click icon`` descriptions
+are matched against); ``match`` runs the ``icons`` checker's template matching for named icons and
+prints where each was found, at what scale and score (or its best score when missed), so a rule's
+threshold can be set.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import typer
+from rich.console import Console
+from rich.markup import escape
+from rich.table import Table
+
+from droidpilot.cli._common import guard
+
+console = Console(highlight=False)
+icons_app = typer.Typer(help="Icon perception on a screenshot: candidates and template matching.",
+                        no_args_is_help=True)
+
+
+@icons_app.command("list")
+def list_icons(
+    image: Path = typer.Argument(..., help="screenshot file (PNG or JPEG)"),
+    as_json: bool = typer.Option(False, "--json",
+                                 help='print a JSON list of {"box", "point", "description", ...}'),
+    min_confidence: float = typer.Option(0.3, "--min-confidence", help="hide shapes classified below this"),
+) -> None:
+    """Print the icon candidates on a screenshot with colour and shape (no OCR: text may be listed)."""
+    from droidpilot.perception.icons import describe_icons
+    from droidpilot.perception.icons.imageio import read_image
+    from droidpilot.perception.icons.rank import where_on_screen
+    from droidpilot.perception.types import box_center
+
+    with guard():
+        img = read_image(image)
+        found = [(r, d) for r, d in describe_icons(img) if d.shape_confidence >= min_confidence]
+    size = (img.shape[1], img.shape[0])
+    rows = [{"box": list(r.box), "point": list(box_center(r.box)), "description": d.text,
+             "confidence": round(d.shape_confidence, 3), "where": where_on_screen(box_center(r.box), size)}
+            for r, d in found]
+    if as_json:
+        typer.echo(json.dumps(rows, ensure_ascii=False))
+        return
+    table = Table(title=f"{escape(str(image))}: {len(rows)} icon candidates", title_justify="left")
+    for col in ("#", "description", "confidence", "where", "tap point", "box"):
+        table.add_column(col)
+    for i, row in enumerate(rows, start=1):
+        table.add_row(str(i), row["description"], f"{row['confidence']:.2f}", row["where"], str(row["point"]),
+                      str(row["box"]))
+    console.print(table)
+
+
+@icons_app.command("match")
+def match_icons(
+    image: Path = typer.Argument(..., help="screenshot file (PNG or JPEG)"),
+    names: list[str] = typer.Argument(..., help="icon names as a rule writes them (or template files)"),
+    icons_dir: list[Path] | None = typer.Option(None, "--icons-dir", help="folder of icon templates, "
+                                                "searched recursively (repeatable)"),
+    rule_dir: Path | None = typer.Option(None, "--rule-dir", help="the rule's folder (icons next to it)"),
+    app_id: str = typer.Option("", "--app-id", help="the rule's app_id, to prefer the app's icon folder"),
+    threshold: float = typer.Option(0.8, "--threshold", help="correlation a match needs"),
+    as_json: bool = typer.Option(False, "--json", help="print JSON"),
+) -> None:
+    """Find icon templates on a screenshot as the `icons` checker does (0.5x-2.0x, TM_CCOEFF_NORMED)."""
+    from droidpilot.perception.icons.imageio import read_image
+    from droidpilot.perception.icons.resolve import resolve_icon
+    from droidpilot.perception.icons.templates import ScreenPyramid, search_template
+
+    with guard():
+        files = {n: resolve_icon(n, rule_dir, icons_dir or [], app_id) for n in dict.fromkeys(names)}
+        import cv2
+
+        pyramid = ScreenPyramid(cv2.cvtColor(read_image(image), cv2.COLOR_BGR2GRAY))
+        results = {n: search_template(pyramid, path, threshold) for n, path in files.items()}
+    out = {n: {"file": str(files[n]), "matches": [m.to_dict() for m in hits],
+               "best": best.to_dict() if best else None} for n, (hits, best) in results.items()}
+    if as_json:
+        typer.echo(json.dumps(out, ensure_ascii=False))
+        return
+    table = Table(title=f"{escape(str(image))}: threshold {threshold}", title_justify="left")
+    for col in ("icon", "found", "score", "scale", "box", "file"):
+        table.add_column(col)
+    for name, info in out.items():
+        top = info["matches"][0] if info["matches"] else info["best"]
+        found = f"[green]yes ({len(info['matches'])})[/]" if info["matches"] else "[red]no[/]"
+        cells = [f"{top['score']:.3f}", f"{top['scale']:.2f}", str(top["box"])] if top else ["-", "-", "-"]
+        table.add_row(escape(name), found, *cells, escape(info["file"]))
+    console.print(table)
+
+
+def register(app: typer.Typer) -> None:
+    """Add the ``icons`` sub-app to the root command."""
+    app.add_typer(icons_app, name="icons")
