@@ -178,8 +178,3 @@ def _handle(msg: tuple[Any, ...], slots: list[_Slot], rows: dict[str, dict[str, 
         slot.task = None
         save()
         emit("done", {"wid": wid, "task": tid, "row": row})
-
-
-def load_tasks(suite: str, task_ids: list[str] | None) -> list[BenchTask]:
-    """The selected tasks of a suite (validated)."""
-    return load_suite(suite).select(task_ids)

@@ -11,7 +11,7 @@ from __future__ import annotations
 import os
 import queue
 import traceback
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -36,7 +36,6 @@ class RunConfig:
     wrong_final: str | None = None
     check_completion: bool = True
     traces_dir: str = "traces"
-    extra: dict[str, Any] = field(default_factory=dict)
 
 
 def make_brain(config: RunConfig, task: Any) -> Any:
