@@ -123,7 +123,7 @@ class HeuristicBrain:
             if st.clicked.get(key, 0) >= 2 or f"click text ({line.text})" in st.failed:
                 continue
             for word in words:
-                loose = field and len(line.text.split()) <= 6
+                loose = field and len(line.text.split()) <= 6 and len(word) >= 4
                 score = self._matches(word, line.text, strict=not loose, leading=loose)
                 if score >= self.match_threshold and (best is None or score > best[0]):
                     best = (score, line)
@@ -295,6 +295,8 @@ class HeuristicBrain:
         """When tapping a text did nothing (a heading), the first text below it (its first item)."""
         if st.last is None or st.last.result in OK_RESULTS or not st.last.action.startswith("click text ("):
             return None
+        if st.before_last is not None and st.before_last.result not in OK_RESULTS:
+            return None  # one step down only: a chain of dead taps is not a strategy
         wanted = match_key(st.last.action[len("click text ("):-1])
         heads = [ln for ln in lines if match_key(ln.text) == wanted]
         if not heads:

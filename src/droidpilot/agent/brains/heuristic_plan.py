@@ -20,9 +20,12 @@ _TOLD = re.compile(r"\b(?:tell|know|about)\s+(?:him|her|them)?\s*(.+?)(?:[,.;!?]
                    re.IGNORECASE)
 _WANTS_APP = re.compile(r"\b(?:want|need|get)\b[^.]*\b[A-Z]\w+\b[^.]*\bon my phone\b|"
                         r"\b(?i:install|download)\s+[A-Z]\w+")
+_WRITING = {"write", "type", "comment", "say", "enter", "input", "search", "about", "reply", "message",
+            "note", "text", "content", "saying", "commenting", "writing", "typing"}
 _OBJECT_VERBS = ("search for", "search", "look for", "look up", "find", "buy", "download", "install",
                  "navigate to", "listen to", "play", "want to know", "go to")
-_CHOOSE_APP = re.compile(r"\b(?:find|use|choose|pick|open)\s+(?:an?|the|some)\s+app\b[^.]*\.?", re.IGNORECASE)
+_CHOOSE_APP = re.compile(r"\b(?:find|use|choose|pick|open)\s+(?:an?|the|some)\s+app\b(?:\s+to\s+help\s+me)?",
+                         re.IGNORECASE)
 _CUTS = re.compile(r"\s+(?:in|on|with|using|from)\s+[A-Z]|[,.;!?]|\s+and\s+|\s+then\s+|\s+if\s+",
                    re.UNICODE)
 
@@ -108,7 +111,7 @@ def make_plan(full_instruction: str) -> Plan:
     obj = _object_after_verb(instruction, stop)
     has_search = bool(re.search(r"\b(search|look for|look up|find|want to know)\b", instruction,
                                 re.IGNORECASE))
-    query = quoted[0] if quoted and has_search else obj
+    query = obj
     texts: list[str] = []
     if email:
         texts.append(email)
@@ -121,11 +124,14 @@ def make_plan(full_instruction: str) -> Plan:
     colon = _CONTENT_AFTER_COLON.search(instruction)
     if colon and not quoted:
         texts.append(colon.group(1).strip().rstrip("."))
-    # Quoted text is typed unless the instruction only asks to tap it ("click a "like"").
+    # Quoted text is typed when a verb of writing leads to it ("write "Hello""), not when it names a
+    # button ("click a "like"", "if "Add to cart" is available").
     for q in quoted:
-        before = instruction[:instruction.find(q)].lower().split()[-3:]
-        if q not in texts and not any(w in ("click", "tap", "press", "open", "select") for w in before):
+        before = [w.strip(",.:") for w in instruction[:instruction.find(q)].lower().split()[-4:]]
+        if q not in texts and any(w in _WRITING for w in before):
             texts.append(q)
+            if has_search and query == obj:
+                query = q  # 'search a music about "agent"': the quoted words are what to search
     low = instruction.lower()
     goals: list[list[str]] = []
     steps: list[str] = []

@@ -25,6 +25,7 @@ class HistoryState:
     clicked_ok: list[str] = field(default_factory=list)
     failed: set[str] = field(default_factory=set)
     last: HistoryEntry | None = None
+    before_last: HistoryEntry | None = None
     scrolls_in_row: int = 0
     scrolls: int = 0
     backs: int = 0
@@ -46,7 +47,7 @@ def read_history(history: list[HistoryEntry]) -> HistoryState:
             action = parse_action(entry.action)
         except ActionParseError:
             continue
-        st.last = entry
+        st.before_last, st.last = st.last, entry
         if not ok:
             st.failed.add(entry.action)
         if action.name == "open_app" and ok:
