@@ -166,10 +166,20 @@ class Agent:
     def _step(self, run: _Run, screen: ScreenView, tracker: FailureTracker,
               recorder: TraceRecorder | None) -> tuple[ScreenView, bool]:
         run.steps += 1
-        t0 = {k: v for k, v in run.timings.items()}
-        perception0 = screen.perception_s
         record: dict[str, Any] = {"step": run.steps, "screen_before": screen.hash,
                                   "feedback_given": run.feedback}
+        try:
+            return self._step_body(run, screen, tracker, recorder, record)
+        except _Stop as stop:  # the step that ended the run is logged too
+            record.update(termination=stop.reason, error=stop.error or record.get("error", ""))
+            if recorder:
+                recorder.append_step(record)
+            raise
+
+    def _step_body(self, run: _Run, screen: ScreenView, tracker: FailureTracker,
+                   recorder: TraceRecorder | None, record: dict[str, Any]) -> tuple[ScreenView, bool]:
+        t0 = {k: v for k, v in run.timings.items()}
+        perception0 = screen.perception_s
         prompt = operation_prompt(run.instruction, run.history, run.feedback, self.language, self.extended,
                                   self.brain.coord_space)
         reply = self._ask(run, "operate", prompt, screen, record)
@@ -231,6 +241,9 @@ class Agent:
             raise _Stop("device_error", f"the device failed on {text!r}: {detail}") from None
         run.timings["device"] += time.perf_counter() - start
         run.actions += 1
+        if recorder:  # recorded as soon as it is done, before anything else can fail
+            entry, function = trace_entries(action, grounding)
+            record["frame"] = recorder.record_frame(screen.image, screen.xml, entry, thought, function)
         after = self._capture(run)
         diff = screen_diff(screen.image, after.image)
         failed = not diff.changed and action.name not in NO_CHANGE_EXPECTED
@@ -242,9 +255,6 @@ class Agent:
         result = message("result_unchanged" if failed else "result_ok", self.language)
         run.history.append(HistoryEntry(run.steps, text, thought, observation, result,
                                         round(diff.changed_fraction, 5)))
-        if recorder:
-            entry, function = trace_entries(action, grounding)
-            record["frame"] = recorder.record_frame(screen.image, screen.xml, entry, thought, function)
         return after
 
     def _choose(self, run: _Run, action: Action, grounding: Grounding, screen: ScreenView,
