@@ -7,7 +7,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-from PIL import Image
+from PIL import Image, ImageDraw
 
 from droidpilot.perception.rapid import RapidOcrEngine
 from droidpilot.perception.synth import SynthScreen, font, render_launcher, render_list_screen
@@ -78,8 +78,6 @@ def text_image() -> Callable[..., Image.Image]:
         bg, fg = ((20, 20, 20), (235, 235, 235)) if dark else ((255, 255, 255), (0, 0, 0))
         height = (len(lines) + 1) * size * 2
         img = Image.new("RGB", (width, height), bg)
-        from PIL import ImageDraw
-
         draw = ImageDraw.Draw(img)
         for i, line in enumerate(lines):
             draw.text((size, size + i * size * 2), line, font=font(size, cjk), fill=fg)

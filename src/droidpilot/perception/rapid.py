@@ -30,7 +30,9 @@ CLS_MODEL = "ch_ppocr_mobile_v2.0_cls_mobile.onnx"
 class RapidSettings:
     """Every setting that changes speed or output; defaults chosen from ``benchmarks/ocr_speed.py``."""
 
-    det_limit_side: int = 960  # longest side of the image given to text detection
+    # Longest side of the image given to text detection. On 1080x2400 screens 960 keeps full recall
+    # down to 20-px text (736 starts losing labels there, 1280 only costs time): benchmarks/ocr_speed.py.
+    det_limit_side: int = 960
     det_min_scale: float = 0.35  # but never scale below this (long scrolling screenshots keep their text)
     rec_batch: int = 8  # line crops recognised per onnxruntime call
     threads: int = 2  # onnxruntime intra-op threads
