@@ -30,8 +30,9 @@ CLS_MODEL = "ch_ppocr_mobile_v2.0_cls_mobile.onnx"
 class RapidSettings:
     """Every setting that changes speed or output; defaults chosen from ``benchmarks/ocr_speed.py``."""
 
-    # Longest side of the image given to text detection. On 1080x2400 screens 960 keeps full recall
-    # down to 20-px text (736 starts losing labels there, 1280 only costs time): benchmarks/ocr_speed.py.
+    # Longest side of the image given to text detection. On 1080x2400 screens 960 reads every label down
+    # to 20-px text and misses few at 15 px, where 736 misses up to a third (1280 misses none but is
+    # slower); see benchmarks/ocr_speed.py.
     det_limit_side: int = 960
     det_min_scale: float = 0.35  # but never scale below this (long scrolling screenshots keep their text)
     rec_batch: int = 8  # line crops recognised per onnxruntime call
