@@ -148,6 +148,43 @@ def templates(rng: random.Random) -> None:
     print(f"template_seconds_full_resolution_sweep {(time.perf_counter() - t0) / 5:.3f} (same 15 scales)")
 
 
+# Real icons from MobiFlow's templates that fall in the vocabulary, described as a person would.
+REAL_ICONS = [
+    ("bilibili/icon_001_搜索.jpg", "gray magnifier"), ("bilibili/icon_002_收藏.jpg", "gray star"),
+    ("bilibili/icon_003_发布.jpg", "pink rounded square"), ("bilibili/icon_003_清除.jpg", "gray circle"),
+    ("bilibili/icon_004_返回.jpg", "gray arrow"), ("weixin/icon_001_添加.jpg", "black circle"),
+    ("xiecheng/icon_000_添加.jpg", "white plus"), ("weixin/icon_002_发送.jpg", "green rectangle"),
+    ("weixin/icon_001_回车.jpg", "gray rounded square"), ("xiecheng/icon_004_个人中心.jpg", "gray circle"),
+]
+
+
+def real_icons() -> None:
+    """MobiFlow's real icon crops, four at a time on a screen, asked for by colour and shape."""
+    if not TEMPLATES.is_dir():
+        print(f"real_icon_hits skipped ({TEMPLATES} absent)")
+        return
+    hits = 0
+    missed = []
+    for start in range(0, len(REAL_ICONS), 4):
+        group = REAL_ICONS[start:start + 4]
+        screen = np.full((2400, 1080, 3), 250, np.uint8)
+        boxes = []
+        for k, (name, _) in enumerate(group):
+            tile = read_image(TEMPLATES / name)
+            x, y = 80 + (k % 2) * 540, 500 + (k // 2) * 900
+            screen[y:y + tile.shape[0], x:x + tile.shape[1]] = tile
+            boxes.append((x, y, x + tile.shape[1], y + tile.shape[0]))
+        for (name, words), b in zip(group, boxes, strict=True):
+            res = locate_icon(screen, words)
+            ok = res.status == "found" and b[0] <= res.candidates[0].point[0] <= b[2] \
+                and b[1] <= res.candidates[0].point[1] <= b[3]
+            hits += ok
+            if not ok:
+                missed.append(f"{name}:{words}->{res.status}")
+    print(f"real_icon_hits {hits}/{len(REAL_ICONS)} (MobiFlow icon crops, described by hand, 4 per screen)"
+          + (f" missed: {', '.join(missed)}" if missed else ""))
+
+
 SIM_ICONS = {"Search": "magnifier", "搜索": "magnifier", "更多功能按钮": "plus"}
 
 
@@ -197,6 +234,7 @@ def main(argv: list[str]) -> None:
     if args.screens:
         locate(rng, args.screens)
     if args.screens:
+        real_icons()
         simphone(["home", "chat", "settings", "mail", "browser", "store", "shop", "tube", "video", "music"])
     if not args.no_templates:
         templates(rng)

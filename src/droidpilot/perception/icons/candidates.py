@@ -25,8 +25,9 @@ class Region:
     """A candidate icon box in device pixels; ``source`` says how it was proposed."""
 
     box: Box
-    source: str  # "mask", "edges", "group" or "detector"
+    source: str  # "mask", "edges", "group", "inner" (on a tile) or "detector"
     parts: int = 1
+    background: tuple[int, int, int] | None = None  # BGR of the tile an "inner" icon is drawn on
 
 
 @dataclass(frozen=True)
@@ -144,6 +145,8 @@ def _text_rows(parts: list[Box], max_height: float, mask: np.ndarray) -> list[Bo
             hb = b[3] - b[1]
             if b[0] - a[2] > 0.6 * max(ha, hb):
                 break
+            if b[0] < a[2] - 0.25 * min(a[2] - a[0], b[2] - b[0]):
+                continue  # one inside the other (a plus in a ring) is an icon's parts, not two glyphs
             overlap = min(a[3], b[3]) - max(a[1], b[1])
             alike = overlap >= 0.5 * min(ha, hb) and min(ha, hb) >= 0.45 * max(ha, hb)
             # a flat or small glyph ("一", "-", ".") inside the line's height, close to its neighbour
@@ -167,6 +170,31 @@ def _text_rows(parts: list[Box], max_height: float, mask: np.ndarray) -> list[Bo
             continue  # identical symbols in a row: icons, not letters
         out.append((min(b[0] for b in members), min(b[1] for b in members),
                     max(b[2] for b in members), max(b[3] for b in members)))
+    return out
+
+
+def _inner(work: np.ndarray, page: np.ndarray, boxes: list[Box], min_side: float
+           ) -> list[tuple[Box, tuple[int, int, int]]]:
+    """Icons drawn on a tile or button: parts unlike the colour along the box's own edge, per box
+    (with that colour, the icon's background). Boxes whose edge is the page itself are skipped."""
+    out: list[tuple[Box, tuple[int, int, int]]] = []
+    for x1, y1, x2, y2 in boxes:
+        if min(x2 - x1, y2 - y1) < 2.5 * min_side:
+            continue
+        crop = work[y1:y2, x1:x2]
+        # a band a little inside the edge: the tile's colour, not an anti-aliased or framed rim
+        band = crop[2:-2, 2:-2]
+        edge = np.concatenate([band[:3].reshape(-1, 3), band[-3:].reshape(-1, 3),
+                               band[:, :3].reshape(-1, 3), band[:, -3:].reshape(-1, 3)])
+        tile = np.median(edge, axis=0)
+        if np.abs(tile - page[(y1 + y2) // 2, (x1 + x2) // 2]).max() <= 35:
+            continue  # not a tile: the box's rim is the page, and its icons are proposed already
+        colour = (int(tile[0]), int(tile[1]), int(tile[2]))
+        inside = (np.abs(crop.astype(np.int16) - tile).max(axis=2) > 35)
+        inside[:2], inside[-2:], inside[:, :2], inside[:, -2:] = False, False, False, False
+        for bx1, by1, bx2, by2 in _components(inside.astype(np.uint8)):
+            if (bx2 - bx1) * (by2 - by1) < 0.95 * (x2 - x1) * (y2 - y1):
+                out.append(((x1 + bx1, y1 + by1, x1 + bx2, y1 + by2), colour))
     return out
 
 
@@ -194,7 +222,8 @@ def find_regions(image: np.ndarray, ocr_lines: Sequence[OcrLine] | None = None,
     text_boxes = [ln.box for ln in (ocr_lines or []) if _is_text(ln)]
     work_text = [tuple(round(v * scale) for v in b) for b in text_boxes]
 
-    diff = cv2.absdiff(work, _background(work)).max(axis=2)
+    page = _background(work)
+    diff = cv2.absdiff(work, page).max(axis=2)
     fg = (diff > 35).astype(np.uint8)
     gray = cv2.cvtColor(work, cv2.COLOR_BGR2GRAY)
     edges = cv2.dilate(cv2.Canny(gray, 40, 120), np.ones((3, 3), np.uint8))
@@ -205,6 +234,7 @@ def find_regions(image: np.ndarray, ocr_lines: Sequence[OcrLine] | None = None,
     fg = cv2.morphologyEx(fg, cv2.MORPH_CLOSE, np.ones((close, close), np.uint8))
 
     proposals: list[tuple[Box, str, int]] = []
+    tile_colours: dict[Box, tuple[int, int, int]] = {}
     for source, mask in (("mask", fg), ("edges", edges)):
         proposals += [(b, source, 1) for b in _components(mask)]
     if ocr_lines is None:  # without OCR, rows of glyphs stand in for text lines
@@ -215,6 +245,10 @@ def find_regions(image: np.ndarray, ocr_lines: Sequence[OcrLine] | None = None,
                       for b in _text_rows(glyphs, 0.05 * max(work.shape[:2]), ink)]
     small = [b for b, _, _ in proposals if max(b[2] - b[0], b[3] - b[1]) < 0.2 * min(work.shape[:2])]
     proposals += [(b, "group", n) for b, n in _group(small)]
+    tiles = sorted({b for b, source, _ in proposals if source == "mask"} & set(small))
+    for b, colour in _inner(work, page.astype(np.int16), tiles, limits.min_side * min(work.shape[:2])):
+        proposals.append((b, "inner", 1))
+        tile_colours[b] = colour
 
     short_side, area = float(min(h, w)), float(h * w)
     regions: list[Region] = []
@@ -226,11 +260,13 @@ def find_regions(image: np.ndarray, ocr_lines: Sequence[OcrLine] | None = None,
             continue
         if any(_overlap_share(full, t) >= 0.6 for t in text_boxes):
             continue
+        # An icon filling most of its tile is kept next to the tile (they are described differently).
+        kind = 1 if source == "inner" else 0
         reach = (full[2] - full[0]) // 4 + 1
         near = range((full[0] - reach) // 24, (full[0] + reach) // 24 + 1)
-        if any(iou(full, other) > 0.8 for k in near for other in buckets.get(k, ())):
+        if any(iou(full, other) > 0.8 for k in near for other in buckets.get(2 * k + kind, ())):
             continue
-        buckets.setdefault(full[0] // 24, []).append(full)
-        regions.append(Region(full, source, parts))
+        buckets.setdefault(2 * (full[0] // 24) + kind, []).append(full)
+        regions.append(Region(full, source, parts, tile_colours.get(box) if source == "inner" else None))
     regions.sort(key=lambda r: (r.box[1], r.box[0]))
     return regions[:max_regions]

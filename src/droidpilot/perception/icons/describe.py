@@ -38,16 +38,18 @@ class IconDescription:
         return self.colour if self.shape == "unknown" else f"{self.colour} {self.shape}"
 
 
-def foreground_mask(image: np.ndarray, box: Box) -> tuple[np.ndarray, np.ndarray, tuple[int, int, int]]:
-    """(crop, mask, background BGR) for ``box``: the mask marks pixels unlike the ring around the box."""
+def foreground_mask(image: np.ndarray, box: Box, background: tuple[int, int, int] | None = None
+                    ) -> tuple[np.ndarray, np.ndarray, tuple[int, int, int]]:
+    """(crop, mask, background BGR) for ``box``: the mask marks pixels unlike the ring around the box
+    (or unlike ``background`` when the caller knows it, e.g. the tile an icon is drawn on)."""
     h, w = image.shape[:2]
     x1, y1, x2, y2 = box
-    pad = max(2, round(0.08 * min(x2 - x1, y2 - y1)))
+    pad = max(2, round(0.08 * min(x2 - x1, y2 - y1))) if background is None else 0
     px1, py1, px2, py2 = max(0, x1 - pad), max(0, y1 - pad), min(w, x2 + pad), min(h, y2 + pad)
     crop = image[py1:py2, px1:px2]
     ring = np.concatenate([crop[:2].reshape(-1, 3), crop[-2:].reshape(-1, 3), crop[:, :2].reshape(-1, 3),
                            crop[:, -2:].reshape(-1, 3)])
-    bg = np.median(ring, axis=0).astype(np.int16)
+    bg = np.median(ring, axis=0).astype(np.int16) if background is None else np.array(background, np.int16)
     diff = np.abs(crop.astype(np.int16) - bg).max(axis=2)
     mask = (diff > FG_THRESHOLD).astype(np.uint8)
     # Keep only the parts that reach into the box itself (not bits of neighbours in the padding).
@@ -73,9 +75,10 @@ def describe_mask(crop: np.ndarray, mask: np.ndarray, background: tuple[int, int
     return IconDescription(colour, share, shape, confidence, colours, shapes, background, fill)
 
 
-def describe_region(image: np.ndarray, box: Box) -> IconDescription:
-    """Describe the icon inside ``box`` of a BGR screenshot."""
-    crop, mask, bg = foreground_mask(image, box)
+def describe_region(image: np.ndarray, box: Box, background: tuple[int, int, int] | None = None
+                    ) -> IconDescription:
+    """Describe the icon inside ``box`` of a BGR screenshot (on ``background`` when known)."""
+    crop, mask, bg = foreground_mask(image, box, background)
     if int(mask.sum()) == 0:
         return IconDescription("gray", 0.0, "unknown", 0.0, {}, {}, bg, 0.0)
     return describe_mask(crop, mask, bg)

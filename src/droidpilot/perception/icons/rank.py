@@ -83,7 +83,7 @@ def score_regions(image: np.ndarray, regions: Sequence[Region], query: IconQuery
                   ranker: Ranker | None = None) -> list[ScoredIcon]:
     """Describe and score every region against the query, best first."""
     h, w = image.shape[:2]
-    descs = [describe_region(image, r.box) for r in regions]
+    descs = [describe_region(image, r.box, r.background) for r in regions]
     rank_scores: list[float | None] = [None] * len(regions)
     if ranker is not None and regions:
         crops = [image[r.box[1]:r.box[3], r.box[0]:r.box[2]] for r in regions]
@@ -175,4 +175,4 @@ def describe_icons(image: Any, ocr_lines: Sequence[OcrLine] | None = None
                    ) -> list[tuple[Region, IconDescription]]:
     """Every candidate icon on a screen with its description, largest first (for debugging taps)."""
     bgr = to_bgr(image)
-    return [(r, describe_region(bgr, r.box)) for r in find_regions(bgr, ocr_lines)]
+    return [(r, describe_region(bgr, r.box, r.background)) for r in find_regions(bgr, ocr_lines)]

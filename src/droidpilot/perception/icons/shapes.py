@@ -28,7 +28,7 @@ class ShapeFeatures:
     corner_gap: float  # mean distance from the rectangle's corners to the shape, / short side
     defects: int  # convexity defects deeper than 7% of the long side
     hole: float  # area of the largest hole / filled area
-    hole_offset: float  # distance of that hole's centre from the shape's centre, / long side
+    hole_offset: float  # diagonal distance of that hole's centre from the box's middle, / long side
     hole_roundness: float  # hole area / area of its enclosing circle (1 for a round lens)
     parts: int
     vertices: int
@@ -88,11 +88,14 @@ def shape_features(mask: np.ndarray) -> ShapeFeatures | None:
         _, radius = cv2.minEnclosingCircle(big)
         hole_round = hole_area / max(math.pi * radius * radius, 1.0)
         m = cv2.moments(big)
-        fm = cv2.moments(filled, binaryImage=True)
-        if m["m00"] > 0 and fm["m00"] > 0:
-            dx = m["m10"] / m["m00"] - fm["m10"] / fm["m00"]
-            dy = m["m01"] / m["m00"] - fm["m01"] / fm["m00"]
-            hole_offset = math.hypot(dx, dy) / long_
+        bx, by, bw, bh = cv2.boundingRect(points)
+        if m["m00"] > 0:
+            # Offset from the middle of the icon's box; a lens sits towards a corner (diagonally),
+            # a face in a person outline sits straight above the middle.
+            dx = m["m10"] / m["m00"] - (bx + bw / 2)
+            dy = m["m01"] / m["m00"] - (by + bh / 2)
+            diagonal = min(abs(dx), abs(dy)) >= 0.35 * max(abs(dx), abs(dy))
+            hole_offset = math.hypot(dx, dy) / long_ if diagonal else 0.0
     perimeter = cv2.arcLength(main, True)
     vertices = len(cv2.approxPolyDP(main, 0.03 * perimeter, True))
     return ShapeFeatures(
@@ -126,7 +129,7 @@ def shape_scores(f: ShapeFeatures) -> dict[str, float]:
         "triangle": _g(f.extent, 0.5, 0.07) * _g(f.solidity, 1.0, 0.08) * no_defect,
         "heart": (1.0 if f.defects == 1 else 0.12) * _g(f.solidity, 0.91, 0.06) * _g(f.extent, 0.72, 0.1)
         * square_ish,
-        "star": _defects_fit(f.defects, 5) * _g(f.solidity, 0.55, 0.12),
+        "star": _defects_fit(f.defects, 5) * _g(f.solidity, 0.62, 0.16),
         "plus": _defects_fit(f.defects, 4) * _g(f.solidity, 0.6, 0.2) * square_ish,
         "arrow": _defects_fit(f.defects, 2) * _g(f.solidity, 0.72, 0.12) * not_thin,
         "line": _g(f.aspect, 0.08, 0.08) * _g(f.extent, 1.0, 0.15),
