@@ -207,3 +207,27 @@ def test_a_star_rating_stays_icons_while_cjk_words_count_as_text() -> None:
     inside = [r.box for r in find_regions(img) if r.box[0] >= text_box[0] - 2 and r.box[2] <= text_box[2] + 2
               and r.box[1] >= text_box[1] - 2 and r.box[3] <= text_box[3] + 2]
     assert inside == []
+
+
+MOBIFLOW_ICONS = Path(__file__).resolve().parents[3] / "shared" / "reference" / "mobiflow" / "icons"
+
+
+@pytest.mark.skipif(not MOBIFLOW_ICONS.is_dir(), reason=f"MobiFlow reference icons absent ({MOBIFLOW_ICONS})")
+def test_real_app_icons_found_by_words() -> None:
+    """Crops of real app icons (MobiFlow's templates), described as a person would."""
+    from droidpilot.perception.icons.imageio import read_image
+
+    screen = blank_screen(W, H, "light")
+    boxes = {}
+    for k, (name, words) in enumerate([("bilibili/icon_001_搜索.jpg", "gray magnifier"),
+                                       ("bilibili/icon_002_收藏.jpg", "gray star"),
+                                       ("xiecheng/icon_000_添加.jpg", "white plus"),
+                                       ("bilibili/icon_003_清除.jpg", "gray circle")]):
+        tile = read_image(MOBIFLOW_ICONS / name)
+        x, y = 80 + (k % 2) * 540, 500 + (k // 2) * 900
+        screen[y:y + tile.shape[0], x:x + tile.shape[1]] = tile
+        boxes[words] = DrawnIcon("real", words, (x, y, x + tile.shape[1], y + tile.shape[0]))
+    for words, icon in boxes.items():
+        result = locate_icon(screen, words)
+        assert result.status == "found", (words, result.to_dict())
+        assert _inside(result.candidates[0].point, icon), (words, result.to_dict())
