@@ -74,16 +74,26 @@ def _background(work: np.ndarray) -> np.ndarray:
     return cv2.resize(bg, (w, h), interpolation=cv2.INTER_LINEAR)
 
 
+class _DisjointSets:
+    """Union-find over 0..n-1, to cluster boxes that belong together."""
+
+    def __init__(self, n: int) -> None:
+        self.parent = list(range(n))
+
+    def find(self, i: int) -> int:
+        while self.parent[i] != i:
+            self.parent[i] = self.parent[self.parent[i]]
+            i = self.parent[i]
+        return i
+
+    def join(self, i: int, j: int) -> None:
+        self.parent[self.find(i)] = self.find(j)
+
+
 def _group(boxes: list[Box], gap_ratio: float = 0.3) -> list[tuple[Box, int]]:
     """Clusters of boxes whose gap is small relative to their size: (union box, number of parts)."""
     n = len(boxes)
-    parent = list(range(n))
-
-    def find(i: int) -> int:
-        while parent[i] != i:
-            parent[i] = parent[parent[i]]
-            i = parent[i]
-        return i
+    sets = _DisjointSets(n)
 
     order = sorted(range(n), key=lambda i: boxes[i][0])
     for pos, i in enumerate(order):
@@ -98,10 +108,10 @@ def _group(boxes: list[Box], gap_ratio: float = 0.3) -> list[tuple[Box, int]]:
             dy = max(0, max(a[1], b[1]) - min(a[3], b[3]))
             dx = max(0, b[0] - a[2])
             if dx <= gap and dy <= gap:
-                parent[find(i)] = find(j)
+                sets.join(i, j)
     clusters: dict[int, list[int]] = {}
     for i in range(n):
-        clusters.setdefault(find(i), []).append(i)
+        clusters.setdefault(sets.find(i), []).append(i)
     out = []
     for members in clusters.values():
         if len(members) < 2:
@@ -130,13 +140,7 @@ def _text_rows(parts: list[Box], max_height: float, mask: np.ndarray) -> list[Bo
     are not text."""
     small = [b for b in parts if (b[3] - b[1]) <= max_height]
     small.sort(key=lambda b: b[0])
-    parent = list(range(len(small)))
-
-    def find(i: int) -> int:
-        while parent[i] != i:
-            parent[i] = parent[parent[i]]
-            i = parent[i]
-        return i
+    sets = _DisjointSets(len(small))
 
     for i, a in enumerate(small):
         ha = a[3] - a[1]
@@ -152,10 +156,10 @@ def _text_rows(parts: list[Box], max_height: float, mask: np.ndarray) -> list[Bo
             # a flat or small glyph ("一", "-", ".") inside the line's height, close to its neighbour
             within = overlap >= 0.9 * min(ha, hb) and b[0] - a[2] <= 0.3 * max(ha, hb)
             if alike or within:
-                parent[find(i)] = find(j)
+                sets.join(i, j)
     rows: dict[int, list[Box]] = {}
     for i, b in enumerate(small):
-        rows.setdefault(find(i), []).append(b)
+        rows.setdefault(sets.find(i), []).append(b)
     out = []
     for members in rows.values():
         if len(members) < 2:

@@ -66,6 +66,7 @@ class Position:
 
     @property
     def given(self) -> bool:
+        """Was any position asked for?"""
         return self.vertical is not None or self.horizontal is not None
 
     def __str__(self) -> str:
@@ -86,6 +87,7 @@ class IconQuery:
 
     @property
     def text(self) -> str:
+        """The description in canonical words ("red heart"), as a ranker reads it."""
         return " ".join(p for p in (self.colour, self.shape) if p) or self.raw
 
 

@@ -42,6 +42,7 @@ class ScoredIcon:
 
     @property
     def matches(self) -> bool:
+        """Does every asked part (colour, shape, position) fit well enough to count as the icon?"""
         return ((self.colour is None or self.colour >= MIN_COLOUR)
                 and (self.shape is None or self.shape >= MIN_SHAPE)
                 and (self.position is None or self.position >= MIN_POSITION))

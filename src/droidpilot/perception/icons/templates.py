@@ -46,6 +46,7 @@ class TemplateMatch:
     score: float
 
     def to_dict(self) -> dict[str, object]:
+        """JSON-ready: box, scale and score (rounded)."""
         return {"box": list(self.box), "scale": round(self.scale, 3), "score": round(self.score, 4)}
 
 
@@ -90,6 +91,7 @@ class ScreenPyramid:
 
     @property
     def full(self) -> np.ndarray:
+        """The full-resolution grayscale screenshot."""
         return self.levels[1]
 
     def level_for(self, template_side: float) -> int:

@@ -102,6 +102,7 @@ class IconsMatch(ConditionChecker):
     }
 
     def validate(self, params: dict[str, Any]) -> list[str]:
+        """Problems with the parameters themselves (names and threshold); files are checked in check()."""
         problems = []
         names = _names(params.get("any")) + _names(params.get("all"))
         if not names:
@@ -128,6 +129,7 @@ class IconsMatch(ConditionChecker):
 
     def check(self, frame: Frame, params: dict[str, Any], options: VerifierOptions | None = None
               ) -> CheckResult:
+        """Match every named icon on the frame's screenshot; yes when the any / all constraints hold."""
         problems = self.validate(params)
         if problems:
             raise InputError("; ".join(problems))
