@@ -117,7 +117,7 @@ def test_debug_log_goes_to_stderr_and_json_stays_one_object(runner: CliRunner) -
 
 
 def test_demo_verifies_the_bundled_example(runner: CliRunner) -> None:
-    result = runner.invoke(app, ["demo"])
+    result = runner.invoke(app, ["demo", "--example"])
     assert result.exit_code == 0, result.stderr
     assert "PASS shoplite-search-add-cart" in result.stdout and "Success paths (2" in result.stdout
 

@@ -36,6 +36,7 @@ def run_demo(out_dir: str | Path, on_step: Any = None, max_steps: int = 10) -> D
     from droidpilot.perception.cache import cached
     from droidpilot.perception.ocr import make_ocr_engine
     from droidpilot.verify.engine import verify
+    from droidpilot.verify.options import VerifierOptions
     from droidpilot.verify.spec import load_rule
     from droidpilot.verify.trace import load_trace
 
@@ -43,6 +44,6 @@ def run_demo(out_dir: str | Path, on_step: Any = None, max_steps: int = 10) -> D
     engine = cached(make_ocr_engine("rapidocr"))
     result = Agent(sim, HeuristicBrain(), ocr_engine=engine, out_dir=out_dir, on_step=on_step,
                    limits=Limits(max_steps=max_steps)).run(DEMO_INSTRUCTION)
-    verdict = verify(load_rule(rule_path()), load_trace(out_dir))
+    verdict = verify(load_rule(rule_path()), load_trace(out_dir), VerifierOptions(ocr_engine=engine))
     oracle = bool(sim.state().get("settings", {}).get("airplane_mode"))
     return DemoOutcome(result, verdict, oracle, Path(out_dir), rule_path())

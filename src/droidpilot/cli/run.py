@@ -51,10 +51,12 @@ def make_device(device: str, adb_port: int, adb_host: str, seed: int) -> tuple[A
         return SimDevice(seed=seed), 0.0
     from droidpilot.device.adb import AdbDevice
 
-    return AdbDevice(device or None, host=adb_host, port=adb_port), 1.0
+    # As the adb command does, start the local server (adbutils' bundled adb) when none is running.
+    return AdbDevice(device or None, host=adb_host, port=adb_port, start_server=True), 1.0
 
 
-def _show_step(record: dict[str, Any], out: Path | None) -> None:
+def show_step(record: dict[str, Any], out: Path | None) -> None:
+    """Print one recorded step (action, thought, grounding, outcome, timings), all text escaped."""
     table = Table.grid(padding=(0, 1))
     table.add_column(style="bold cyan", no_wrap=True)
     table.add_column()
@@ -127,7 +129,7 @@ def run(
         agent = Agent(the_device, the_brain, ocr_engine=cached(engine), out_dir=folder,
                       limits=Limits(max_steps=max_steps, max_model_calls=max(3 * max_steps, 10)),
                       language=language, settle_s=settle, check_completion=not no_check,
-                      on_step=None if quiet else (lambda rec: _show_step(rec, folder)))
+                      on_step=None if quiet else (lambda rec: show_step(rec, folder)))
         console.print(f"[bold]instruction:[/] {escape(instruction)}  [dim](brain {escape(brain)}, "
                       f"device {escape(device)})[/]")
         result = agent.run(instruction)
