@@ -117,3 +117,22 @@ def test_plugins_satisfy_the_protocols_and_are_used() -> None:
     detected = locate_icon(img, "red heart", detector=GridDetector([cell]))
     assert detected.status == "found"
     assert detected.candidates[0].box == cell
+
+
+def test_plugins_named_in_the_environment_fail_clearly(monkeypatch: pytest.MonkeyPatch,
+                                                       tmp_path: Path) -> None:
+    img = blank_screen(360, 640, "light")
+    draw_icon(img, "heart", (180, 320), 60, "red")
+    monkeypatch.setenv(MODELS_ENV, str(tmp_path))
+    monkeypatch.setenv("DROIDPILOT_ICON_RANKER", "open_clip")
+    with pytest.raises(PluginUnavailable, match=r"open_clip_model\.safetensors"):
+        locate_icon(img, "red heart")
+    monkeypatch.setenv("DROIDPILOT_ICON_RANKER", "magic")
+    with pytest.raises(PluginUnavailable, match="rankers are: open_clip"):
+        locate_icon(img, "red heart")
+    monkeypatch.delenv("DROIDPILOT_ICON_RANKER")
+    monkeypatch.setenv("DROIDPILOT_ICON_DETECTOR", "onnx")
+    with pytest.raises(PluginUnavailable, match=r"model\.onnx"):
+        locate_icon(img, "red heart")
+    monkeypatch.delenv("DROIDPILOT_ICON_DETECTOR")
+    assert locate_icon(img, "red heart").status == "found"  # nothing asked for: the default path

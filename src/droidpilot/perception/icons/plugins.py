@@ -3,6 +3,8 @@
 Nothing here is needed by default. The implementations load weights from a local directory only
 (``model_dir=`` or ``$DROIDPILOT_MODELS_DIR``), never download, and when weights or packages are absent
 they raise ``PluginUnavailable`` saying exactly which files go where and what to install.
+``locate_icon`` uses them when passed, or when ``DROIDPILOT_ICON_RANKER=open_clip`` /
+``DROIDPILOT_ICON_DETECTOR=onnx`` ask for them (so the agent and ``droidpilot locate`` pick them up).
 """
 
 from __future__ import annotations
@@ -19,6 +21,8 @@ from droidpilot.errors import DroidpilotError
 from droidpilot.perception.types import Box
 
 MODELS_ENV = "DROIDPILOT_MODELS_DIR"
+RANKER_ENV = "DROIDPILOT_ICON_RANKER"  # "open_clip" to rank icon candidates with CLIP
+DETECTOR_ENV = "DROIDPILOT_ICON_DETECTOR"  # "onnx" to propose icon boxes with an ONNX detector
 
 
 class PluginUnavailable(DroidpilotError):
@@ -53,6 +57,30 @@ def models_dir(explicit: str | Path | None, sub: str) -> Path:
             f"no model folder: pass model_dir=... or set {MODELS_ENV} to a folder that holds {sub}/ "
             f"(nothing is downloaded; copy the weights there yourself)")
     return Path(root).expanduser() / sub
+
+
+_FROM_ENV: dict[tuple[str, str, str], tuple[Ranker | None, Detector | None]] = {}
+
+
+def plugins_from_env() -> tuple[Ranker | None, Detector | None]:
+    """The ranker and detector the environment asks for (``DROIDPILOT_ICON_RANKER=open_clip``,
+    ``DROIDPILOT_ICON_DETECTOR=onnx``), loaded once; (None, None) when neither is set.
+
+    Raises PluginUnavailable for an unknown name or missing weights, so a user who asked for a model
+    learns why it is not used instead of silently getting the default.
+    """
+    ranker_name = os.environ.get(RANKER_ENV, "").strip().lower()
+    detector_name = os.environ.get(DETECTOR_ENV, "").strip().lower()
+    key = (ranker_name, detector_name, os.environ.get(MODELS_ENV, ""))
+    if key not in _FROM_ENV:
+        if ranker_name not in ("", "none", "open_clip"):
+            raise PluginUnavailable(f"{RANKER_ENV}={ranker_name!r}: the icon rankers are: open_clip")
+        if detector_name not in ("", "none", "onnx"):
+            raise PluginUnavailable(f"{DETECTOR_ENV}={detector_name!r}: the icon detectors are: onnx")
+        ranker = OpenClipRanker() if ranker_name == "open_clip" else None
+        detector = OnnxIconDetector() if detector_name == "onnx" else None
+        _FROM_ENV[key] = (ranker, detector)
+    return _FROM_ENV[key]
 
 
 # -- CLIP-like ranker ----------------------------------------------------------------------------

@@ -19,7 +19,7 @@ from droidpilot.perception.icons.candidates import Region, find_regions, iou
 from droidpilot.perception.icons.colours import colour_match
 from droidpilot.perception.icons.describe import IconDescription, describe_region
 from droidpilot.perception.icons.imageio import to_bgr
-from droidpilot.perception.icons.plugins import Detector, Ranker
+from droidpilot.perception.icons.plugins import Detector, Ranker, plugins_from_env
 from droidpilot.perception.icons.query import IconQuery, Position, parse_icon_query
 from droidpilot.perception.types import Box, Candidate, LocateResult, OcrLine, box_center
 
@@ -148,10 +148,14 @@ def locate_icon(image: Any, description: str, position: str | None = None,
     """Find the icon a model described ("red heart", optionally with a position such as "bottom").
 
     ``image`` is a path, bytes, a PIL image or a BGR array; boxes and points are in its pixels.
-    ``ocr_lines`` (when known) keep text from being taken for icons. Raises InputError for a
-    description with neither a colour nor a shape word.
+    ``ocr_lines`` (when known) keep text from being taken for icons. Without an explicit ranker or
+    detector, the ones named by ``DROIDPILOT_ICON_RANKER`` / ``DROIDPILOT_ICON_DETECTOR`` are used (none
+    by default). Raises InputError for a description with neither a colour nor a shape word, and
+    PluginUnavailable when a plug-in asked for cannot load.
     """
     query = parse_icon_query(description, position)
+    if ranker is None and detector is None:
+        ranker, detector = plugins_from_env()
     bgr = to_bgr(image)
     regions = find_regions(bgr, ocr_lines)
     if detector is not None:
