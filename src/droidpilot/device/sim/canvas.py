@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from droidpilot.device.sim.fonts import text_width
+from droidpilot.device.sim.fonts import lines_of, one_line, text_width
 
 BASE_WIDTH = 1080
 Box = tuple[int, int, int, int]
@@ -105,9 +105,10 @@ class Canvas:
              max_width: float | None = None) -> tuple[Box, str]:
         """Draw one line left-aligned at ``x``, vertically centred on ``cy``; ellipsize past ``max_width``.
 
-        Returns the device-pixel box of the line and the text actually drawn.
+        A line break in ``text`` shows as a space (as in a single-line TextView). Returns the device-pixel
+        box of the line and the text actually drawn.
         """
-        shown = text
+        shown = one_line(text)
         if max_width is not None and self.measure(shown, size, bold) > max_width:
             while shown and self.measure(shown + "…", size, bold) > max_width:
                 shown = shown[:-1]
@@ -117,12 +118,12 @@ class Canvas:
         return self.box(x, cy - size * 0.72, x + width, cy + size * 0.72), shown
 
     def wrap(self, text: str, size: float, width: float, bold: bool = False) -> list[str]:
-        """Break ``text`` into lines that fit ``width`` (words; CJK breaks between characters)."""
+        """Break ``text`` into lines that fit ``width``: at its line breaks, then between words (CJK
+        between characters; a word wider than ``width`` between characters too)."""
         lines: list[str] = []
-        for para in text.split("\n"):
-            tokens = _tokens(para)
+        for para in lines_of(text):
             cur = ""
-            for tok in tokens:
+            for tok in self._fitting(_tokens(para), size, width, bold):
                 trial = cur + tok
                 if cur and self.measure(trial.rstrip(), size, bold) > width:
                     lines.append(cur.rstrip())
@@ -131,6 +132,19 @@ class Canvas:
                     cur = trial
             lines.append(cur.rstrip())
         return lines
+
+    def _fitting(self, tokens: list[str], size: float, width: float, bold: bool) -> list[str]:
+        """``tokens`` with each one wider than ``width`` cut into pieces that fit."""
+        out: list[str] = []
+        for tok in tokens:
+            while len(tok) > 1 and self.measure(tok.rstrip(), size, bold) > width:
+                cut = 1
+                while cut < len(tok) and self.measure(tok[:cut + 1], size, bold) <= width:
+                    cut += 1
+                out.append(tok[:cut])
+                tok = tok[cut:]
+            out.append(tok)
+        return out
 
 
 def _tokens(text: str) -> list[str]:

@@ -57,6 +57,24 @@ def font_path(kind: str) -> Path:
                       f"`apt-get install {package}`")
 
 
+# Characters Unicode classes as paragraph separators (bidi class B). The shaper lays out one line and fails
+# on them, and a single-line Android TextView shows a line break as a space, so they become spaces.
+PARAGRAPH_BREAKS = "\n\r\x1c\x1d\x1e\x85\u2029"
+_AS_SPACE = {ord(ch): " " for ch in PARAGRAPH_BREAKS}
+
+
+def one_line(text: str) -> str:
+    """``text`` as a single-line view shows it: each line break (CR LF counts as one) becomes a space."""
+    if not any(ch in text for ch in PARAGRAPH_BREAKS):
+        return text
+    return text.replace("\r\n", "\n").translate(_AS_SPACE)
+
+
+def lines_of(text: str) -> list[str]:
+    """The lines of ``text`` as a multi-line view breaks them: at LF, CR LF and CR."""
+    return text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
+
+
 def is_cjk(text: str) -> bool:
     """True when ``text`` holds a CJK character (it is then drawn with the CJK font)."""
     return any(ord(ch) >= 0x2E80 for ch in text)
@@ -76,5 +94,9 @@ def font_for(text: str, size: int, bold: bool = False) -> ImageFont.FreeTypeFont
 
 @functools.lru_cache(maxsize=16384)
 def text_width(text: str, size: int, bold: bool = False) -> float:
-    """Advance width of ``text`` in pixels at ``size`` (cached: layout measures the same words often)."""
-    return font_for(text, size, bold).getlength(text)
+    """Advance width of ``text`` drawn as one line (line breaks as spaces), in pixels at ``size``.
+
+    Cached: layout measures the same words often.
+    """
+    line = one_line(text)
+    return font_for(line, size, bold).getlength(line)

@@ -12,6 +12,7 @@ from typing import Any
 
 from droidpilot.device.sim.canvas import Canvas, Node, Tap, union
 from droidpilot.device.sim.expr import condition, lookup, render, to_text
+from droidpilot.device.sim.fonts import one_line
 from droidpilot.device.sim.model import Widget
 from droidpilot.device.sim.theme import Palette, mix
 
@@ -148,7 +149,7 @@ def _row(w, ctx, x, y, width, env):
     ty = cy - 28 if sub else cy
     fg = text_of(w.color, ctx) if w.style == "colored" else pal.on_surface
     if w.thumb:
-        lines = c.wrap(title, size, right - left, w.bold)[:2]
+        lines = c.wrap(one_line(title), size, right - left, w.bold)[:2]  # a row title: no line breaks
         ty = cy - (len(lines) * 56 + (50 if sub else 0)) / 2 + 28
         boxes, drawn = [], []
         for i, line in enumerate(lines):
@@ -171,87 +172,6 @@ def _row(w, ctx, x, y, width, env):
                 desc=text_of(w.desc, ctx), package=env.package, clickable=tap is not None, tap=tap,
                 checked=on, checkable=w.kind == "switch", children=children)
     return height, [node]
-
-
-def _input(w, ctx, x, y, width, env):
-    c, pal = env.canvas, env.pal
-    value = str(env.fields.get(w.field, ""))
-    focused = env.focus == w.field
-    search = w.kind == "search"
-    height = w.height or (140 if search else (320 if w.multiline else 150))
-    x1, x2, top = x + MARGIN, x + width - MARGIN, y + 16
-    bottom = top + height - 32
-    if search:
-        c.rect(x1, top, x2, bottom, pal.surface_alt, radius=(bottom - top) / 2,
-               outline=env.accent if focused else None, width=4)
-        c.glyph("magnifier", x1 + 36, (top + bottom) / 2 - 28, 56, pal.on_surface_dim)
-        tx = x1 + 120
-    else:
-        c.rect(x1, top, x2, bottom, pal.background, radius=16, outline=env.accent if focused else pal.divider,
-               width=4 if focused else 3)
-        tx = x1 + 36
-    label = text_of(w.text, ctx)
-    children: list[Node] = []
-    outer_x2 = x2
-    if w.on_tap:
-        x2 = _send_button(w, ctx, x2, top, bottom, env, children)
-    if label:
-        box, _ = c.text(tx, top + 58, label, 38, pal.on_surface_dim)
-        children.append(label_node(env, box, label))
-        tx += c.measure(label, 38) + 32
-    hint = text_of(w.hint, ctx)
-    size = w.size or 40
-    avail = x2 - tx - 36
-    lines = c.wrap(value, size, avail) if (w.multiline and value) else [value] if value else []
-    text_box = None
-    cy = top + 58 if (w.multiline or label) else (top + bottom) / 2
-    if lines:
-        boxes = []
-        for i, line in enumerate(lines[: max(1, int((bottom - top) // (size * 1.4)))]):
-            box, _ = c.text(tx, cy + i * size * 1.4, line, size, pal.on_surface, max_width=avail)
-            boxes.append(box)
-        text_box = union(boxes)
-        last_w = c.measure(lines[-1], size) if len(lines) > 1 else min(c.measure(value, size), avail)
-        caret_x, caret_y = tx + last_w + 4, cy + (min(len(lines), len(boxes)) - 1) * size * 1.4
-    else:
-        if hint:
-            text_box, _ = c.text(tx, cy, hint, size, pal.on_surface_dim, max_width=avail)
-        caret_x, caret_y = tx, cy
-    if focused:
-        c.rect(caret_x, caret_y - size * 0.6, caret_x + 4, caret_y + size * 0.6, env.accent)
-        env.focus_box = (y, y + height)
-    node = Node("android.widget.EditText", text_box or c.box(tx, top, x2, bottom), text=value or hint,
-                rid=rid(env, w, ctx), package=env.package, clickable=True,
-                focusable=True, focused=focused, label=bool(text_box) and len(lines) <= 1,
-                tap=Tap("focus", list(w.on_submit), ctx, w.field, w.multiline))
-    outer = Node("android.widget.FrameLayout", c.box(x1, top, outer_x2, bottom), package=env.package,
-                 clickable=True, tap=Tap("focus", list(w.on_submit), ctx, w.field, w.multiline),
-                 children=[*children, node])
-    return height, [outer]
-
-
-def _send_button(w: Widget, ctx: dict[str, Any], x2: float, top: float, bottom: float, env: Env,
-                 out: list[Node]) -> float:
-    """A send button at the right end of a text field (chat and comment boxes); returns the new end."""
-    c = env.canvas
-    cy = (top + bottom) / 2
-    trailing = text_of(w.trailing, ctx)
-    if trailing:
-        tw = c.measure(trailing, 38, True)
-        x1 = x2 - tw - 72
-        c.rect(x1 - 12, cy - 52, x2 - 12, cy + 52, env.accent, radius=16)
-        box, _ = c.text(x1 + 24, cy, trailing, 38, "#FFFFFF", True)
-        node = Node("android.widget.Button", c.box(x1 - 12, cy - 52, x2 - 12, cy + 52), text=trailing,
-                    rid=f"{env.package}:id/send", package=env.package, clickable=True, tap=tap_of(w, ctx),
-                    children=[label_node(env, box, trailing, in_xml=False)])
-    else:
-        x1 = x2 - 120
-        c.glyph(w.glyph or "send", x1 + 24, cy - 36, 72, env.accent)
-        node = Node("android.widget.ImageButton", c.box(x1, cy - 60, x2, cy + 60),
-                    desc=text_of(w.desc, ctx) or "Send",
-                    rid=f"{env.package}:id/send", package=env.package, clickable=True, tap=tap_of(w, ctx))
-    out.append(node)
-    return x1 - 16
 
 
 def _button(w, ctx, x, y, width, env):
@@ -364,6 +284,6 @@ Layout = Callable[[Widget, dict, float, float, float, Env], tuple[float, list[No
 KINDS: dict[str, Layout] = {
     "text": _text, "header": _header, "divider": _divider, "row": _row, "switch": _row,
     "spacer": lambda w, *_: (w.height or 48, []),
-    "input": _input, "search": _input, "button": _button, "buttons": _buttons, "chips": _chips,
+    "button": _button, "buttons": _buttons, "chips": _chips,
     "image": _image,
 }

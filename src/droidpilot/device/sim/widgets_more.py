@@ -7,8 +7,10 @@ import calendar
 import datetime as dt
 from typing import Any
 
+from droidpilot.device.sim import textfield  # noqa: F401  (registers the input and search kinds)
 from droidpilot.device.sim.canvas import Node, Tap, union
 from droidpilot.device.sim.expr import condition, render
+from droidpilot.device.sim.fonts import one_line
 from droidpilot.device.sim.model import Widget
 from droidpilot.device.sim.sources import items_of
 from droidpilot.device.sim.theme import mix
@@ -158,7 +160,7 @@ def _result(w, ctx, x, y, width, env):
         kids.append(label_node(env, box, url))
         top += 60
     tsize = w.size or 44
-    for line in c.wrap(title, tsize, width - 2 * MARGIN)[:2]:
+    for line in c.wrap(one_line(title), tsize, width - 2 * MARGIN)[:2]:  # a result title: no line breaks
         box, _ = c.text(x + MARGIN, top + tsize * 0.7, line, tsize, pal.link)
         kids.append(label_node(env, box, line))
         top += tsize * 1.4
