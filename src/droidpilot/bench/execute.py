@@ -25,10 +25,17 @@ from droidpilot.verify.result import VerifyResult
 from droidpilot.verify.trace import load_trace
 
 
-def verify_trace(task: BenchTask, folder: Path, options: VerifierOptions) -> VerifyResult:
-    """Verify a trace folder against the task's rule (frames get their ``ui`` state from the XML)."""
+def verify_trace(task: BenchTask, folder: Path, options: VerifierOptions, *, use_xml: bool = True
+                 ) -> VerifyResult:
+    """Verify a trace folder against the task's rule. Frames get their ``ui`` state from the XML; with
+    ``use_xml=False`` the dumps are withheld, so only what OCR reads off the screenshots counts."""
     trace = load_trace(folder, task_description=task.instruction)
-    add_ui(trace.frames)
+    if use_xml:
+        add_ui(trace.frames)
+    else:
+        for frame in trace.frames:
+            frame.xml_text = None
+            frame._elements = []
     return verify(task.rule, trace, options)
 
 

@@ -9,8 +9,9 @@ The set (issue 6, section 5):
 - the run's own traces when its brain is not ``reference`` (e.g. the heuristic agent): labelled by the
   oracle.
 
-Each trace is verified twice: ``ocr_only`` (escalation order: ocr, icons — only what OCR reads off the
-screenshot) and ``with_xml`` (the default order, XML and the UI state read from the dump first). The
+Each trace is verified twice: ``ocr_only`` (the XML dumps withheld: only what OCR reads off the
+screenshots counts; XML checks are undecided) and ``with_xml`` (XML and the UI state read from the dump
+first, OCR when they say no). The
 result, ``judge_eval.json``, holds accuracy, precision, recall and the confusion matrix per mode, and
 every trace with its verdicts, so each disagreement can be listed with a link into the report.
 """
@@ -34,7 +35,7 @@ from droidpilot.bench.results import load_results
 from droidpilot.bench.worker import RunConfig
 from droidpilot.errors import DroidpilotError
 
-MODES: dict[str, tuple[str, ...] | None] = {"ocr_only": ("ocr", "icons"), "with_xml": None}
+MODES: dict[str, bool] = {"ocr_only": False, "with_xml": True}  # mode -> the verifier sees the XML dumps
 WRONG_FINAL = "home"
 _STATE: dict[str, Any] = {}
 
@@ -66,13 +67,12 @@ def _verify_one(suite: str, task_id: str, trace: str, ocr: str) -> dict[str, Any
 
     if _STATE.get("key") != (suite, ocr):
         _STATE.update(key=(suite, ocr), tasks={t.id: t for t in load_suite(suite).tasks},
-                      options={m: build_options(VerifierChoices(ocr=ocr, escalation_order=order))
-                               for m, order in MODES.items()})
+                      options=build_options(VerifierChoices(ocr=ocr)))
     task = _STATE["tasks"][task_id]
     out: dict[str, Any] = {}
-    for mode, options in _STATE["options"].items():
+    for mode, use_xml in MODES.items():
         try:
-            result = verify_trace(task, Path(trace), options)
+            result = verify_trace(task, Path(trace), _STATE["options"], use_xml=use_xml)
             out[mode] = {"ok": result.ok, "manual_review_needed": result.manual_review_needed,
                          "reason": result.reason}
         except DroidpilotError as exc:
@@ -161,8 +161,8 @@ def run_judge_eval(config: RunConfig, devices: list[str], *, task_ids: list[str]
                                    if item["verdicts"][m] != item["label"]), "")
             item.pop("path")
     result = {"description": "labels: reference traces positive, truncated traces negative, wrong-final and "
-                             "agent traces labelled by SimPhone's oracle; modes: ocr_only (escalation order "
-                             "ocr, icons) and with_xml (XML and dump-derived UI state first)",
+                             "agent traces labelled by SimPhone's oracle; modes: ocr_only (XML dumps "
+                             "withheld) and with_xml (XML and the UI state derived from it first, then OCR)",
               "counts": {s: sum(1 for i in items if i["source"] == s) for s in dict.fromkeys(
                   i["source"] for i in items)},
               "modes": {m: scores(items, m) for m in MODES}, "items": items,
