@@ -17,23 +17,11 @@ from typing import Any
 
 from PIL import Image
 
+from droidpilot.atomicio import atomic_write_bytes as atomic_write
+from droidpilot.atomicio import atomic_write_json
 from droidpilot.errors import InputError
 
 TRACE_FILES = ("actions.json", "react.json", "steps.jsonl", "run.json")
-
-
-def atomic_write(path: Path, data: bytes) -> None:
-    """Write ``data`` to ``path`` so readers see the old file or the new one, never a partial one."""
-    tmp = path.with_name(f".{path.name}.tmp")
-    with open(tmp, "wb") as fh:
-        fh.write(data)
-        fh.flush()
-        os.fsync(fh.fileno())
-    os.replace(tmp, path)
-
-
-def atomic_write_json(path: Path, value: Any) -> None:
-    atomic_write(path, json.dumps(value, ensure_ascii=False, indent=1).encode("utf-8"))
 
 
 def _fsync_dir(folder: Path) -> None:

@@ -12,13 +12,14 @@ import hashlib
 import json
 import logging
 import os
-import tempfile
 import threading
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
 import platformdirs
+
+from droidpilot.atomicio import atomic_write_json
 
 log = logging.getLogger(__name__)
 
@@ -85,14 +86,7 @@ class AnswerCache:
         target = self.path_for(key)
         try:
             target.parent.mkdir(parents=True, exist_ok=True)
-            fd, tmp = tempfile.mkstemp(prefix=f".{key[:8]}-", suffix=".tmp", dir=target.parent)
-            try:
-                with os.fdopen(fd, "w", encoding="utf-8") as handle:
-                    json.dump(value, handle, ensure_ascii=False)
-                os.replace(tmp, target)
-            except BaseException:
-                Path(tmp).unlink(missing_ok=True)
-                raise
+            atomic_write_json(target, value, indent=None, fsync=False)
         except OSError as exc:
             if not self._warned:
                 log.warning("LLM answer cache %s is not writable (%s); caching in memory only",
