@@ -33,7 +33,8 @@ def _layers(task: Task, edges: list[tuple[str, str]]) -> dict[str, int]:
 
 
 def dag_svg(task: Task, reached: Mapping[str, int], frame_link: Mapping[int, str]) -> str:
-    """SVG of ``task``'s DAG; ``reached`` maps node id -> 1-based frame; ``frame_link`` frame -> anchor."""
+    """SVG of ``task``'s DAG; ``reached`` maps node id -> the verifier's frame index; ``frame_link`` maps
+    a frame index to the anchor of its screenshot."""
     edges = _edges(task)
     depth = _layers(task, edges)
     columns: dict[int, list[str]] = {}

@@ -65,6 +65,7 @@ justify-content:center;z-index:10;cursor:zoom-out}
 table.oracle tr.bad td{background:#fce8e6}
 table.oracle tr.ok td{background:#f6fbf7}
 table.cm td{min-width:60px}
+table.dis td,table.oracle td{text-align:left}
 .checks{font-size:12px;color:#3c4043}
 code{background:#f1f3f4;padding:0 3px;border-radius:3px}
 """
@@ -151,7 +152,8 @@ def judge_section(judge: dict[str, Any]) -> str:
                     f"<td>{'positive' if item.get('label') else 'negative'}</td>"
                     f"<td>{escape(wrong)}</td><td>{escape(str(item.get('reason', ''))[:300])}</td>"
                     f"<td><a href=\"{escape(str(item.get('trace', '')))}\">trace</a></td></tr>")
-    parts.append(f"<h4>disagreements ({len(items)})</h4><table><tr><th>task</th><th>trace kind</th>"
+    parts.append(f"<h4>disagreements ({len(items)})</h4><table class=\"dis\"><tr><th>task</th>"
+                 f"<th>trace kind</th>"
                  f"<th>label</th>"
                  f"<th>wrong in</th><th>verifier's reason</th><th>folder</th></tr>{''.join(rows)}</table>")
     return "".join(parts)

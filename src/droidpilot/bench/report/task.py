@@ -89,8 +89,9 @@ def _frame_figure(folder: Path, rel: str, n: int, action: dict[str, Any], anchor
         return '<div class="noimg">no screenshot</div>'
     src = f"{rel}/{n}.jpg"
     return (f'<figure class="shot" id="{escape(anchor)}" tabindex="0" title="click to enlarge">'
-            f'<img src="{escape(src)}" alt="frame {n}" loading="lazy">{overlay(action, _image_size(image))}'
-            f'<figcaption>frame {n}</figcaption></figure>')
+            f'<img src="{escape(src)}" alt="frame {n - 1}" loading="lazy">'
+            f'{overlay(action, _image_size(image))}'
+            f'<figcaption>frame {n - 1} · {n}.jpg</figcaption></figure>')
 
 
 def _timeline(folder: Path, rel: str, tid: str, matched: dict[int, list[str]]) -> str:
@@ -154,8 +155,8 @@ def task_section(out: Path, row: dict[str, Any]) -> str:
     matched: dict[int, list[str]] = {}
     reached: dict[str, int] = {}
     for m in verify.get("matched", []):
-        frame = int(m.get("frame", 0)) + 1
-        matched.setdefault(frame, []).append(str(m.get("node")))
+        frame = int(m.get("frame", 0))  # the verifier's frame index: N.jpg is frame N - 1
+        matched.setdefault(frame + 1, []).append(str(m.get("node")))
         reached[str(m.get("node"))] = frame
     body.append(f'<p>{escape(str(verify.get("reason") or ""))}</p>')
     if verify.get("manual_review_needed"):
@@ -165,12 +166,12 @@ def task_section(out: Path, row: dict[str, Any]) -> str:
     except (OSError, RuleError):
         rule = None
     if rule is not None:
-        links = {f: f"{tid}-f{f}" for f in reached.values()}
+        links = {f: f"{tid}-f{f + 1}" for f in reached.values()}
         body.append(f'<h4>milestones</h4><div class="dagwrap">{dag_svg(rule, reached, links)}</div>')
         items = []
         for node in rule.nodes:
             checks = node_decisions(verify, node.id)
-            lines = "".join(f'<li>frame {int(d.get("frame", 0)) + 1}: '
+            lines = "".join(f'<li>frame {int(d.get("frame", 0))}: '
                             f'{escape(check_text(d.get("check") or d))}</li>' for d in checks)
             state = f"reached at frame {reached[node.id]}" if node.id in reached else "not reached"
             items.append(f'<li><b>{escape(node.id)}</b> ({escape(node.name or "")}): {escape(state)}'
