@@ -1,5 +1,5 @@
-"""Random input never breaks SimPhone: any sequence of taps, swipes, keys and text leaves a phone whose
-dump parses, whose state is JSON, and whose screenshot has the screen's size."""
+"""Random input never breaks SimPhone: any sequence of taps, long presses, swipes, keys and text leaves
+a phone whose dump parses, whose state is JSON, and whose screenshot has the screen's size."""
 
 from __future__ import annotations
 
@@ -16,6 +16,7 @@ W, H = 720, 1600
 
 event = st.one_of(
     st.tuples(st.just("tap"), st.integers(0, W - 1), st.integers(0, H - 1)),
+    st.tuples(st.just("hold"), st.integers(0, W - 1), st.integers(0, H - 1)),
     st.tuples(st.just("swipe"), st.integers(0, W - 1), st.integers(0, H - 1), st.integers(0, W - 1),
               st.integers(0, H - 1)),
     st.tuples(st.just("key"), st.sampled_from(KEYS)),
@@ -33,6 +34,8 @@ def test_random_input_keeps_the_phone_consistent(seed: int, events: list[tuple])
         kind, *args = ev
         if kind == "tap":
             dev.tap(*args)
+        elif kind == "hold":
+            dev.long_press(*args)
         elif kind == "swipe":
             dev.swipe(*args, 200)
         elif kind == "key":

@@ -123,11 +123,12 @@ def test_long_lines_wrap_and_many_lines_clip_to_the_field(ui: Driver) -> None:
     assert next(t for t, _, _ in _drawn(ui.d) if t.startswith(("word", "line"))).startswith("word")
 
 
-def test_a_multi_line_field_without_a_height_grows(tmp_path: Path) -> None:
+def test_a_multi_line_field_without_a_height_grows_and_enter_never_submits(tmp_path: Path) -> None:
     (tmp_path / "memo.yaml").write_text(
         "name: memo\npackage: x.memo\nlabel: Memo\nicon: {glyph: note, color: '#F9AB00'}\nhome: main\n"
         "screens:\n  main:\n    autofocus: body\n    widgets:\n"
-        "      - {kind: input, field: body, hint: Memo, id: body, multiline: true}\n"
+        "      - {kind: input, field: body, hint: Memo, id: body, multiline: true,\n"
+        "         on_submit: [{toast: Sent}]}\n"
         "      - {kind: text, text: Below, id: below}\n")
     ui = Driver(SimDevice(apps_dir=tmp_path))
     ui.d.open_app("memo")
@@ -136,6 +137,7 @@ def test_a_multi_line_field_without_a_height_grows(tmp_path: Path) -> None:
         ui.d.type_text(f"row {i}")
         ui.d.key("enter")
     assert ui.d.state()["foreground"]["fields"]["body"].count("\n") == 8
+    assert not ui.has("Sent") and ui.find(rid="body").focused  # Enter in a multi-line field never submits
     shown = [t for t, _, _ in _drawn(ui.d) if t.startswith("row")]
     assert shown == [f"row {i}" for i in range(8)]
     assert below is not None and ui.find(rid="below").bounds[1] > below[1] + 200

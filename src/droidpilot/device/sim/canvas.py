@@ -17,13 +17,23 @@ Box = tuple[int, int, int, int]
 
 @dataclass
 class Tap:
-    """What touching a node does: run app actions, focus a field, toggle a setting, or a system verb."""
+    """What touching a node does: run app actions, focus a field, toggle a setting, or a system verb.
+
+    ``hold`` is what a long press does: False nothing (Android's default), True the same as a tap, or a
+    list of app actions of its own. A long press on a text field always focuses it.
+    """
 
     kind: str  # "actions" | "focus" | "toggle" | "system"
     actions: list[Any] = field(default_factory=list)
     ctx: dict[str, Any] | None = None
     arg: str = ""
     multiline: bool = False
+    hold: bool | list[Any] = False
+
+    @property
+    def long_clickable(self) -> bool:
+        """Whether a long press does something here (uiautomator's ``long-clickable``)."""
+        return self.kind == "focus" or bool(self.hold)
 
 
 @dataclass

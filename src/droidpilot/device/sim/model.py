@@ -101,6 +101,7 @@ class Widget(_Strict):
     when: str | None = Field(None, alias="if")
     on_tap: list[Action] = Field(default_factory=list)
     on_submit: list[Action] = Field(default_factory=list)
+    on_long_press: bool | list[Action] = False
     for_each: str | Source | None = None
     item: Widget | None = None
     empty: str = ""
@@ -186,7 +187,8 @@ class App(_Strict):
 
 
 def _widget_actions(widget: Widget) -> list[Action]:
-    found = [*widget.on_tap, *widget.on_submit]
+    held = widget.on_long_press if isinstance(widget.on_long_press, list) else []
+    found = [*widget.on_tap, *widget.on_submit, *held]
     for child in [*widget.items, *([widget.item] if widget.item else [])]:
         found.extend(_widget_actions(child))
     return found

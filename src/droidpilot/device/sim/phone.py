@@ -144,20 +144,26 @@ class SimDevice(TextInput, SystemVerbs):
     # -- input ----------------------------------------------------------------------------------
     def tap(self, x: int, y: int) -> None:
         """Touch (x, y): the topmost widget there acts; outside a dialog or sheet dismisses it."""
+        self._touch(x, y, long=False)
+
+    def long_press(self, x: int, y: int, duration_ms: int = 800) -> None:
+        """Hold (x, y): a text field takes focus (keyboard up); a widget whose app data declares
+        ``on_long_press`` acts; anything else ignores it, as on Android. Outside a dialog dismisses it."""
+        self._touch(x, y, long=True)
+
+    def _touch(self, x: int, y: int, long: bool) -> None:
         self._event()
         view = self.view()
         self._check_point(x, y)
         target = next((n for n in reversed(view.targets) if n.tap and _inside(n, x, y)), None)
         if view.modal is not None and not _inside(view.modal, x, y) and (target is None or target.in_xml):
             self._back()
-        elif target is not None:
-            self._run_tap(target.tap)
-        self._changed()
-
-    def long_press(self, x: int, y: int, duration_ms: int = 800) -> None:
-        """A long press: nothing in SimPhone's apps has a long-click action, so only time passes."""
-        self._check_point(x, y)
-        self._event()
+        elif target is not None and target.tap is not None:
+            tap, hold = target.tap, target.tap.hold
+            if not long or tap.kind == "focus" or hold is True:
+                self._run_tap(tap)
+            elif hold and tap.ctx is not None:
+                actions.run(self, list(hold), tap.ctx)
         self._changed()
 
     def swipe(self, x1: int, y1: int, x2: int, y2: int, duration_ms: int = 300) -> None:

@@ -227,7 +227,7 @@ def _fab(c: Canvas, pal: Palette, app: App, fab: Widget, ctx: dict[str, Any], wi
         kids.append(Node("android.widget.TextView", box, text=label, package=app.package, label=True))
     return Node("android.widget.ImageButton", c.box(x2 - w, y2 - 176, x2, y2), desc=text_of(fab.desc, ctx),
                 rid=f"{app.package}:id/{fab.id or 'fab'}", package=app.package, clickable=True,
-                tap=Tap("actions", list(fab.on_tap), ctx), children=kids)
+                tap=Tap("actions", list(fab.on_tap), ctx, hold=fab.on_long_press), children=kids)
 
 
 def _dialog(c: Canvas, pal: Palette, app: App, entry: Entry, ctx: dict[str, Any], width: float,
@@ -252,7 +252,8 @@ def _dialog(c: Canvas, pal: Palette, app: App, entry: Entry, ctx: dict[str, Any]
         bbox, _ = c.text(bx - tw - 32, y1 + dh - 90, label, 40, app.accent, True)
         nodes.append(Node("android.widget.Button", c.box(bx - tw - 64, y1 + dh - 150, bx, y1 + dh - 30),
                           text=label, rid=f"android:id/button{len(nodes)}", package=app.package,
-                          clickable=True, tap=Tap("actions", list(action.on_tap), ctx)))
+                          clickable=True, tap=Tap("actions", list(action.on_tap), ctx,
+                                                  hold=action.on_long_press)))
         nodes[-1].children.append(Node("android.widget.TextView", bbox, text=label, package=app.package,
                                        label=True, in_xml=False))
         bx -= tw + 96

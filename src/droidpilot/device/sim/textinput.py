@@ -56,11 +56,11 @@ class TextInput:
         if focused is None or focused.tap is None:
             return
         top = stack[-1]
-        if focused.tap.actions and focused.tap.ctx is not None:  # the IME's Go/Search/Send action
+        if focused.tap.multiline:  # a multi-line field's Enter key types a newline, as on Android
+            top.fields[top.focus or ""] = str(top.fields.get(top.focus or "", "")) + "\n"
+        elif focused.tap.actions and focused.tap.ctx is not None:  # the IME's Go/Search/Send action
             top.focus = None
             actions.run(self, focused.tap.actions, focused.tap.ctx)
-        elif focused.tap.multiline:
-            top.fields[top.focus or ""] = str(top.fields.get(top.focus or "", "")) + "\n"
         else:  # the IME's Next action: the next field of the screen, or Done after the last one
             fields = [n.tap.arg for n in view.targets
                       if n.cls == "android.widget.EditText" and n.tap is not None and n.tap.kind == "focus"]

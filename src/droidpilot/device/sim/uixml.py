@@ -21,13 +21,14 @@ def _flag(value: bool) -> str:
 
 def _emit(node: Node, index: int, out: list[str]) -> None:
     x1, y1, x2, y2 = node.bounds
+    long_clickable = node.tap is not None and node.tap.long_clickable
     attrs = (
         f'index="{index}" text={quoteattr(node.text)} resource-id={quoteattr(node.rid)} '
         f'class={quoteattr(node.cls)} package={quoteattr(node.package)} content-desc={quoteattr(node.desc)} '
         f'checkable="{_flag(node.checkable)}" checked="{_flag(node.checked)}" '
         f'clickable="{_flag(node.clickable)}" enabled="{_flag(node.enabled)}" '
         f'focusable="{_flag(node.focusable or node.clickable)}" focused="{_flag(node.focused)}" '
-        f'scrollable="{_flag(node.scrollable)}" long-clickable="false" password="false" '
+        f'scrollable="{_flag(node.scrollable)}" long-clickable="{_flag(long_clickable)}" password="false" '
         f'selected="{_flag(node.selected)}" bounds="[{x1},{y1}][{x2},{y2}]"'
     )
     kids = [k for k in node.children if k.in_xml]

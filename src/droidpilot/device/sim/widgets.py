@@ -44,8 +44,10 @@ def rid(env: Env, w: Widget, ctx: dict[str, Any]) -> str:
 
 
 def tap_of(w: Widget, ctx: dict[str, Any]) -> Tap | None:
-    """The tap behaviour of a widget's ``on_tap`` actions, if any."""
-    return Tap("actions", list(w.on_tap), ctx) if w.on_tap else None
+    """What touching a widget does: its ``on_tap`` actions, and its ``on_long_press``; None when neither."""
+    if not (w.on_tap or w.on_long_press):
+        return None
+    return Tap("actions", list(w.on_tap), ctx, hold=w.on_long_press)
 
 
 def label_node(env: Env, box: tuple[int, int, int, int], text: str, cls: str = "android.widget.TextView",
@@ -167,7 +169,7 @@ def _row(w, ctx, x, y, width, env):
         children.insert(1, label_node(env, box, sub, rid=f"{env.package}:id/summary", drawn=shown))
     tap = tap_of(w, ctx)
     if w.kind == "switch":
-        tap = Tap("toggle", list(w.on_tap), ctx, w.bind)
+        tap = Tap("toggle", list(w.on_tap), ctx, w.bind, hold=w.on_long_press)
     node = Node("android.widget.LinearLayout", c.box(x, y, x + width, y + height), rid=rid(env, w, ctx),
                 desc=text_of(w.desc, ctx), package=env.package, clickable=tap is not None, tap=tap,
                 checked=on, checkable=w.kind == "switch", children=children)
