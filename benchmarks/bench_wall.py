@@ -20,6 +20,7 @@ from droidpilot.bench.worker import RunConfig
 
 
 def main() -> int:
+    """Time the reference run for each requested number of SimPhones and print one line each."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--suite", default="mobile-eval")
     parser.add_argument("--tasks", default="", help="comma-separated task ids (default: all)")

@@ -51,6 +51,7 @@ class RunDisplay:
             self.live.update(Group(self.progress, self._table()))
 
     def on_event(self, kind: str, info: dict[str, Any]) -> None:
+        """Update the view for one runner event (begin, start, step, done, fatal, end)."""
         if kind == "begin":
             self.progress.update(self.bar, total=max(1, info["total"]), completed=info["done"])
             for wid, spec in enumerate(info["devices"]):
@@ -85,6 +86,7 @@ class RunDisplay:
         self._refresh()
 
     def stop(self) -> None:
+        """End the live view (safe to call twice)."""
         if self.live is not None:
             self.live.stop()
             self.live = None

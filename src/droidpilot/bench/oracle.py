@@ -40,6 +40,7 @@ class OracleResult:
     checks: list[dict[str, Any]] = field(default_factory=list)
 
     def to_dict(self) -> dict[str, Any]:
+        """What ``oracle.json`` holds."""
         return {"ok": self.ok, "checks": self.checks}
 
 

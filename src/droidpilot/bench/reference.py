@@ -49,6 +49,7 @@ class ReferenceBrain:
         self._current: RefOp | None = None
 
     def decide(self, request: BrainRequest) -> BrainReply:
+        """The next operation, ``stop`` after the last, ``yes`` to the completion check, or a candidate."""
         if request.kind == "complete":
             return BrainReply("Completed: yes\nReason: every reference operation was carried out.",
                               model_calls=0)
@@ -68,4 +69,5 @@ class ReferenceBrain:
         return BrainReply(format_response(f"Step {request.step}.", thought, op.action), model_calls=0)
 
     def describe(self) -> dict[str, Any]:
+        """The operations (for run.json)."""
         return {"operations": [op.action for op in self.ops], "wrong_final": self.wrong_final}

@@ -24,6 +24,7 @@ CSV_COLUMNS = ("id", "suite", "level", "app", "scenario", "su", "su_oracle", "cr
 
 
 def results_path(out: Path) -> Path:
+    """Where a run in ``out`` keeps its results."""
     return Path(out) / "results.json"
 
 

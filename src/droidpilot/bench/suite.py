@@ -42,6 +42,7 @@ class RefOp:
     choose: int | None = None
 
     def to_dict(self) -> dict[str, Any]:
+        """The operation as a plain mapping."""
         return {"action": self.action, "choose": self.choose}
 
 
@@ -72,6 +73,7 @@ class BenchTask:
 
     @property
     def reference_steps(self) -> int:
+        """How many steps the reference (human) way takes."""
         return len(self.reference)
 
     def step_limit(self) -> int:
@@ -178,6 +180,7 @@ class _Loader:
             raise SuiteError(f"{where}: not valid YAML ({getattr(exc, 'problem', None) or exc})") from None
 
     def fail(self, key: str, message: str, fix: str = "") -> SuiteError:
+        """The error for field ``key`` (``reference[2]`` style), with the line it is on."""
         top, _, rest = key.split(".")[0].partition("[")
         line = _line(self.root, top)
         value = _node_at(self.root, top) if self.root is not None else None
@@ -189,6 +192,7 @@ class _Loader:
         return SuiteError(f"{where}: field '{key}': {message}" + (f" — {fix}" if fix else ""))
 
     def load(self) -> BenchTask:
+        """Validate every field and build the task."""
         data = self.data
         if not isinstance(data, dict):
             raise SuiteError(f"{self.path}: a task file must be a YAML mapping with the fields "

@@ -110,4 +110,5 @@ def bench(
 
 
 def register(app: typer.Typer) -> None:
+    """Add ``droidpilot bench`` to the command-line app."""
     app.command("bench")(bench)
