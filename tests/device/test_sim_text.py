@@ -107,9 +107,14 @@ def test_long_lines_wrap_and_many_lines_clip_to_the_field(ui: Driver) -> None:
     ui.d.open_app("notes")
     ui.tap(desc="New note")
     ui.d.type_text("word " * 40)
+    left = next(x for t, x, _ in _drawn(ui.d) if t.startswith("word"))
     drawn = [t for t, _, _ in _drawn(ui.d) if t.startswith("word")]
     assert len(drawn) >= 3 and all("…" not in t for t in drawn)  # wrapped, not ellipsized
     assert " ".join(drawn).split() == ["word"] * 40
+    ui.d.key("enter")
+    ui.d.type_text("y" * 150)  # one word wider than the field breaks between characters
+    long = [t for t, x, _ in _drawn(ui.d) if t.startswith("y") and x == left]  # (not the keyboard's y)
+    assert len(long) >= 2 and "".join(long) == "y" * 150
     for i in range(30):
         ui.d.key("enter")
         ui.d.type_text(f"line {i}")
@@ -118,7 +123,7 @@ def test_long_lines_wrap_and_many_lines_clip_to_the_field(ui: Driver) -> None:
     drawn_y = [(t, y) for t, _, y in _drawn(ui.d) if t.startswith(("word", "line"))]
     assert drawn_y[-1][0] == "line 29"  # the caret's line stays in view ...
     assert all(top < y < bottom for _, y in drawn_y)  # ... and nothing is drawn outside the field
-    assert len(drawn_y) < 31 and ui.find(rid="body").text.count("\n") == 30
+    assert len(drawn_y) < 31 and ui.find(rid="body").text.count("\n") == 31
     ui.d.key("back")  # without focus the field shows its first lines
     assert next(t for t, _, _ in _drawn(ui.d) if t.startswith(("word", "line"))).startswith("word")
 
