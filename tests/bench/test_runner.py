@@ -84,3 +84,24 @@ def test_bad_input(tmp_path: Path) -> None:
         run_suite(RunConfig(suite="mobile-eval", out=tmp_path), ["sim"], task_ids=["settings-l"])
     with pytest.raises(InputError, match="no suite"):
         run_suite(RunConfig(suite="no-such-suite", out=tmp_path), ["sim"])
+
+
+def test_a_dead_worker_is_replaced_and_its_task_recorded(tmp_path: Path) -> None:
+    import multiprocessing
+    import os
+    import signal
+
+    killed: list[int] = []
+
+    def on_event(kind: str, info: dict[str, Any]) -> None:
+        if kind == "step" and info["task"] == "music-3" and not killed:
+            for child in multiprocessing.active_children():
+                killed.append(child.pid or 0)
+                os.kill(child.pid or 0, signal.SIGKILL)
+
+    config = RunConfig(suite="mobile-eval", brain="reference", out=tmp_path)
+    outcome = run_suite(config, ["sim"], task_ids=["music-3", "settings-2"], on_event=on_event)
+    by_id = {r["id"]: r for r in outcome.rows}
+    assert killed
+    assert "worker process died" in by_id["music-3"]["error"]
+    assert by_id["settings-2"]["su"] == 1 and not by_id["settings-2"]["error"]
