@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import io
 import json
 from pathlib import Path
 
+import pytest
 from PIL import Image
 
 from droidpilot.bench.judge_eval import scores, truncate_trace
@@ -49,3 +51,27 @@ def test_scores() -> None:
     assert (s["tp"], s["fn"], s["tn"], s["fp"], s["n"]) == (1, 1, 2, 1, 5)
     assert s["accuracy"] == 0.6 and s["precision"] == 0.5 and s["recall"] == 0.5 and s["manual_review"] == 1
     assert scores([], "m")["accuracy"] is None
+
+
+@pytest.mark.slow
+def test_judge_eval_end_to_end(tmp_path: Path) -> None:
+    from rich.console import Console
+
+    from droidpilot.bench.judge_eval import run_judge_eval
+    from droidpilot.bench.report import write_report
+    from droidpilot.bench.runner import run_suite
+    from droidpilot.bench.worker import RunConfig
+
+    config = RunConfig(suite="mobile-eval", brain="reference", out=tmp_path)
+    run_suite(config, ["sim"], task_ids=["music-3"])
+    result = run_judge_eval(config, ["sim"], task_ids=["music-3"], jobs=1,
+                            console=Console(file=io.StringIO()))
+    assert result["counts"] == {"reference": 1, "truncated": 1, "wrong_final": 1}
+    labels = {i["source"]: i["label"] for i in result["items"]}
+    assert labels == {"reference": True, "truncated": False, "wrong_final": False}
+    for mode in ("ocr_only", "with_xml"):
+        assert result["modes"][mode]["accuracy"] == 1.0, result["items"]
+    saved = json.loads((tmp_path / "judge_eval.json").read_text())
+    assert saved["modes"] == result["modes"]
+    html = write_report(tmp_path).read_text()
+    assert "how good is the verifier?" in html and "disagreements (0)" in html
