@@ -76,6 +76,14 @@ def test_fuzzy_match_tolerates_a_misread_in_a_long_word_only() -> None:
     assert match_text("OK", "0K") is None  # two characters: exact only, and too short to fold safely
 
 
+def test_a_line_missing_whole_words_is_not_a_fuzzy_match() -> None:
+    # Misread characters are forgiven; missing or extra words are not (the verifier must not credit
+    # "Comments" for "Add comment", nor a place page for "Navigating to ...").
+    assert match_text("Add comment", "Comments") is None
+    assert match_text("Navigating to Shell Gas Station", "Shell Gas Station") is None
+    assert match_text("Airplane mode", "Airplane rnode").kind == "fuzzy"
+
+
 def test_a_short_line_never_matches_inside_a_long_query() -> None:
     for line in ("A", "a", "Add", "account"):
         assert match_text("Add account to continue", line) is None

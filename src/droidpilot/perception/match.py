@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from typing import Literal
 
 from rapidfuzz import fuzz
+from rapidfuzz.distance import Levenshtein
 
 from droidpilot.perception.normalize import is_cjk, match_key, normalize_text
 
@@ -30,6 +31,11 @@ def fuzzy_threshold(length: int) -> float | None:
     if length <= 15:
         return 75.0
     return 70.0
+
+
+def allowed_edits(length: int) -> int:
+    """How many characters OCR may have misread in a query of ``length`` characters (about one in five)."""
+    return max(1, length // 5)
 
 
 @dataclass(frozen=True)
@@ -88,8 +94,10 @@ def match_text(query: str, line: str, casefold: bool = True, fuzzy: bool = True)
     threshold = fuzzy_threshold(len(q)) if fuzzy else None
     if threshold is None:
         return None
+    # A whole line matches when it differs from the query by a few misread characters, never by whole
+    # words: "Setlings" is "Settings", but "Comments" is not "Add comment".
     whole = fuzz.ratio(q, t)
-    if whole >= threshold:
+    if whole >= threshold and Levenshtein.distance(q, t) <= allowed_edits(len(q)):
         return TextMatch("fuzzy", whole / 100.0 * 0.9)
     if len(t) > len(q) >= 5:  # the query inside a longer line; never a short line inside the query
         part = fuzz.partial_ratio_alignment(spaced_q, spaced_t)
