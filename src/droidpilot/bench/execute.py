@@ -14,7 +14,8 @@ from pathlib import Path
 from typing import Any
 
 from droidpilot.agent.loop import Agent, Limits
-from droidpilot.agent.recorder import atomic_write, atomic_write_json
+from droidpilot.atomicio import atomic_write_bytes as atomic_write
+from droidpilot.atomicio import atomic_write_json
 from droidpilot.bench import oracle as oracle_lang
 from droidpilot.bench.metrics import read_steps, task_metrics
 from droidpilot.bench.screenui import add_ui

@@ -30,7 +30,8 @@ from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
-from droidpilot.agent.recorder import atomic_write, atomic_write_json
+from droidpilot.atomicio import atomic_write_bytes as atomic_write
+from droidpilot.atomicio import atomic_write_json
 from droidpilot.bench.results import load_results
 from droidpilot.bench.worker import RunConfig
 from droidpilot.errors import DroidpilotError

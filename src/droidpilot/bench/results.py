@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from droidpilot.agent.recorder import atomic_write
+from droidpilot.atomicio import atomic_write_bytes as atomic_write
 from droidpilot.bench.metrics import summarize
 from droidpilot.errors import InputError
 

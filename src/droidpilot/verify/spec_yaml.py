@@ -7,6 +7,7 @@ files are parsed by the json module and, when YAML reads them the same way, get 
 
 from __future__ import annotations
 
+import contextlib
 import json
 from dataclasses import dataclass
 from typing import Any
@@ -92,10 +93,10 @@ class SyntaxProblem:
 
 def load_yaml(text: str) -> Any:
     """Parse YAML safely into LineDict / LineList; raises SyntaxProblemError on bad syntax."""
-    try:
-        return yaml.load(text, Loader=_FastLineLoader)  # both loaders derive from the safe loaders
-    except yaml.YAMLError:
-        pass  # parse again with the pure-Python parser, whose messages say more
+    # Both loaders derive from the safe loaders. On an error, parse again with the pure-Python
+    # parser, whose messages say more.
+    with contextlib.suppress(yaml.YAMLError):
+        return yaml.load(text, Loader=_FastLineLoader)
     try:
         return yaml.load(text, Loader=_LineLoader)
     except yaml.MarkedYAMLError as exc:

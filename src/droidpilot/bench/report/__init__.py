@@ -11,7 +11,7 @@ from html import escape
 from pathlib import Path
 from typing import Any
 
-from droidpilot.agent.recorder import atomic_write
+from droidpilot.atomicio import atomic_write_bytes as atomic_write
 from droidpilot.bench.report.charts import grouped_bars
 from droidpilot.bench.report.page import PAGE, judge_section, summary_table
 from droidpilot.bench.report.task import task_section
