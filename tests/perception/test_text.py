@@ -135,6 +135,14 @@ def test_a_label_split_into_two_lines_is_rejoined() -> None:
     assert stacked.status == "found" and stacked.candidates[0].box == (600, 900, 800, 990)
 
 
+def test_a_list_title_wrapped_onto_left_aligned_overlapping_lines_is_rejoined() -> None:
+    # As OCR reads a shop result: the second line starts at the same left edge, boxes overlap by 2 px.
+    lines = [line("Classic Baseball Cap,", (422, 325, 858, 382)),
+             line("Adjustable Cotton", (419, 380, 793, 440)), line("US$ 2.10", (419, 440, 591, 492))]
+    result = locate_text(lines, "Classic Baseball Cap, Adjustable Cotton", SCREEN)
+    assert result.status == "found" and result.candidates[0].box == (419, 325, 858, 440)
+
+
 def test_case_matters_only_when_asked() -> None:
     lines = [line("OK", (100, 100, 160, 140)), line("ok", (100, 300, 160, 340))]
     assert locate_text(lines, "OK", SCREEN).status == "ambiguous"

@@ -40,7 +40,7 @@ def _usable(lines: list[OcrLine], screen_size: tuple[int, int], large_fraction: 
 
 def _merged(lines: list[OcrLine]) -> list[OcrLine]:
     """Pairs of lines that may be one label split by OCR: side by side on a row, or stacked and centred
-    (a launcher label wrapped onto two lines)."""
+    (a launcher label wrapped onto two lines) or left-aligned (a list title wrapped onto two lines)."""
     out = []
     for a in lines:
         ah = a.box[3] - a.box[1]
@@ -51,8 +51,10 @@ def _merged(lines: list[OcrLine]) -> list[OcrLine]:
             h = min(ah, bh)
             same_row = abs((a.box[1] + a.box[3]) - (b.box[1] + b.box[3])) / 2 <= h / 2
             side_by_side = same_row and 0 <= b.box[0] - a.box[2] <= 1.5 * h
-            stacked = (0 <= b.box[1] - a.box[3] <= 0.8 * h
-                       and abs((a.box[0] + a.box[2]) - (b.box[0] + b.box[2])) / 2 <= h)
+            centred = abs((a.box[0] + a.box[2]) - (b.box[0] + b.box[2])) / 2 <= h
+            left_aligned = abs(a.box[0] - b.box[0]) <= h  # a list row's title wrapped onto two lines
+            # OCR boxes of adjacent lines may overlap by a few pixels
+            stacked = -0.3 * h <= b.box[1] - a.box[3] <= 0.8 * h and (centred or left_aligned)
             if not (side_by_side or stacked):
                 continue
             joined = f"{a.text} {b.text}"
@@ -72,7 +74,8 @@ def _hits(lines: list[OcrLine], query: str, casefold: bool) -> list[_Hit]:
 
 
 def _select(lines: list[OcrLine], query: str, casefold: bool) -> list[_Hit]:
-    """Exact single lines, else exact rejoined pairs, else the best fuzzy or containing hits."""
+    """Exact single lines, else exact rejoined pairs, else the best fuzzy or containing single lines,
+    else the best fuzzy or containing rejoined pairs."""
     hits = _hits(lines, query, casefold)
     exact = [h for h in hits if h.match.kind == "exact"]
     if exact:
@@ -81,7 +84,9 @@ def _select(lines: list[OcrLine], query: str, casefold: bool) -> list[_Hit]:
     exact = [h for h in joined if h.match.kind == "exact"]
     if exact:
         return exact
-    hits += joined
+    # A rejoined pair only when no single line holds the query: "Wi-Fi" inside the subtitle under
+    # "Network & internet" is that subtitle's, not the pair's.
+    hits = hits or joined
     if not hits:
         return []
     best = max(h.match.score for h in hits)
