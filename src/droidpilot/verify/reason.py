@@ -12,7 +12,7 @@ from droidpilot.verify.checkers.base import CheckResult, Verdict
 from droidpilot.verify.frame import Frame
 from droidpilot.verify.result import Match, NodeStatus, VerifyResult
 from droidpilot.verify.rule import Task
-from droidpilot.verify.search import BEFORE_START, Graph, Outcome, describe_event, event_kind
+from droidpilot.verify.search import BEFORE_START, Graph, Outcome, describe_event, event_kind, still_needed
 
 MemoKey = tuple[str, int, str]
 _EXAMPLES = 2  # how many "no" answers the reason quotes
@@ -95,26 +95,13 @@ def _first_unmet(graph: Graph, outcome: Outcome, partial: list[str], checks: Che
     """The enabled node that never held and still stood between the partial path and an open target
     (optional branches that were bypassed do not count)."""
     on_path = set(partial)
-    needed = _still_needed(graph, outcome)
+    needed = still_needed(graph, outcome.earliest)
     pending = [n for n in outcome.enabled if n in needed]
     if not pending:
         return None
     rank = {n: i for i, n in enumerate(graph.order)}
     return min(pending, key=lambda n: (not (set(graph.parents[n]) & on_path) and bool(graph.parents[n]),
                                        outcome.enabled[n], rank[n]))
-
-
-def _still_needed(graph: Graph, outcome: Outcome) -> set[str]:
-    """Unsatisfied nodes from which an open target is reachable through unsatisfied nodes only."""
-    keep: set[str] = set()
-    stack = [t for t in graph.targets if t not in outcome.earliest]
-    while stack:
-        node = stack.pop()
-        if node in keep or node in outcome.earliest:
-            continue
-        keep.add(node)
-        stack.extend(graph.parents[node])
-    return keep
 
 
 def _label(task: Task, node_id: str) -> str:

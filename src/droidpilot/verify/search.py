@@ -217,17 +217,7 @@ def sweep(graph: Graph, n_events: int, oracle: Oracle, *, optimistic: bool = Fal
         return any(hit) if graph.mode == "any" else all(hit)
 
     def relevant() -> set[str]:
-        if exhaustive:
-            return set(graph.order)
-        keep: set[str] = set()
-        stack = [t for t in graph.targets if t not in out.earliest]
-        while stack:
-            node = stack.pop()
-            if node in keep or node in out.earliest:
-                continue
-            keep.add(node)
-            stack.extend(graph.parents[node])
-        return keep
+        return set(graph.order) if exhaustive else still_needed(graph, out.earliest)
 
     matters = relevant()
     for event in range(n_events):
@@ -253,3 +243,16 @@ def sweep(graph: Graph, n_events: int, oracle: Oracle, *, optimistic: bool = Fal
                 matters = relevant()
     out.ok = finished()
     return out
+
+
+def still_needed(graph: Graph, earliest: Mapping[str, int]) -> set[str]:
+    """Unsatisfied nodes from which an open target is reachable through unsatisfied nodes only."""
+    keep: set[str] = set()
+    stack = [t for t in graph.targets if t not in earliest]
+    while stack:
+        node = stack.pop()
+        if node in keep or node in earliest:
+            continue
+        keep.add(node)
+        stack.extend(graph.parents[node])
+    return keep
