@@ -29,10 +29,8 @@ def rate(fn: Callable[[], object], seconds: float) -> tuple[float, float]:
     return n / elapsed, 1000 * elapsed / n
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__)
-    parser.add_argument("--seconds", type=float, default=3.0, help="time spent on each measurement")
-    args = parser.parse_args()
+def measure(seconds: float) -> list[tuple[str, tuple[float, float]]]:
+    """(name, (calls per second, ms per call)) for AdbDevice and the adb binary through the front."""
     sim = SimDevice()
     with AdbServer([sim], port=0).start() as server:
         dev = AdbDevice("simphone-1", port=server.port)
@@ -44,11 +42,11 @@ def main() -> None:
             dev.screenshot()
 
         figures = [
-            ("adb screenshot, unchanged screen (PNG cached by SimPhone)", rate(dev.screenshot, args.seconds)),
-            ("adb key + screenshot, screen changes every other call", rate(fresh_screenshot, args.seconds)),
-            ("adb tap", rate(lambda: dev.tap(540, 1500), args.seconds)),
-            ("adb ui_xml (uiautomator dump + cat)", rate(dev.ui_xml, args.seconds)),
-            ("adb current_app (dumpsys window | grep)", rate(dev.current_app, args.seconds)),
+            ("adb screenshot, unchanged screen (PNG cached by SimPhone)", rate(dev.screenshot, seconds)),
+            ("adb key + screenshot, screen changes every other call", rate(fresh_screenshot, seconds)),
+            ("adb tap", rate(lambda: dev.tap(540, 1500), seconds)),
+            ("adb ui_xml (uiautomator dump + cat)", rate(dev.ui_xml, seconds)),
+            ("adb current_app (dumpsys window | grep)", rate(dev.current_app, seconds)),
         ]
         adb = Path(str(importlib.resources.files("adbutils.binaries"))) / "adb"
         if adb.exists():
@@ -63,10 +61,17 @@ def main() -> None:
                                capture_output=True, check=True, env=env)
 
             figures.append(("adb binary: exec-out screencap -p (process start included)",
-                            rate(binary_screencap, args.seconds)))
+                            rate(binary_screencap, seconds)))
             figures.append(("adb binary: shell input tap (process start included)",
-                            rate(binary_tap, args.seconds)))
-    for name, (per_second, ms) in figures:
+                            rate(binary_tap, seconds)))
+    return figures
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--seconds", type=float, default=3.0, help="time spent on each measurement")
+    args = parser.parse_args()
+    for name, (per_second, ms) in measure(args.seconds):
         print(f"{name}: {per_second:.1f}/s ({ms:.1f} ms each)")
 
 

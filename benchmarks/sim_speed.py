@@ -2,7 +2,7 @@
 of each stage (compose, render, PNG encode), and input events per second.
 
 Run: ``.venv/bin/python benchmarks/sim_speed.py [--rounds N] [--size 1080x2400]``. Prints one figure per
-line. The ADB front's figures (through ``adb exec-out screencap``) come from its own benchmark.
+line, then the same device driven through the ADB front (``benchmarks/adb_speed.py``; ``--no-adb`` skips it).
 """
 
 from __future__ import annotations
@@ -40,6 +40,8 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rounds", type=int, default=20)
     parser.add_argument("--size", default="1080x2400")
+    parser.add_argument("--no-adb", action="store_true", help="skip the figures through the ADB front")
+    parser.add_argument("--adb-seconds", type=float, default=2.0, help="time per ADB measurement")
     args = parser.parse_args()
     size = parse_size(args.size)
     print(f"size: {size[0]}x{size[1]}")
@@ -87,6 +89,11 @@ def main() -> None:
     dev.tap(int(900 * scale), int(2100 * scale))  # New note: focuses the body field
     step = _timed(lambda: (dev.type_text("b"), dev.screenshot_png()), args.rounds)
     print(f"agent step (type one char + PNG screenshot of the changed frame) {step * 1e3:.1f} ms")
+    if not args.no_adb:
+        from adb_speed import measure  # this folder is on sys.path when run as a script
+
+        for name, (per_second, ms) in measure(args.adb_seconds):
+            print(f"through the ADB front: {name}: {per_second:.1f}/s ({ms:.1f} ms each)")
 
 
 if __name__ == "__main__":
