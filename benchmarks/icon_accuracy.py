@@ -18,7 +18,7 @@ import numpy as np
 
 from droidpilot.perception.icons.colours import COLOUR_NAMES
 from droidpilot.perception.icons.describe import describe_region
-from droidpilot.perception.icons.drawing import SHAPES, blank_screen, draw_icon
+from droidpilot.perception.icons.drawing import SHAPES, as_rgb, blank_screen, draw_icon
 from droidpilot.perception.icons.imageio import read_image
 from droidpilot.perception.icons.rank import locate_icon
 from droidpilot.perception.icons.templates import DEFAULT_SCALES, ScreenPyramid, search_template
@@ -94,7 +94,7 @@ def locate(rng: random.Random, screens: int) -> None:
         for icon in placed:
             total += 1
             t0 = time.perf_counter()
-            res = locate_icon(img, f"{icon.colour} {expected(icon.shape)}")
+            res = locate_icon(as_rgb(img), f"{icon.colour} {expected(icon.shape)}")
             seconds += time.perf_counter() - t0
             hit = False
             if res.status == "found":
@@ -175,7 +175,7 @@ def real_icons() -> None:
             screen[y:y + tile.shape[0], x:x + tile.shape[1]] = tile
             boxes.append((x, y, x + tile.shape[1], y + tile.shape[0]))
         for (name, words), b in zip(group, boxes, strict=True):
-            res = locate_icon(screen, words)
+            res = locate_icon(as_rgb(screen), words)
             ok = res.status == "found" and b[0] <= res.candidates[0].point[0] <= b[2] \
                 and b[1] <= res.candidates[0].point[1] <= b[3]
             hits += ok

@@ -12,7 +12,7 @@ from PIL import Image, ImageDraw, ImageFont
 from droidpilot.errors import InputError
 from droidpilot.perception.icons import locate_icon
 from droidpilot.perception.icons.candidates import find_regions
-from droidpilot.perception.icons.drawing import DrawnIcon, blank_screen, draw_icon
+from droidpilot.perception.icons.drawing import DrawnIcon, as_rgb, blank_screen, draw_icon
 from droidpilot.perception.types import OcrLine
 
 FONT = Path("/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf")
@@ -82,7 +82,7 @@ QUERIES = [
 def test_icon_found_by_description_and_position(screen, description: str, position: str | None,
                                                  key: str) -> None:
     img, icons, lines = screen
-    result = locate_icon(img, description, position, ocr_lines=lines)
+    result = locate_icon(as_rgb(img), description, position, ocr_lines=lines)
     assert result.status == "found", result.to_dict()
     best = result.candidates[0]
     assert _inside(best.point, icons[key]), (best.to_dict(), icons[key])
@@ -92,7 +92,7 @@ def test_icon_found_by_description_and_position(screen, description: str, positi
 
 def test_without_ocr_lines_text_rows_are_not_icons(screen) -> None:
     img, icons, _ = screen
-    result = locate_icon(img, "red heart", "bottom")
+    result = locate_icon(as_rgb(img), "red heart", "bottom")
     assert result.status == "found"
     assert _inside(result.candidates[0].point, icons["heart"])
 
@@ -101,13 +101,13 @@ def test_two_alike_icons_are_ambiguous_with_crops_and_position_decides() -> None
     img = blank_screen(W, H, "light")
     top = draw_icon(img, "heart", (540, 300), 80, "red")
     bottom = draw_icon(img, "heart", (540, 2100), 80, "red")
-    result = locate_icon(img, "red heart")
+    result = locate_icon(as_rgb(img), "red heart")
     assert result.status == "ambiguous"
     assert len(result.candidates) == 2
     assert all(c.crop is not None and c.crop.size[0] > 80 for c in result.candidates)
-    on_top = locate_icon(img, "red heart", "top")
+    on_top = locate_icon(as_rgb(img), "red heart", "top")
     assert on_top.status == "found" and _inside(on_top.candidates[0].point, top)
-    at_bottom = locate_icon(img, "(red heart, bottom)")
+    at_bottom = locate_icon(as_rgb(img), "(red heart, bottom)")
     assert at_bottom.status == "found" and _inside(at_bottom.candidates[0].point, bottom)
 
 
@@ -115,14 +115,14 @@ def test_many_alike_icons_are_too_many() -> None:
     img = blank_screen(W, H, "dark")
     for i in range(6):
         draw_icon(img, "circle", (200 + (i % 3) * 340, 600 + (i // 3) * 600), 90, "blue")
-    result = locate_icon(img, "blue circle")
+    result = locate_icon(as_rgb(img), "blue circle")
     assert result.status == "too_many"
     assert len(result.candidates) == 6
 
 
 def test_absent_icon_is_not_found_with_what_is_on_screen(screen) -> None:
     img, _, lines = screen
-    result = locate_icon(img, "pink star", ocr_lines=lines)
+    result = locate_icon(as_rgb(img), "pink star", ocr_lines=lines)
     assert result.status == "not_found"
     assert result.candidates == []
     assert any("yellow star" in c for c in result.closest), result.closest
@@ -131,10 +131,10 @@ def test_absent_icon_is_not_found_with_what_is_on_screen(screen) -> None:
 def test_ocr_text_is_not_taken_for_an_icon() -> None:
     img = blank_screen(W, H, "light")
     img, lines = _text(img, [("Do", (400, 1000), 160)], (20, 20, 20))
-    as_icons = locate_icon(img, "black circle", ocr_lines=[])  # [] = no text known: letters may match
+    as_icons = locate_icon(as_rgb(img), "black circle", ocr_lines=[])  # [] = no text known: letters may match
     assert as_icons.status == "found"
     assert lines[0].box[0] <= as_icons.candidates[0].point[0] <= lines[0].box[2]
-    assert locate_icon(img, "black circle", ocr_lines=lines).status == "not_found"
+    assert locate_icon(as_rgb(img), "black circle", ocr_lines=lines).status == "not_found"
 
 
 def test_icon_of_several_strokes_is_one_candidate() -> None:
@@ -160,7 +160,7 @@ def test_icon_inside_a_coloured_bar_is_found() -> None:
     img = blank_screen(W, H, "light")
     cv2.rectangle(img, (0, 0), (W, 200), (210, 120, 25), -1)  # blue app bar (BGR)
     icon = draw_icon(img, "magnifier", (980, 100), 72, "white")
-    result = locate_icon(img, "white magnifier", "top right")
+    result = locate_icon(as_rgb(img), "white magnifier", "top right")
     assert result.status == "found"
     assert _inside(result.candidates[0].point, icon)
 
@@ -184,9 +184,9 @@ def test_accepts_path_bytes_and_pil(tmp_path: Path) -> None:
 def test_bad_descriptions_are_input_errors() -> None:
     img = blank_screen(360, 640, "light")
     with pytest.raises(InputError, match="names no colour and no shape"):
-        locate_icon(img, "the thing you tap")
+        locate_icon(as_rgb(img), "the thing you tap")
     with pytest.raises(InputError, match="not a position"):
-        locate_icon(img, "red heart", "sideways")
+        locate_icon(as_rgb(img), "red heart", "sideways")
     with pytest.raises(InputError, match="not a readable image"):
         locate_icon(b"not an image", "red heart")
 
@@ -195,7 +195,7 @@ def test_a_star_rating_stays_icons_while_cjk_words_count_as_text() -> None:
     img = blank_screen(W, H, "light")
     for i in range(5):  # five identical stars, close together like a rating
         draw_icon(img, "star", (300 + i * 70, 900), 60, "yellow")
-    assert locate_icon(img, "yellow star").status == "too_many"
+    assert locate_icon(as_rgb(img), "yellow star").status == "too_many"
     cjk = Path("/usr/share/fonts/truetype/wqy/wqy-microhei.ttc")
     if not cjk.exists():
         pytest.skip(f"CJK font absent ({cjk})")
@@ -228,6 +228,6 @@ def test_real_app_icons_found_by_words() -> None:
         screen[y:y + tile.shape[0], x:x + tile.shape[1]] = tile
         boxes[words] = DrawnIcon("real", words, (x, y, x + tile.shape[1], y + tile.shape[0]))
     for words, icon in boxes.items():
-        result = locate_icon(screen, words)
+        result = locate_icon(as_rgb(screen), words)
         assert result.status == "found", (words, result.to_dict())
         assert _inside(result.candidates[0].point, icon), (words, result.to_dict())

@@ -17,7 +17,7 @@ from droidpilot.perception.icons import (
     Ranker,
     locate_icon,
 )
-from droidpilot.perception.icons.drawing import blank_screen, draw_icon
+from droidpilot.perception.icons.drawing import as_rgb, blank_screen, draw_icon
 from droidpilot.perception.icons.plugins import MODELS_ENV, decode_yolo, letterbox
 
 
@@ -109,12 +109,12 @@ def test_plugins_satisfy_the_protocols_and_are_used() -> None:
     img = blank_screen(1080, 2400, "light")
     heart = draw_icon(img, "heart", (540, 1800), 90, "red")
     draw_icon(img, "heart", (540, 600), 90, "blue")
-    result = locate_icon(img, "heart", ranker=RednessRanker())
+    result = locate_icon(as_rgb(img), "heart", ranker=RednessRanker())
     assert result.status == "found"
     x, y = result.candidates[0].point
     assert heart.box[0] <= x <= heart.box[2] and heart.box[1] <= y <= heart.box[3]
     cell = (heart.box[0] - 6, heart.box[1] - 6, heart.box[2] + 6, heart.box[3] + 6)
-    detected = locate_icon(img, "red heart", detector=GridDetector([cell]))
+    detected = locate_icon(as_rgb(img), "red heart", detector=GridDetector([cell]))
     assert detected.status == "found"
     assert detected.candidates[0].box == cell
 
@@ -126,13 +126,13 @@ def test_plugins_named_in_the_environment_fail_clearly(monkeypatch: pytest.Monke
     monkeypatch.setenv(MODELS_ENV, str(tmp_path))
     monkeypatch.setenv("DROIDPILOT_ICON_RANKER", "open_clip")
     with pytest.raises(PluginUnavailable, match=r"open_clip_model\.safetensors"):
-        locate_icon(img, "red heart")
+        locate_icon(as_rgb(img), "red heart")
     monkeypatch.setenv("DROIDPILOT_ICON_RANKER", "magic")
     with pytest.raises(PluginUnavailable, match="rankers are: open_clip"):
-        locate_icon(img, "red heart")
+        locate_icon(as_rgb(img), "red heart")
     monkeypatch.delenv("DROIDPILOT_ICON_RANKER")
     monkeypatch.setenv("DROIDPILOT_ICON_DETECTOR", "onnx")
     with pytest.raises(PluginUnavailable, match=r"model\.onnx"):
-        locate_icon(img, "red heart")
+        locate_icon(as_rgb(img), "red heart")
     monkeypatch.delenv("DROIDPILOT_ICON_DETECTOR")
-    assert locate_icon(img, "red heart").status == "found"  # nothing asked for: the default path
+    assert locate_icon(as_rgb(img), "red heart").status == "found"  # nothing asked for: the default path

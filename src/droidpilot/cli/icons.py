@@ -32,14 +32,14 @@ def list_icons(
 ) -> None:
     """Print the icon candidates on a screenshot with colour and shape (no OCR: text may be listed)."""
     from droidpilot.perception.icons import describe_icons
-    from droidpilot.perception.icons.imageio import read_image
     from droidpilot.perception.icons.rank import where_on_screen
+    from droidpilot.perception.ocr import load_image
     from droidpilot.perception.types import box_center
 
     with guard():
-        img = read_image(image)
+        img = load_image(image)  # a PIL image: no doubt about its channel order
         found = [(r, d) for r, d in describe_icons(img) if d.shape_confidence >= min_confidence]
-    size = (img.shape[1], img.shape[0])
+    size = img.size
     rows = [{"box": list(r.box), "point": list(box_center(r.box)), "description": d.text,
              "confidence": round(d.shape_confidence, 3), "where": where_on_screen(box_center(r.box), size)}
             for r, d in found]

@@ -140,3 +140,8 @@ def blank_screen(width: int = 1080, height: int = 2400, theme: str = "light") ->
     """A plain phone-sized BGR canvas in the light or dark theme."""
     value = 250 if theme == "light" else 18
     return np.full((height, width, 3), value, np.uint8)
+
+
+def as_rgb(img: np.ndarray) -> np.ndarray:
+    """The RGB array the public API takes, from a BGR canvas drawn here with OpenCV."""
+    return cv2.cvtColor(img, cv2.COLOR_BGR2RGB)

@@ -50,14 +50,19 @@ def read_image(path: str | Path, keep_alpha: bool = False) -> np.ndarray:
 
 
 def to_bgr(image: Any) -> np.ndarray:
-    """A BGR uint8 array from a path, bytes, a PIL image or an array (arrays are taken as BGR)."""
+    """A BGR uint8 array from a path, bytes, a PIL image or an array.
+
+    Arrays are taken as RGB(A), as Pillow gives them and as the OCR engines read them, so one array
+    means the same colours everywhere in droidpilot's public API.
+    """
     if isinstance(image, np.ndarray):
-        if image.ndim == 2:
-            return cv2.cvtColor(image, cv2.COLOR_GRAY2BGR)
-        if image.ndim == 3 and image.shape[2] == 4:
-            return cv2.cvtColor(image, cv2.COLOR_BGRA2BGR)
-        if image.ndim == 3 and image.shape[2] == 3:
-            return image if image.dtype == np.uint8 else image.astype(np.uint8)
+        img = image if image.dtype == np.uint8 else image.astype(np.uint8)
+        if img.ndim == 2:
+            return cv2.cvtColor(img, cv2.COLOR_GRAY2BGR)
+        if img.ndim == 3 and img.shape[2] == 4:
+            return cv2.cvtColor(img, cv2.COLOR_RGBA2BGR)
+        if img.ndim == 3 and img.shape[2] == 3:
+            return cv2.cvtColor(img, cv2.COLOR_RGB2BGR)
         raise InputError(f"an image array must be HxW, HxWx3 or HxWx4, not {image.shape}")
     if isinstance(image, (bytes, bytearray, memoryview)):
         return decode_image(bytes(image))
@@ -67,4 +72,4 @@ def to_bgr(image: Any) -> np.ndarray:
         rgb = np.asarray(image.convert("RGB"))
         return cv2.cvtColor(rgb, cv2.COLOR_RGB2BGR)
     raise InputError(f"cannot use a {type(image).__name__} as an image; give a path, bytes, a PIL image "
-                     "or a BGR numpy array")
+                     "or an RGB numpy array")

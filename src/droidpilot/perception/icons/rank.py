@@ -147,7 +147,7 @@ def locate_icon(image: Any, description: str, position: str | None = None,
                 detector: Detector | None = None) -> LocateResult:
     """Find the icon a model described ("red heart", optionally with a position such as "bottom").
 
-    ``image`` is a path, bytes, a PIL image or a BGR array; boxes and points are in its pixels.
+    ``image`` is a path, bytes, a PIL image or an RGB array; boxes and points are in its pixels.
     ``ocr_lines`` (when known) keep text from being taken for icons. Without an explicit ranker or
     detector, the ones named by ``DROIDPILOT_ICON_RANKER`` / ``DROIDPILOT_ICON_DETECTOR`` are used (none
     by default). Raises InputError for a description with neither a colour nor a shape word, and
