@@ -6,7 +6,8 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 # Distribution packages the tests and the perception/browser parts need (installed as root via apt-get).
-SYSTEM_PACKAGES := tesseract-ocr tesseract-ocr-chi-sim fonts-wqy-microhei fonts-dejavu-core adb chromium
+SYSTEM_PACKAGES := tesseract-ocr tesseract-ocr-chi-sim fonts-wqy-microhei fonts-dejavu-core \
+  fonts-material-design-icons-iconfont adb chromium
 
 .PHONY: venv demo test lint system-deps lock clean
 
@@ -15,7 +16,7 @@ venv: $(STAMP)
 $(STAMP): pyproject.toml constraints.txt
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --disable-pip-version-check --upgrade "pip>=24"
-	$(BIN)/python -m pip install --quiet --disable-pip-version-check -c constraints.txt -e '.[dev]'
+	$(BIN)/python -m pip install --quiet --disable-pip-version-check -c constraints.txt -e '.[dev,ray,studio]'
 	touch $(STAMP)
 
 system-deps:
@@ -44,7 +45,7 @@ test: venv system-deps lint
 lock:
 	rm -rf /tmp/droidpilot-lock && $(PYTHON) -m venv /tmp/droidpilot-lock
 	/tmp/droidpilot-lock/bin/pip install --quiet --upgrade "pip>=24"
-	/tmp/droidpilot-lock/bin/pip install --quiet -e '.[dev]'
+	/tmp/droidpilot-lock/bin/pip install --quiet -e '.[dev,ray,studio]'
 	/tmp/droidpilot-lock/bin/pip freeze --exclude-editable | grep -v '^-e' > constraints.txt
 
 clean:
