@@ -5,7 +5,8 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
-# Distribution packages the tests and the perception/browser parts need (installed as root via apt-get).
+# Distribution packages the demo, the tests and the perception/browser parts need (installed as root via
+# apt-get; as another user `make demo`/`make test` say which are missing and how to install them).
 SYSTEM_PACKAGES := tesseract-ocr tesseract-ocr-chi-sim fonts-wqy-microhei fonts-dejavu-core \
   fonts-material-design-icons-iconfont adb chromium
 
@@ -32,7 +33,7 @@ system-deps:
 	  fi; \
 	fi
 
-demo: venv
+demo: venv system-deps
 	$(BIN)/droidpilot demo
 
 lint: venv

@@ -39,3 +39,18 @@ def test_a_failed_write_keeps_the_old_file(tmp_path: Path) -> None:
         atomic_write_json(target, {"not json": object()})
     assert json.loads(target.read_text("utf-8")) == [1]
     assert [p.name for p in tmp_path.iterdir()] == ["keep.json"]
+
+
+def test_written_files_are_readable_by_the_group_as_open_would_leave_them(tmp_path: Path) -> None:
+    import os
+
+    from droidpilot.atomicio import file_mode
+
+    old = os.umask(0o022)
+    os.umask(old)
+    target = tmp_path / "results.json"
+    atomic_write_json(target, {"a": 1})
+    assert file_mode() == 0o666 & ~old
+    assert target.stat().st_mode & 0o777 == file_mode()
+    if old == 0o022:
+        assert target.stat().st_mode & 0o777 == 0o644

@@ -319,16 +319,3 @@ def test_notification_shade_tiles_and_notifications(ui: Driver) -> None:
     assert ui.d.state()["system"]["notifications"] == [] and ui.has("No notifications")
     ui.d.swipe(540, 1600, 540, 300, 300)
     assert not ui.d.state()["system"]["shade_open"]
-
-
-def test_missing_font_names_the_debian_package(monkeypatch: pytest.MonkeyPatch) -> None:
-    from droidpilot.device.sim import fonts
-
-    monkeypatch.setitem(fonts._CANDIDATES, "cjk", (("/nonexistent/wqy.ttc",), "NoSuchFontFamily42",
-                                                   "fonts-wqy-microhei"))
-    fonts.font_path.cache_clear()
-    try:
-        with pytest.raises(DeviceError, match=r"apt-get install fonts-wqy-microhei"):
-            fonts.font_path("cjk")
-    finally:
-        fonts.font_path.cache_clear()

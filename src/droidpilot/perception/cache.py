@@ -15,13 +15,13 @@ import hashlib
 import json
 import logging
 import os
-import tempfile
 import threading
 from pathlib import Path
 from typing import Any
 
 import platformdirs
 
+from droidpilot.atomicio import make_temp_beside
 from droidpilot.errors import InputError
 from droidpilot.perception.ocr import ImageInput, OcrEngine, image_key_bytes
 from droidpilot.perception.types import OcrLine
@@ -102,7 +102,7 @@ class OcrCache:
         for out, line in zip(payload["lines"], lines, strict=True):
             out["score"] = float(line.score)
         path.parent.mkdir(parents=True, exist_ok=True)
-        fd, tmp = tempfile.mkstemp(prefix=f".{key[:16]}.", suffix=".tmp", dir=path.parent)
+        fd, tmp = make_temp_beside(path)
         try:
             with os.fdopen(fd, "w", encoding="utf-8") as fh:
                 json.dump(payload, fh, ensure_ascii=False)
