@@ -1,5 +1,5 @@
-"""`droidpilot run`: exit 0 when the run ends normally (whatever the outcome), 2 on bad input; screen and
-model text shown escaped."""
+"""`droidpilot run`: exit 0 when the run ends normally (whatever the outcome), 2 on bad input or no such
+device, 3 on a device error, 4 on a model error, the reason printed; screen and model text shown escaped."""
 
 from __future__ import annotations
 
@@ -34,7 +34,7 @@ def test_bad_input_exits_2_with_a_message(tmp_path: Path, args: list[str], messa
     assert "Traceback" not in out.stderr
 
 
-def test_replay_run_exits_0_and_escapes_model_text(tmp_path: Path) -> None:
+def test_replay_run_that_runs_out_exits_4_and_escapes_model_text(tmp_path: Path) -> None:
     responses = tmp_path / "r.json"
     responses.write_text(json.dumps([
         "Observation: home\nThought: [bold red]not markup[/] here\nAction: wait (1)",
@@ -44,9 +44,67 @@ def test_replay_run_exits_0_and_escapes_model_text(tmp_path: Path) -> None:
     ]))
     out = _run("Do nothing much", "--device", "sim", "--brain", "replay", "--responses", str(responses),
                "--out", str(tmp_path / "trace"), cwd=tmp_path)
-    assert out.returncode == 0, out.stderr
+    assert out.returncode == 4, out.stderr  # the replay ran out: a model error, told plainly
     assert "[bold red]not markup[/] here" in out.stdout
     assert "[link=x]still[/link] missing" in out.stdout
-    assert "brain_error" in out.stdout  # the replay ran out: a normal end, told plainly
+    assert "brain_error" in out.stdout and "reason: " in out.stdout
     assert f"trace: {tmp_path / 'trace'}" in out.stdout.replace("\n", "")
     assert json.loads((tmp_path / "trace" / "run.json").read_text())["termination"] == "brain_error"
+
+
+def test_finished_run_exits_0(tmp_path: Path) -> None:
+    responses = tmp_path / "r.json"
+    responses.write_text(json.dumps(["Observation: home\nThought: nothing to do\nAction: stop"]))
+    out = _run("Do nothing", "--brain", "replay", "--responses", str(responses), "--no-completion-check",
+               "--out", str(tmp_path / "trace"), "--quiet", cwd=tmp_path)
+    assert out.returncode == 0, out.stderr
+    assert "completed" in out.stdout
+
+
+def test_failing_model_exits_4_and_names_runs_own_flags(tmp_path: Path) -> None:
+    from tests.support.openai_server import OpenAITestServer, Reply
+
+    with OpenAITestServer(default=Reply(status=503, text="overloaded", retry_after="0")) as server:
+        env = {**os.environ, "COLUMNS": "200"}
+        out = subprocess.run([sys.executable, "-m", "droidpilot", "run", "Open Settings", "--brain", "openai",
+                              "--model", "m", "--base-url", server.base_url, "--max-steps", "1", "--out",
+                              str(tmp_path / "t"), "--quiet"], capture_output=True, text=True, cwd=tmp_path,
+                             env=env, timeout=300)
+    assert out.returncode == 4, out.stdout + out.stderr
+    text = " ".join(out.stdout.split())
+    assert "brain_error" in text and "reason: " in text and "--base-url" in text
+    assert "--llm-base-url" not in text
+
+
+def test_missing_model_names_runs_own_flag(tmp_path: Path) -> None:
+    env_free = {k: v for k, v in os.environ.items() if k != "DROIDPILOT_LLM_MODEL"}
+    out = subprocess.run([sys.executable, "-m", "droidpilot", "run", "go", "--brain", "openai", "--base-url",
+                          "http://127.0.0.1:9/v1"], capture_output=True, text=True, cwd=tmp_path,
+                         env={**env_free, "COLUMNS": "200"}, timeout=120)
+    assert out.returncode == 2
+    text = " ".join(out.stderr.split())
+    assert "pass --model" in text and "--llm-model" not in text
+
+
+def _listening(port: int) -> bool:
+    import socket
+
+    with socket.socket() as sock:
+        return sock.connect_ex(("127.0.0.1", port)) == 0
+
+
+def test_no_such_device_exits_2_and_leaves_no_adb_server_behind(tmp_path: Path) -> None:
+    import shutil
+    import socket
+
+    if shutil.which("adb") is None:
+        pytest.skip("adb (distribution package) is not installed")
+    with socket.socket() as sock:  # a free port: no adb server the user started can be there
+        sock.bind(("127.0.0.1", 0))
+        port = sock.getsockname()[1]
+    out = _run("Open Settings", "--device", "no-such-serial", "--adb-port", str(port), "--out",
+               str(tmp_path / "t"), cwd=tmp_path)
+    assert out.returncode == 2, out.stdout + out.stderr
+    text = " ".join(out.stderr.split())
+    assert "no device 'no-such-serial'" in text and "Traceback" not in out.stderr
+    assert not _listening(port)  # the server started for the command was stopped again

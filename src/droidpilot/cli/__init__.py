@@ -22,8 +22,17 @@ app = typer.Typer(
 _registered = False
 
 
+def _print_version(value: bool) -> None:
+    if value:
+        from droidpilot import __version__
+
+        typer.echo(__version__)
+        raise typer.Exit(0)
+
+
 @app.callback()
-def _root() -> None:
+def _root(version: bool = typer.Option(False, "--version", is_eager=True, callback=_print_version,
+                                       help="Print droidpilot's version and exit.")) -> None:
     """Build, run and evaluate mobile GUI agents."""
 
 

@@ -14,7 +14,14 @@ from droidpilot.errors import DroidpilotError, InputError
 
 err_console = Console(stderr=True)
 
-EXIT_BAD_INPUT = 2
+EXIT_FAILED = 1  # the command ran but did not get its job done (demo: the verdict failed; bench: all errored)
+EXIT_BAD_INPUT = 2  # a bad argument or input file, or no such device
+EXIT_DEVICE = 3  # the device failed or could not be reached
+EXIT_MODEL = 4  # the model could not be reached or kept failing
+EXIT_INTERRUPTED = 130
+
+# How a run's termination maps to the exit status of `droidpilot run`; any other termination is 0.
+TERMINATION_EXIT = {"device_error": EXIT_DEVICE, "brain_error": EXIT_MODEL, "interrupted": EXIT_INTERRUPTED}
 
 
 def fail(message: str, code: int = EXIT_BAD_INPUT) -> typer.Exit:
@@ -34,4 +41,4 @@ def guard() -> Iterator[None]:
         raise fail(str(exc)) from None
     except KeyboardInterrupt:
         err_console.print("interrupted")
-        sys.exit(130)
+        sys.exit(EXIT_INTERRUPTED)

@@ -1,8 +1,7 @@
 """`droidpilot bench`: run a benchmark suite with an agent brain, verify every trace, check SimPhone's
 ground truth, and write results.json / results.csv / report.html.
 
-Exit status 0 when the run finished (whatever the scores), 2 on bad input (unknown suite, task, brain or
-device; a results folder from another brain without --resume ...).
+The exit status says whether the benchmark could run at all (see the command's help).
 """
 
 from __future__ import annotations
@@ -14,10 +13,31 @@ from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
-from droidpilot.cli._common import guard
+from droidpilot.cli._common import EXIT_DEVICE, EXIT_FAILED, EXIT_MODEL, guard
 from droidpilot.errors import InputError
 
 console = Console()
+_RUN_ERRORS = ("device_error", "brain_error")
+
+
+def failed_everywhere(rows: list[dict]) -> tuple[int, str]:
+    """(exit status, reason) when no task could run to an end of its own (0, "" otherwise).
+
+    A task "errored" when the worker reported an error or its run ended on a device or model error.
+    """
+    if not rows:
+        return 0, ""
+    kinds = [r.get("termination") if r.get("termination") in _RUN_ERRORS else ("error" if r.get("error")
+             else "") for r in rows]
+    if not all(kinds):
+        return 0, ""
+    first = next((str(r.get("error") or r.get("reason") or "") for r in rows if r.get("error")
+                  or r.get("reason")), "")
+    if all(k == "device_error" for k in kinds):
+        return EXIT_DEVICE, f"every task ended on a device error; first: {first}"
+    if all(k == "brain_error" for k in kinds):
+        return EXIT_MODEL, f"every task ended on a model error; first: {first}"
+    return EXIT_FAILED, f"every task errored; first: {first}"
 
 
 def _devices(device: list[str] | None, count: int) -> list[str]:
@@ -78,7 +98,15 @@ def bench(
     adb_port: int = typer.Option(5037, "--adb-port", help="adb server port (real devices)."),
     no_report: bool = typer.Option(False, "--no-report", help="Skip writing report.html."),
 ) -> None:
-    """Run a benchmark suite, verify every trace, and report Su, Su-oracle, CR, RE and PS."""
+    """Run a benchmark suite, verify every trace, and report Su, Su-oracle, CR, RE and PS.
+
+    Exit status:
+    0 the suite ran (whatever the scores);
+    1 every task errored (the first reason is printed);
+    2 bad argument (unknown suite, task, brain or device; results of another run in --out), or no device;
+    3 every task ended on a device error;
+    4 every task ended on a model error.
+    """
     with guard():
         from droidpilot.bench.display import RunDisplay
         from droidpilot.bench.runner import run_suite
@@ -107,6 +135,11 @@ def bench(
 
             path = write_report(out, judge=judge)
             console.print(f"report: {escape(str(path))}")
+        code, reason = failed_everywhere(outcome.rows)
+        if code:
+            console.print(f"[bold red]error:[/] {escape(reason)}", highlight=False)
+    if code:
+        raise typer.Exit(code)
 
 
 def register(app: typer.Typer) -> None:

@@ -52,7 +52,8 @@ def _run_agent(out: Path, as_json: bool, console: Console) -> bool:
                       f"[bold]{escape(DEMO_INSTRUCTION)}[/]\n", highlight=False)
     outcome = run_demo(out, on_step=None if as_json else (lambda rec: show_step(rec, out)))
     if as_json:
-        typer.echo(json.dumps({"run": {"termination": outcome.run.termination, "steps": outcome.run.steps},
+        typer.echo(json.dumps({"run": {"termination": outcome.run.termination, "steps": outcome.run.steps,
+                                       "error": outcome.run.error},
                                "oracle_ok": outcome.oracle_ok, "trace": str(outcome.trace_dir),
                                "verdict": outcome.verdict.to_dict()}, ensure_ascii=False))
         return bool(outcome.verdict.ok)
@@ -60,6 +61,8 @@ def _run_agent(out: Path, as_json: bool, console: Console) -> bool:
     console.print(f"\nrun ended: [bold]{escape(run.termination)}[/] after {run.steps} steps "
                   f"({run.seconds:.1f}s); SimPhone says airplane mode is "
                   f"{'on' if outcome.oracle_ok else 'off'}\n")
+    if run.error:  # a run that ended early says why here, not only in run.json
+        console.print(f"[bold red]reason:[/] {escape(run.error)}\n", highlight=False)
     render(outcome.verdict, load_rule(outcome.rule_path), console)
     console.print(f"\ntrace: {escape(str(outcome.trace_dir))}   rule: {escape(str(outcome.rule_path))}")
     console.print("verify it again with: droidpilot verify "

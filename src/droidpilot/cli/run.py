@@ -1,11 +1,11 @@
 """`droidpilot run "INSTRUCTION"`: run the agent on SimPhone or a phone over ADB, showing each step.
 
-Exit status 0 when the run ended normally (whatever the outcome: the termination reason is printed),
-2 on bad input (unknown brain, missing responses file, unreachable device, ...).
+The exit status says how the run ended (see the command's help); a run that ends early prints why.
 """
 
 from __future__ import annotations
 
+import contextlib
 import time
 from pathlib import Path
 from typing import Any
@@ -15,16 +15,24 @@ from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
-from droidpilot.cli._common import guard
+from droidpilot.cli._common import TERMINATION_EXIT, guard
 from droidpilot.errors import InputError
 
 BRAINS = ("heuristic", "openai", "replay")
+ACTION_FORMATS = ("text", "tools")
 console = Console()
 
 
+
 def make_brain(name: str, *, model: str | None, base_url: str | None, responses: Path | None,
-               coord_space: str | None, image_max_side: int, extended: bool) -> Any:
+               coord_space: str | None, image_max_side: int, extended: bool,
+               action_format: str = "text") -> Any:
     """The brain called ``name``, configured from the command line (InputError for a bad combination)."""
+    if action_format not in ACTION_FORMATS:
+        raise InputError(f"unknown --action-format {action_format!r}; choose one of "
+                         f"{', '.join(ACTION_FORMATS)}")
+    if action_format != "text" and name != "openai":
+        raise InputError(f"--action-format {action_format} is for --brain openai, not {name}")
     if name == "heuristic":
         from droidpilot.agent.brains.heuristic import HeuristicBrain
 
@@ -39,20 +47,29 @@ def make_brain(name: str, *, model: str | None, base_url: str | None, responses:
         from droidpilot.agent.brains.openai import OpenAIBrain
 
         return OpenAIBrain(model=model, base_url=base_url, image_max_side=image_max_side,
-                           coord_space=coord_space or "image", extended_actions=extended)  # type: ignore[arg-type]
+                           coord_space=coord_space or "image", extended_actions=extended,  # type: ignore[arg-type]
+                           action_format=action_format)
     raise InputError(f"unknown brain {name!r}; choose one of {', '.join(BRAINS)}")
 
 
-def make_device(device: str, adb_port: int, adb_host: str, seed: int) -> tuple[Any, float]:
-    """(device, seconds to let the screen settle after each action)."""
+def make_device(device: str, adb_port: int, adb_host: str, seed: int,
+                stack: contextlib.ExitStack) -> tuple[Any, float]:
+    """(device, seconds to let the screen settle after each action).
+
+    For a serial, an adb server that is not running is started, and stopped when ``stack`` closes; a
+    serial the server does not list is an InputError.
+    """
     if device == "sim":
         from droidpilot.device.sim.phone import SimDevice
 
         return SimDevice(seed=seed), 0.0
     from droidpilot.device.adb import AdbDevice
+    from droidpilot.device.adb_server import AdbServerSession
 
-    # As the adb command does, start the local server (adbutils' bundled adb) when none is running.
-    return AdbDevice(device or None, host=adb_host, port=adb_port, start_server=True), 1.0
+    session = stack.enter_context(AdbServerSession(adb_host, adb_port))
+    if device:
+        session.require(device)
+    return AdbDevice(device or None, host=adb_host, port=adb_port, start_server=False), 1.0
 
 
 def show_step(record: dict[str, Any], out: Path | None) -> None:
@@ -90,6 +107,9 @@ def run(
     adb_port: int = typer.Option(5037, "--adb-port", help="Port of the adb server (for --device SERIAL)."),
     adb_host: str = typer.Option("127.0.0.1", "--adb-host", help="Host of the adb server."),
     brain: str = typer.Option("heuristic", "--brain", help="heuristic | openai | replay"),
+    action_format: str = typer.Option("text", "--action-format",
+                                      help="How the openai brain answers: text (Observation/Thought/"
+                                           "Action, JSON, ...) | tools (OpenAI tool calls)."),
     model: str | None = typer.Option(None, "--model", help="Model name (openai brain)."),
     base_url: str | None = typer.Option(None, "--base-url", help="OpenAI-compatible endpoint URL."),
     responses: Path | None = typer.Option(None, "--responses", help="JSON list of raw replies (replay)."),
@@ -106,8 +126,16 @@ def run(
     no_check: bool = typer.Option(False, "--no-completion-check", help="Trust 'stop' without asking."),
     quiet: bool = typer.Option(False, "--quiet", help="Print only the summary."),
 ) -> None:
-    """Run the agent for INSTRUCTION and record its trace."""
-    with guard():
+    """Run the agent for INSTRUCTION and record its trace.
+
+    Exit status:
+    0 the run ended normally (completed, or a step/time limit; the reason is printed);
+    2 bad argument, or no such device;
+    3 the device failed or could not be reached;
+    4 the model could not be reached or kept failing;
+    130 interrupted.
+    """
+    with guard(), contextlib.ExitStack() as stack:
         from droidpilot.agent.coords import check_space
         from droidpilot.agent.loop import Agent, Limits
         from droidpilot.perception.cache import cached
@@ -123,8 +151,9 @@ def run(
         if engine is None:
             raise InputError("the agent needs an OCR engine to ground text; use --ocr rapidocr or tesseract")
         the_brain = make_brain(brain, model=model, base_url=base_url, responses=responses,
-                               coord_space=coord_space, image_max_side=image_max_side, extended=extended)
-        the_device, settle = make_device(device, adb_port, adb_host, seed)
+                               coord_space=coord_space, image_max_side=image_max_side, extended=extended,
+                               action_format=action_format)
+        the_device, settle = make_device(device, adb_port, adb_host, seed, stack)
         folder = out or Path("runs") / time.strftime("%Y%m%d-%H%M%S")
         agent = Agent(the_device, the_brain, ocr_engine=cached(engine), out_dir=folder,
                       limits=Limits(max_steps=max_steps, max_model_calls=max(3 * max_steps, 10)),
@@ -140,8 +169,11 @@ def run(
                       f"perception {t['perception']:.1f}s, model {t['model']:.1f}s, "
                       f"device {t['device']:.1f}s)")
         if result.error:
-            console.print(f"[red]{escape(result.error)}[/]")
+            console.print(f"[red]reason: {escape(result.error)}[/]")
         console.print(f"trace: {escape(str(folder))}")
+        code = TERMINATION_EXIT.get(result.termination, 0)
+    if code:
+        raise typer.Exit(code)
 
 
 def register(app: typer.Typer) -> None:

@@ -23,6 +23,7 @@ from typing import TYPE_CHECKING, Any
 
 from droidpilot.errors import InputError
 from droidpilot.llm.endpoint import (
+    LLM_FLAGS,
     PLACEHOLDER_API_KEY,
     resolve_api_key,
     resolve_base_url,
@@ -90,15 +91,17 @@ class ChatClient:
                  timeout: float = 60.0, max_retries: int = 3, backoff: float = 1.0,
                  max_backoff: float = 30.0, max_retry_after: float = 60.0,
                  image_max_side: int | None = 1024, image_format: ImageFormat = "png",
-                 jpeg_quality: int = 85, image_detail: str | None = None) -> None:
+                 jpeg_quality: int = 85, image_detail: str | None = None,
+                 flags: tuple[str, str] = LLM_FLAGS) -> None:
         if timeout <= 0:
             raise InputError(f"LLM timeout must be positive, got {timeout}")
         if max_retries < 0:
             raise InputError(f"LLM max_retries must be >= 0, got {max_retries}")
         if image_format not in ("png", "jpeg"):
             raise InputError(f"image format {image_format!r} is not supported; use 'png' or 'jpeg'")
-        self.base_url = resolve_base_url(base_url)
-        self.model = resolve_model(model)
+        self.flags = flags  # the command's own option names, for the hints in error messages
+        self.base_url = resolve_base_url(base_url, flags)
+        self.model = resolve_model(model, flags)
         key, self.key_source = resolve_api_key(api_key)
         self.__key = key
         self.timeout = float(timeout)
@@ -249,7 +252,7 @@ class ChatClient:
 
     def _message(self, model: str, failure: str, attempts: int, retryable: bool) -> str:
         tries = f" after {attempts} attempt{'s' if attempts != 1 else ''}" if retryable else ""
-        hint = (" Check that the server is running and --llm-base-url / DROIDPILOT_LLM_BASE_URL points at "
+        hint = (f" Check that the server is running and {self.flags[0]} / DROIDPILOT_LLM_BASE_URL points at "
                 "its OpenAI-compatible /v1 root.") if retryable else ""
         return f"LLM service {safe_url(self.base_url)} (model {model}) {failure}{tries}.{hint}"
 

@@ -14,6 +14,10 @@ PLACEHOLDER_API_KEY = "no-key-configured"
 KEY_ENV_VARS = ("DROIDPILOT_LLM_API_KEY", "OPENAI_API_KEY")
 BASE_URL_ENV_VARS = ("DROIDPILOT_LLM_BASE_URL", "OPENAI_BASE_URL")
 MODEL_ENV_VAR = "DROIDPILOT_LLM_MODEL"
+# The options that set the URL and the model, as named by the command that builds the client: `verify`
+# and the judge use --llm-base-url/--llm-model, `run` and `bench` --base-url/--model.
+LLM_FLAGS = ("--llm-base-url", "--llm-model")
+AGENT_FLAGS = ("--base-url", "--model")
 
 
 def resolve_api_key(api_key: str | None = None) -> tuple[str, str]:
@@ -28,7 +32,7 @@ def resolve_api_key(api_key: str | None = None) -> tuple[str, str]:
     return PLACEHOLDER_API_KEY, "none"
 
 
-def resolve_base_url(base_url: str | None = None) -> str:
+def resolve_base_url(base_url: str | None = None, flags: tuple[str, str] = LLM_FLAGS) -> str:
     """The endpoint: the argument, else DROIDPILOT_LLM_BASE_URL / OPENAI_BASE_URL, else OpenAI's."""
     url = base_url or next((os.environ[n] for n in BASE_URL_ENV_VARS if os.environ.get(n, "").strip()),
                            DEFAULT_BASE_URL)
@@ -36,15 +40,15 @@ def resolve_base_url(base_url: str | None = None) -> str:
     parts = urlsplit(url)
     if parts.scheme not in ("http", "https") or not parts.hostname:
         raise InputError(f"LLM base URL {safe_url(url)!r} is not an http(s) URL; pass e.g. "
-                         "--llm-base-url http://127.0.0.1:8000/v1 or set DROIDPILOT_LLM_BASE_URL")
+                         f"{flags[0]} http://127.0.0.1:8000/v1 or set DROIDPILOT_LLM_BASE_URL")
     return url
 
 
-def resolve_model(model: str | None = None) -> str:
+def resolve_model(model: str | None = None, flags: tuple[str, str] = LLM_FLAGS) -> str:
     """The model name: the argument, else DROIDPILOT_LLM_MODEL; InputError when neither is set."""
     name = (model or os.environ.get(MODEL_ENV_VAR, "")).strip()
     if not name:
-        raise InputError("no LLM model given: pass --llm-model (or --model) or set DROIDPILOT_LLM_MODEL")
+        raise InputError(f"no LLM model given: pass {flags[1]} or set DROIDPILOT_LLM_MODEL")
     return name
 
 

@@ -12,6 +12,7 @@ from typing import Any
 from droidpilot.agent.brains.base import BrainError, BrainReply, BrainRequest
 from droidpilot.agent.coords import CoordSpace, check_space, fit_size
 from droidpilot.llm.client import ChatClient, LlmError, safe_url
+from droidpilot.llm.endpoint import AGENT_FLAGS
 
 SYSTEM_PROMPT = {
     "en": "You are a careful assistant that operates an Android phone by looking at screenshots.",
@@ -32,7 +33,8 @@ class OpenAIBrain:
                  *, client: ChatClient | None = None, image_max_side: int = 1024,
                  coord_space: CoordSpace = "image", extended_actions: bool = False,
                  temperature: float | None = 0.0, max_tokens: int | None = 512, timeout: float = 90.0,
-                 max_retries: int = 3) -> None:
+                 max_retries: int = 3, action_format: str = "text") -> None:
+        self.action_format = action_format
         self.coord_space: CoordSpace = check_space(coord_space)
         self.image_max_side = image_max_side
         self.extended_actions = extended_actions
@@ -40,7 +42,7 @@ class OpenAIBrain:
         self.max_tokens = max_tokens
         self.client = client or ChatClient(base_url=base_url, model=model, api_key=api_key, timeout=timeout,
                                            max_retries=max_retries, image_max_side=image_max_side,
-                                           image_format="jpeg")
+                                           image_format="jpeg", flags=AGENT_FLAGS)
 
     def decide(self, request: BrainRequest) -> BrainReply:
         messages = [{"role": "system", "content": SYSTEM_PROMPT.get(request.language, SYSTEM_PROMPT["en"])},

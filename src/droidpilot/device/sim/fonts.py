@@ -108,8 +108,8 @@ def font_path(kind: str) -> Path | None:
         return None
     looked = (f"{FONT_DIRS_ENV}={os.pathsep.join(map(str, dirs))}" if configured
               else f"{', '.join(paths)}, fc-match and {', '.join(map(str, dirs))}")
-    raise DeviceError(f"SimPhone needs a CJK font ({pattern.split(':')[0]!r} or similar) to draw Chinese text "
-                      f"and found none (looked at {looked}); install it with `sudo make system-deps` or "
+    raise DeviceError(f"SimPhone needs a CJK font ({pattern.split(':')[0]!r} or similar) to draw Chinese "
+                      f"text and found none (looked at {looked}); install it with `sudo make system-deps` or "
                       f"`apt-get install {package}`")
 
 
