@@ -14,7 +14,7 @@ from typing import Any
 
 from droidpilot.agent.actions import Action, parse_action
 from droidpilot.agent.brains.base import BrainReply, BrainRequest
-from droidpilot.agent.brains.heuristic_plan import Plan, lexicon, make_plan, words_of
+from droidpilot.agent.brains.heuristic_plan import Plan, is_cjk, lexicon, make_plan, names_label, words_of
 from droidpilot.agent.brains.heuristic_state import OK_RESULTS, HistoryState, read_history
 from droidpilot.agent.coords import CoordSpace
 from droidpilot.agent.response import format_response
@@ -123,8 +123,9 @@ class HeuristicBrain:
             if st.clicked.get(key, 0) >= 2 or f"click text ({line.text})" in st.failed:
                 continue
             for word in words:
-                loose = field and len(line.text.split()) <= 6 and len(word) >= 4
-                score = self._matches(word, line.text, strict=not loose, leading=loose)
+                cjk = is_cjk(word)  # a CJK field hint is one run of text, its word anywhere in it
+                loose = field and len(line.text.split()) <= 6 and (len(word) >= 4 or cjk)
+                score = self._matches(word, line.text, strict=not loose, leading=loose and not cjk)
                 if score >= self.match_threshold and (best is None or score > best[0]):
                     best = (score, line)
         return best[1] if best else None
@@ -150,6 +151,10 @@ class HeuristicBrain:
                 m = self._matches(phrase, line.text, strict=size == 1)
                 if m >= self.match_threshold:
                     score = max(score, size + m)
+            label = line.text.strip()
+            goal_word = any(match_key(label) == match_key(w) for group in plan.goals for w in group)
+            if is_cjk(label) and len(label) >= 2 and not goal_word and names_label(plan.instruction, label):
+                score = max(score, 1.0 + len(label) / 4)  # CJK has no spaces: the name itself is the phrase
             words = {w for t in words_of(line.text) for w in re.split(r"[-']", t)
                      if len(w) > 2 and w not in stop}
             shared = len(words & wanted)
@@ -176,11 +181,10 @@ class HeuristicBrain:
         return any(line.box[1] >= height * TOP_BAND and similarity(text, line.text) >= 80 for line in lines)
 
     def _open_app(self, plan: Plan, lines: list[OcrLine], st: HistoryState) -> OcrLine | None:
-        instruction = plan.instruction.lower()
         named: list[tuple[int, OcrLine]] = []
         for line in lines:
             label = line.text.strip()
-            if 2 <= len(label) <= 24 and re.search(rf"(?<!\w){re.escape(label.lower())}(?!\w)", instruction):
+            if 2 <= len(label) <= 24 and names_label(plan.instruction, label):
                 named.append((len(label), line))
         if named:
             return max(named, key=lambda t: t[0])[1]

@@ -20,6 +20,10 @@ _TOLD = re.compile(r"\b(?:tell|know|about)\s+(?:him|her|them)?\s*(.+?)(?:[,.;!?]
                    re.IGNORECASE)
 _WANTS_APP = re.compile(r"\b(?:want|need|get)\b[^.]*\b[A-Z]\w+\b[^.]*\bon my phone\b|"
                         r"\b(?i:install|download)\s+[A-Z]\w+")
+# CJK instructions: what follows a final full-width colon is typed ("给他发消息：你好"); what follows a
+# search verb up to a particle or punctuation is searched ("搜索西湖的视频" -> 西湖).
+_CJK_COLON = re.compile(r"[：:]\s*([^：:，。；！？,;!?]+?)[。.!！]?$")
+_CJK_SEARCH = re.compile(r"(?:搜索|搜一下|查找)\s*([^的，。；、,;\s]+)")
 _WRITING = {"write", "type", "comment", "say", "enter", "input", "search", "about", "reply", "message",
             "note", "text", "content", "saying", "commenting", "writing", "typing"}
 _OBJECT_VERBS = ("search for", "search", "look for", "look up", "find", "buy", "download", "install",
@@ -28,6 +32,31 @@ _CHOOSE_APP = re.compile(r"\b(?:find|use|choose|pick|open)\s+(?:an?|the|some)\s+
                          re.IGNORECASE)
 _CUTS = re.compile(r"\s+(?:in|on|with|using|from)\s+[A-Z]|[,.;!?]|\s+and\s+|\s+then\s+|\s+if\s+",
                    re.UNICODE)
+
+
+def names_label(instruction: str, label: str) -> bool:
+    """Does ``instruction`` name the on-screen ``label`` as a whole word?
+
+    Latin labels must stand between word boundaries ("Notes" is not named by "Keynotes"); CJK text has no
+    spaces, so a CJK label counts wherever it occurs ("在微聊中给张伟发送消息" names "微聊").
+    """
+    text, wanted = instruction.lower(), label.lower()
+    # A Latin end of the label must not continue a Latin word; next to CJK text (no spaces) it may stand.
+    latin_word = r"[^\W\u2e80-\u9fff\uac00-\ud7af\uf900-\ufaff]"
+    before = "" if is_cjk(wanted[:1]) else rf"(?<!{latin_word})"
+    after = "" if is_cjk(wanted[-1:]) else rf"(?!{latin_word})"
+    return re.search(before + re.escape(wanted) + after, text) is not None
+
+
+def is_cjk(text: str) -> bool:
+    """True when ``text`` holds a CJK ideograph, kana or hangul (scripts written without spaces)."""
+    return any("\u2e80" <= ch <= "\u9fff" or "\uac00" <= ch <= "\ud7af" or "\uf900" <= ch <= "\ufaff"
+               for ch in text)
+
+
+def mentions(text: str, word: str) -> bool:
+    """Does lower-case ``text`` hold ``word`` as a word (see ``names_label``)?"""
+    return names_label(text, word)
 
 
 @lru_cache(maxsize=1)
@@ -111,6 +140,9 @@ def make_plan(full_instruction: str) -> Plan:
     obj = _object_after_verb(instruction, stop)
     has_search = bool(re.search(r"\b(search|look for|look up|find|want to know)\b", instruction,
                                 re.IGNORECASE))
+    cjk_search = _CJK_SEARCH.search(instruction) if is_cjk(instruction) else None
+    if cjk_search:
+        has_search, obj = True, cjk_search.group(1)
     query = obj
     texts: list[str] = []
     if email:
@@ -121,7 +153,8 @@ def make_plan(full_instruction: str) -> Plan:
         steps_extra = ["compose", "new"]
     else:
         steps_extra = []
-    colon = _CONTENT_AFTER_COLON.search(instruction)
+    colon = _CONTENT_AFTER_COLON.search(instruction) or (_CJK_COLON.search(instruction)
+                                                          if is_cjk(instruction) else None)
     if colon and not quoted:
         texts.append(colon.group(1).strip().rstrip("."))
     # Quoted text is typed when a verb of writing leads to it ("write "Hello""), not when it names a
@@ -138,14 +171,14 @@ def make_plan(full_instruction: str) -> Plan:
     goal_icons: list[list[str]] = []
     icons = lex.get("goal_icons") or {}
     for verb, words in lex["goals"].items():  # type: ignore[union-attr]
-        if re.search(rf"\b{re.escape(verb)}\b", low) and words and words not in goals:
+        if mentions(low, verb) and words and words not in goals:
             goals.append(list(words))
             goal_icons.append([str(i) for w in words for i in icons.get(w, [])])  # type: ignore[union-attr]
     for verb, words in lex["steps"].items():  # type: ignore[union-attr]
-        if re.search(rf"\b{re.escape(verb)}\b", low):
+        if mentions(low, verb):
             steps.extend(w for w in words if w not in steps)
     step_icons = [str(i) for verb, found in (lex.get("step_icons") or {}).items()  # type: ignore[union-attr]
-                  if re.search(rf"\b{re.escape(verb)}\b", low) for i in found]
+                  if mentions(low, verb) for i in found]
     hints: list[str] = []
     for word in tokens:
         for hint in lex["intents"].get(word.strip("'."), []):  # type: ignore[union-attr]
