@@ -89,14 +89,29 @@ def test_not_found_feedback_offers_the_closest_texts(paper_phone: Any, ocr_engin
     assert steps[2]["outcome"] == "unchanged" and "did not change" in steps[2]["feedback_next"]
 
 
-def test_unparseable_reply_is_fed_back_and_repeated_failure_ends_the_run(paper_phone: Any, ocr_engine: Any,
-                                                                         tmp_path: Path) -> None:
-    brain = ReplayBrain([_reply("dance wildly"), _reply("click text (Mail)"), _reply("back"),
-                         _reply("back"), _reply("back"), _reply("back")])
+def test_unparseable_reply_gets_one_reprompt_quoting_the_grammar(paper_phone: Any, ocr_engine: Any,
+                                                                  tmp_path: Path) -> None:
+    brain = ReplayBrain([_reply("dance wildly"), _reply("click text (Mail)"), _reply("stop"),
+                         "Completed: yes"])
+    Agent(paper_phone, brain, ocr_engine=ocr_engine, out_dir=tmp_path).run("Open Mail")
+    steps = _steps(tmp_path)
+    assert steps[0]["outcome"] == "ok" and steps[0]["action"]["text"] == "click text (Mail)"
+    reprompt = steps[0]["reprompt"]
+    assert "Unknown action" in reprompt["error"] and "Answer in this format" in reprompt["prompt"]
+    assert "dance wildly" in steps[0]["response"] and "click text (Mail)" in reprompt["response"]
+    assert [c["kind"] for c in steps[0]["calls"]] == ["operate", "operate"]
+
+
+def test_unparseable_twice_is_a_failed_step_and_repeated_failure_ends_the_run(
+        paper_phone: Any, ocr_engine: Any, tmp_path: Path) -> None:
+    brain = ReplayBrain([_reply("dance wildly"), "still no idea", _reply("back"), _reply("back"),
+                         _reply("back"), _reply("back")])
     result = Agent(paper_phone, brain, ocr_engine=ocr_engine, out_dir=tmp_path,
                    limits=Limits(max_repeated_failures=3)).run("Open Mail")
     steps = _steps(tmp_path)
     assert steps[0]["outcome"] == "parse_error" and "Unknown action" in steps[0]["feedback_next"]
+    assert steps[0]["response"].endswith("dance wildly")
+    assert steps[0]["reprompt"]["response"] == "still no idea"
     assert paper_phone.screen == "home"
     # On the home screen "back" changes nothing: three of them in a row end the run.
     assert result.termination == "repeated_failing_action"

@@ -43,6 +43,7 @@ class Reply:
     usage: bool = True
     finish_reason: str = "stop"
     headers: dict[str, str] = field(default_factory=dict)
+    tool_calls: list[dict[str, Any]] | None = None  # [{"name": ..., "arguments": {...} or "json"}]
 
 
 @dataclass
@@ -241,6 +242,14 @@ def _completion(body: dict[str, Any], reply: Reply, request: RecordedRequest) ->
         "choices": [{"index": 0, "message": {"role": "assistant", "content": reply.text},
                      "finish_reason": reply.finish_reason}],
     }
+    if reply.tool_calls:
+        out["choices"][0]["message"]["tool_calls"] = [
+            {"id": f"call_{i}", "type": "function",
+             "function": {"name": call["name"], "arguments": (
+                 call["arguments"] if isinstance(call["arguments"], str) else json.dumps(call["arguments"]))}}
+            for i, call in enumerate(reply.tool_calls)]
+        out["choices"][0]["finish_reason"] = "tool_calls"
+        out["choices"][0]["message"]["content"] = reply.text or None
     if reply.usage:
         prompt = sum(len(t) for t in request.texts()) // 4 + 85 * len(request.image_urls()) + 1
         completion = len(reply.text) // 4 + 1

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from droidpilot.agent.actions import Action, ActionParseError, parse_action
+from droidpilot.agent.actions import Action
 from droidpilot.agent.brains.base import Brain, BrainError, BrainReply, BrainRequest, HistoryEntry
 from droidpilot.agent.coords import CoordFrame, fit_size
 from droidpilot.agent.execute import NO_CHANGE_EXPECTED, perform, trace_entries
@@ -23,7 +23,8 @@ from droidpilot.agent.prompting import choice_prompt, completion_prompt, operati
 from droidpilot.agent.prompts import check_language, message
 from droidpilot.agent.recorder import TraceRecorder
 from droidpilot.agent.reflection import FailureTracker, screen_diff
-from droidpilot.agent.response import parse_choice, parse_completion, parse_response
+from droidpilot.agent.replies import REPLY_GRAMMAR, ParsedReply, ReplyParseError, parse_reply
+from droidpilot.agent.response import parse_choice, parse_completion
 from droidpilot.agent.screen import ScreenView
 from droidpilot.device.base import Device, DeviceError
 from droidpilot.errors import InputError
@@ -184,18 +185,20 @@ class Agent:
                                   self.brain.coord_space)
         reply = self._ask(run, "operate", prompt, screen, record)
         record.update(prompt=prompt, response=reply.text)
+        if reply.tool_calls:
+            record["tool_calls"] = reply.tool_calls
         run.feedback = ""
         next_screen, completed = screen, False
         try:
-            parsed = parse_response(reply.text)
-            record.update(observation=parsed.observation, thought=parsed.thought)
-            run.last_thought = parsed.thought or run.last_thought
-            action = parse_action(parsed.action_text)
-        except ActionParseError as exc:
+            parsed = self._read_reply(run, prompt, reply, screen, record)
+        except ReplyParseError as exc:
             run.feedback = message("parse_error", self.language, error=str(exc))
             record.update(error=str(exc), outcome="parse_error")
             tracker.record("<unparseable>", failed=True)
             return self._finish_step(run, record, screen, screen, t0, perception0, recorder), False
+        record.update(observation=parsed.observation, thought=parsed.thought, reply_format=parsed.format)
+        run.last_thought = parsed.thought or run.last_thought
+        action = parsed.action
         record["action"] = action.to_dict()
         if action.name == "stop":
             completed = self._confirm_stop(run, screen, record)
@@ -207,6 +210,23 @@ class Agent:
             next_screen = self._act(run, action, parsed.thought, parsed.observation, screen, record,
                                     tracker, recorder)
         return self._finish_step(run, record, screen, next_screen, t0, perception0, recorder), completed
+
+    def _read_reply(self, run: _Run, prompt: str, reply: BrainReply, screen: ScreenView,
+                    record: dict[str, Any]) -> ParsedReply:
+        """Parse the answer; an unreadable one gets one corrective re-prompt quoting the grammar."""
+        try:
+            return parse_reply(reply.text, reply.tool_calls)
+        except ReplyParseError as exc:
+            first = str(exc)
+        again = prompt + "\n\n" + message("reprompt", self.language, error=first.rstrip(". "),
+                                         grammar=REPLY_GRAMMAR)
+        retry = self._ask(run, "operate", again, screen, record)
+        record["reprompt"] = {"error": first, "prompt": again, "response": retry.text,
+                              **({"tool_calls": retry.tool_calls} if retry.tool_calls else {})}
+        try:
+            return parse_reply(retry.text, retry.tool_calls)
+        except ReplyParseError as exc:
+            raise ReplyParseError(f"{exc} (and before the re-prompt: {first})") from None
 
     def _act(self, run: _Run, action: Action, thought: str, observation: str, screen: ScreenView,
              record: dict[str, Any], tracker: FailureTracker, recorder: TraceRecorder | None) -> ScreenView:

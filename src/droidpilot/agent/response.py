@@ -1,7 +1,7 @@
 """Split a brain's reply into Observation, Thought and Action, and read its yes/no and number answers.
 
-Labels are matched case-insensitively, with Markdown emphasis, an English or Chinese colon, and the
-Chinese labels (观察, 思考, 操作/动作) accepted. The action is the first non-empty line after ``Action:``.
+The labels are read by ``replies.mobile_agent`` (case-insensitive, Markdown emphasis, code fences, an
+English or Chinese colon, 观察/思考/操作); the action is the first non-empty line after ``Action:``.
 """
 
 from __future__ import annotations
@@ -10,16 +10,7 @@ import re
 from dataclasses import dataclass
 
 from droidpilot.agent.actions import GRAMMAR_HELP, ActionParseError
-
-_LABELS = {
-    "observation": ("observation", "观察"),
-    "thought": ("thought", "thinking", "思考", "想法"),
-    "action": ("action", "操作", "动作"),
-}
-_LABEL_RE = re.compile(
-    r"^[ \t>#*_`-]*(" + "|".join(re.escape(w) for ws in _LABELS.values() for w in ws) + r")[ \t*_`]*[:：]",
-    re.IGNORECASE | re.MULTILINE,
-)
+from droidpilot.agent.replies.mobile_agent import action_line, sections
 
 
 @dataclass(frozen=True)
@@ -32,37 +23,24 @@ class ParsedResponse:
     raw: str
 
 
-def _section_name(label: str) -> str:
-    low = label.lower()
-    for name, words in _LABELS.items():
-        if low in words:
-            return name
-    raise ValueError(label)
-
-
 def parse_response(text: str) -> ParsedResponse:
-    """Split ``text``; raise ActionParseError (with the fix) when it has no usable Action line."""
+    """Split a Mobile-Agent reply (see ``replies.mobile_agent``); ActionParseError (with the fix) when it
+    has no usable Action line. The loop reads every format through ``replies.parse_reply``."""
     raw = text or ""
-    matches = list(_LABEL_RE.finditer(raw))
-    sections: dict[str, str] = {}
-    for i, match in enumerate(matches):
-        name = _section_name(match.group(1))
-        end = matches[i + 1].start() if i + 1 < len(matches) else len(raw)
-        body = raw[match.end():end].strip().strip("*_").strip()
-        sections.setdefault(name, body)  # the first section of each name wins
-    action_body = sections.get("action")
-    if action_body is None:
+    found = sections(raw)
+    body = found.get("action")
+    if body is None:
         lines = [ln.strip() for ln in raw.strip().splitlines() if ln.strip()]
-        if len(lines) == 1 and not matches:
+        if len(lines) == 1 and not found:
             # A bare action line, as some self-grounding models answer.
             return ParsedResponse("", "", lines[0], raw)
         raise ActionParseError(
             "Your answer has no 'Action:' line. End it with 'Action: ' followed by one action. "
             + GRAMMAR_HELP)
-    action_lines = [ln.strip() for ln in action_body.splitlines() if ln.strip() and ln.strip() != "```"]
-    if not action_lines:
+    line = action_line(body)
+    if not line:
         raise ActionParseError("The 'Action:' line is empty. " + GRAMMAR_HELP)
-    return ParsedResponse(sections.get("observation", ""), sections.get("thought", ""), action_lines[0], raw)
+    return ParsedResponse(found.get("observation", ""), found.get("thought", ""), line, raw)
 
 
 def format_response(observation: str, thought: str, action: str) -> str:

@@ -19,7 +19,6 @@ from droidpilot.cli._common import TERMINATION_EXIT, guard
 from droidpilot.errors import InputError
 
 BRAINS = ("heuristic", "openai", "replay")
-ACTION_FORMATS = ("text", "tools")
 console = Console()
 
 
@@ -28,9 +27,6 @@ def make_brain(name: str, *, model: str | None, base_url: str | None, responses:
                coord_space: str | None, image_max_side: int, extended: bool,
                action_format: str = "text") -> Any:
     """The brain called ``name``, configured from the command line (InputError for a bad combination)."""
-    if action_format not in ACTION_FORMATS:
-        raise InputError(f"unknown --action-format {action_format!r}; choose one of "
-                         f"{', '.join(ACTION_FORMATS)}")
     if action_format != "text" and name != "openai":
         raise InputError(f"--action-format {action_format} is for --brain openai, not {name}")
     if name == "heuristic":

@@ -69,13 +69,14 @@ class ChatReply:
     attempts: int
     finish_reason: str | None = None
     waits: tuple[float, ...] = field(default=())
+    tool_calls: tuple[dict[str, Any], ...] = field(default=())  # {"name", "arguments"} per function call
 
     def to_dict(self) -> dict[str, Any]:
         """A JSON-ready record for traces (no key, no images)."""
         return {"text": self.text, "prompt_tokens": self.prompt_tokens,
                 "completion_tokens": self.completion_tokens, "latency_s": round(self.latency_s, 4),
                 "model": self.model, "attempts": self.attempts, "finish_reason": self.finish_reason,
-                "waits": [round(w, 4) for w in self.waits]}
+                "waits": [round(w, 4) for w in self.waits], "tool_calls": list(self.tool_calls)}
 
 
 class ChatClient:
@@ -238,6 +239,9 @@ class ChatClient:
         choice = choices[0]
         message = getattr(choice, "message", None)
         text = (getattr(message, "content", None) or "") if message is not None else ""
+        calls = tuple({"name": str(getattr(getattr(c, "function", None), "name", "") or ""),
+                       "arguments": str(getattr(getattr(c, "function", None), "arguments", "") or "")}
+                      for c in (getattr(message, "tool_calls", None) or []))
         usage = getattr(completion, "usage", None)
         return ChatReply(
             text=str(text),
@@ -248,6 +252,7 @@ class ChatClient:
             attempts=attempt,
             finish_reason=getattr(choice, "finish_reason", None),
             waits=tuple(waits),
+            tool_calls=calls,
         )
 
     def _message(self, model: str, failure: str, attempts: int, retryable: bool) -> str:

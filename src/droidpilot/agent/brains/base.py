@@ -65,6 +65,7 @@ class BrainReply:
     latency_s: float = 0.0
     model_calls: int = 1
     image_size: tuple[int, int] | None = None  # the size of the screenshot the brain was shown
+    tool_calls: list[dict[str, Any]] | None = None  # function calls, when the brain answers with tools
 
     def usage(self) -> dict[str, Any]:
         return {"prompt_tokens": self.prompt_tokens, "completion_tokens": self.completion_tokens,

@@ -11,6 +11,8 @@ from typing import Any
 
 from droidpilot.agent.brains.base import BrainError, BrainReply, BrainRequest
 from droidpilot.agent.coords import CoordSpace, check_space, fit_size
+from droidpilot.agent.replies.tool_calls import tool_schema
+from droidpilot.errors import InputError
 from droidpilot.llm.client import ChatClient, LlmError, safe_url
 from droidpilot.llm.endpoint import AGENT_FLAGS
 
@@ -18,6 +20,11 @@ SYSTEM_PROMPT = {
     "en": "You are a careful assistant that operates an Android phone by looking at screenshots.",
     "zh": "你是一个通过查看屏幕截图来操作安卓手机的细心助手。",
 }
+TOOLS_NOTE = {
+    "en": " Act by calling exactly one of the functions you are given.",
+    "zh": " 请调用所给函数中的恰好一个来执行操作。",
+}
+ACTION_FORMATS = ("text", "tools")
 
 
 class OpenAIBrain:
@@ -34,6 +41,9 @@ class OpenAIBrain:
                  coord_space: CoordSpace = "image", extended_actions: bool = False,
                  temperature: float | None = 0.0, max_tokens: int | None = 512, timeout: float = 90.0,
                  max_retries: int = 3, action_format: str = "text") -> None:
+        if action_format not in ACTION_FORMATS:
+            raise InputError(f"unknown --action-format {action_format!r}; choose one of "
+                             f"{', '.join(ACTION_FORMATS)}")
         self.action_format = action_format
         self.coord_space: CoordSpace = check_space(coord_space)
         self.image_max_side = image_max_side
@@ -45,10 +55,16 @@ class OpenAIBrain:
                                            image_format="jpeg", flags=AGENT_FLAGS)
 
     def decide(self, request: BrainRequest) -> BrainReply:
-        messages = [{"role": "system", "content": SYSTEM_PROMPT.get(request.language, SYSTEM_PROMPT["en"])},
-                    {"role": "user", "content": request.prompt}]
+        tools = self.action_format == "tools" and request.kind == "operate"
+        system = SYSTEM_PROMPT.get(request.language, SYSTEM_PROMPT["en"])
+        if tools:
+            system += TOOLS_NOTE.get(request.language, TOOLS_NOTE["en"])
+        messages = [{"role": "system", "content": system}, {"role": "user", "content": request.prompt}]
         images = [request.screen.image, *request.images]
         params: dict[str, Any] = {}
+        if tools:  # OpenAI function calling: one function per action of the grammar
+            params["tools"] = tool_schema(self.extended_actions)
+            params["tool_choice"] = "auto"
         if self.temperature is not None:
             params["temperature"] = self.temperature
         if self.max_tokens is not None:
@@ -59,10 +75,12 @@ class OpenAIBrain:
             raise BrainError(str(exc)) from None
         return BrainReply(text=reply.text, prompt_tokens=reply.prompt_tokens or 0,
                           completion_tokens=reply.completion_tokens or 0, latency_s=reply.latency_s,
-                          model_calls=1, image_size=fit_size(request.screen.size, self.image_max_side))
+                          model_calls=1, image_size=fit_size(request.screen.size, self.image_max_side),
+                          tool_calls=[dict(c) for c in reply.tool_calls] or None)
 
     def describe(self) -> dict[str, Any]:
         return {"model": self.client.model, "base_url": safe_url(self.client.base_url),
                 "image_max_side": self.image_max_side, "coord_space": self.coord_space,
-                "extended_actions": self.extended_actions, "temperature": self.temperature,
+                "extended_actions": self.extended_actions, "action_format": self.action_format,
+                "temperature": self.temperature,
                 "max_tokens": self.max_tokens}
