@@ -18,9 +18,12 @@ LABELS = {
     "action": ("action", "操作", "动作"),
 }
 _WORDS = "|".join(re.escape(w) for ws in LABELS.values() for w in ws)
-# A label at a line start, or inline after whitespace/punctuation ("... Thought: ..."); emphasis around it.
-_LABEL = re.compile(r"(?:^|(?<=[\s.。;；,，)）*_`>#-]))[ \t>#*_`-]*(" + _WORDS + r")[ \t*_`]*[:：][*_ \t]*",
-                    re.IGNORECASE | re.MULTILINE)
+# A label at a line start (with emphasis, quote or heading marks around it) ...
+_LINE_LABEL = re.compile(r"^[ \t>#*_`-]*(" + _WORDS + r")[ \t*_`]*[:：][*_ \t]*",
+                         re.IGNORECASE | re.MULTILINE)
+# ... or, for replies written on one line, inline after whitespace or punctuation ("... Thought: ...").
+_INLINE_LABEL = re.compile(r"(?:^|(?<=[\s.。;；,，)）*_`]))[*_`]*(" + _WORDS + r")[ \t*_`]*[:：][*_ \t]*",
+                           re.IGNORECASE | re.MULTILINE)
 
 
 def _section(label: str) -> str:
@@ -29,9 +32,17 @@ def _section(label: str) -> str:
 
 
 def sections(text: str) -> dict[str, str]:
-    """The labelled parts of ``text`` (the first of each name wins)."""
+    """The labelled parts of ``text`` (the first of each name wins).
+
+    A label at a line start counts in any case; an inline one ("... Thought: ...", for replies written on
+    one line) only when capitalised or Chinese, so a thought saying "the next action: ..." stays a thought.
+    """
     source = strip_fences(text)
-    matches = list(_LABEL.finditer(source))
+    starts = {m.start(1): m for m in _LINE_LABEL.finditer(source)}
+    for m in _INLINE_LABEL.finditer(source):
+        if m.start(1) not in starts and not m.group(1)[0].islower():
+            starts[m.start(1)] = m
+    matches = [starts[k] for k in sorted(starts)]
     out: dict[str, str] = {}
     for i, match in enumerate(matches):
         end = matches[i + 1].start() if i + 1 < len(matches) else len(source)
