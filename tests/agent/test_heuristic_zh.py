@@ -54,3 +54,12 @@ def test_plan_reads_chinese_content_goals_and_search() -> None:
     assert plan.texts_to_type == ["你好"] and ["发送"] in plan.goals
     search = make_plan("在星视频搜索西湖的视频，打开后评论：太美了")
     assert search.query == "西湖" and search.has_search_verb and search.texts_to_type == ["太美了"]
+
+
+def test_after_a_search_the_result_holding_the_query_is_tapped_not_the_echo() -> None:
+    history = [HistoryEntry(1, "open App (星视频)", result="done", change=0.9),
+               HistoryEntry(2, "click text (搜索视频)", result="done", change=0.2),
+               HistoryEntry(3, "type (库里)", result="done", change=0.01),
+               HistoryEntry(4, "enter", result="done", change=0.5)]
+    results = [("库里", 180), ("综合", 330), ("库里生涯三分球集锦", 600), ("篮球时刻", 660)]
+    assert _decide("在星视频搜索库里的视频并点赞", results, history) == "click text (库里生涯三分球集锦)"

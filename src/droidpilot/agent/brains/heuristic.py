@@ -41,6 +41,15 @@ def _keyboard_top(lines: list[OcrLine], height: int) -> int | None:
     return min(ln.box[1] for ln in full[0])
 
 
+def _reached(query: str, st: HistoryState) -> bool:
+    """Was what the instruction searches for tapped already? A CJK result line holds the query inside a
+    longer title ("杭州西湖十景航拍" for 西湖); a Latin one is the query itself."""
+    key = match_key(query)
+    if is_cjk(query):
+        return any(key in k for k in st.clicked_ok)
+    return key in st.clicked_ok
+
+
 def _same(phrase: str, key: str) -> bool:
     """Is the tapped text ``key`` the phrase itself (not a longer line that mentions it)?"""
     return similarity(phrase, key) >= 90 and len(key) <= 1.5 * len(match_key(phrase))
@@ -153,8 +162,13 @@ class HeuristicBrain:
                     score = max(score, size + m)
             label = line.text.strip()
             goal_word = any(match_key(label) == match_key(w) for group in plan.goals for w in group)
-            if is_cjk(label) and len(label) >= 2 and not goal_word and names_label(plan.instruction, label):
-                score = max(score, 1.0 + len(label) / 4)  # CJK has no spaces: the name itself is the phrase
+            if is_cjk(label) and len(label) >= 2 and not goal_word:
+                if names_label(plan.instruction, label):
+                    score = max(score, 1.0 + len(label) / 4)  # no spaces in CJK: the name is the phrase
+                elif plan.query and is_cjk(plan.query) and plan.query in label:
+                    # A result holding what was searched, in a longer title: above the query itself, which
+                    # the search box echoes and the whole instruction matches loosely.
+                    score = max(score, 3.0 + len(plan.query) / 4)
             words = {w for t in words_of(line.text) for w in re.split(r"[-']", t)
                      if len(w) > 2 and w not in stop}
             shared = len(words & wanted)
@@ -170,7 +184,7 @@ class HeuristicBrain:
             if text not in st.typed:
                 return text
         query = plan.query
-        if query and query not in st.typed and plan.has_search_verb and match_key(query) not in st.clicked_ok:
+        if query and query not in st.typed and plan.has_search_verb and not _reached(query, st):
             return query
         if query and query not in st.typed and st.scrolls >= 1 and not self._on_screen(query, lines, height):
             return query  # the target is not in sight: look for it with the app's search
@@ -290,7 +304,7 @@ class HeuristicBrain:
         if plan.wants_toggle and not switched:
             return "the setting has not been switched yet."
         if plan.query and plan.has_search_verb and plan.query not in st.typed and \
-                match_key(plan.query) not in st.clicked_ok:
+                not _reached(plan.query, st):
             return f'"{plan.query}" has been neither searched for nor tapped yet.'
         return ""
 
