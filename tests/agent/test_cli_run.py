@@ -108,3 +108,16 @@ def test_no_such_device_exits_2_and_leaves_no_adb_server_behind(tmp_path: Path) 
     text = " ".join(out.stderr.split())
     assert "no device 'no-such-serial'" in text and "Traceback" not in out.stderr
     assert not _listening(port)  # the server started for the command was stopped again
+
+
+def test_device_error_exits_3_and_prints_the_reason(tmp_path: Path) -> None:
+    empty = tmp_path / "no-fonts"
+    empty.mkdir()  # SimPhone cannot draw its home screen's Chinese app names without a CJK font
+    env = {**os.environ, "COLUMNS": "200", "DROIDPILOT_FONT_DIRS": str(empty)}
+    out = subprocess.run([sys.executable, "-m", "droidpilot", "run", "Open Settings", "--out",
+                          str(tmp_path / "t"), "--quiet"], capture_output=True, text=True, cwd=tmp_path,
+                         env=env, timeout=300)
+    assert out.returncode == 3, out.stdout + out.stderr
+    text = " ".join(out.stdout.split())
+    assert "device_error after 0 steps" in text and "reason: cannot take a screenshot" in text
+    assert "apt-get install fonts-wqy-microhei" in text
