@@ -5,12 +5,28 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
-# Distribution packages the demo, the tests and the perception/browser parts need (installed as root via
-# apt-get; as another user `make demo`/`make test` say which are missing and how to install them).
+# Distribution packages the tests and the perception/browser parts need, and the subset the demo needs
+# (SimPhone's fonts). Installed as root via apt-get; as another user the targets say what is missing.
 SYSTEM_PACKAGES := tesseract-ocr tesseract-ocr-chi-sim fonts-wqy-microhei fonts-dejavu-core \
   fonts-material-design-icons-iconfont adb chromium
+DEMO_PACKAGES := fonts-wqy-microhei fonts-dejavu-core
 
-.PHONY: venv demo test lint system-deps lock clean
+# $(call install_missing,PACKAGES,WHAT NEEDS THEM,TARGET THAT INSTALLS THEM)
+define install_missing
+	@missing=""; for p in $(1); do \
+	  dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q "install ok installed" || missing="$$missing $$p"; \
+	done; \
+	if [ -n "$$missing" ]; then \
+	  if [ "$$(id -u)" = 0 ]; then \
+	    echo "installing distribution packages:$$missing"; \
+	    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends $$missing >/dev/null; \
+	  else \
+	    echo "warning: missing distribution packages:$$missing (run 'sudo make $(3)'); $(2) will fail" >&2; \
+	  fi; \
+	fi
+endef
+
+.PHONY: venv demo test lint system-deps demo-deps lock clean
 
 venv: $(STAMP)
 
@@ -21,19 +37,12 @@ $(STAMP): pyproject.toml constraints.txt
 	touch $(STAMP)
 
 system-deps:
-	@missing=""; for p in $(SYSTEM_PACKAGES); do \
-	  dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q "install ok installed" || missing="$$missing $$p"; \
-	done; \
-	if [ -n "$$missing" ]; then \
-	  if [ "$$(id -u)" = 0 ]; then \
-	    echo "installing distribution packages:$$missing"; \
-	    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends $$missing >/dev/null; \
-	  else \
-	    echo "warning: missing distribution packages:$$missing (run 'sudo make system-deps'); tests needing them will fail" >&2; \
-	  fi; \
-	fi
+	$(call install_missing,$(SYSTEM_PACKAGES),tests needing them,system-deps)
 
-demo: venv system-deps
+demo-deps:
+	$(call install_missing,$(DEMO_PACKAGES),the demo,demo-deps)
+
+demo: venv demo-deps
 	$(BIN)/droidpilot demo
 
 lint: venv

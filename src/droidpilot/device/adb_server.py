@@ -10,6 +10,7 @@ from __future__ import annotations
 import shutil
 import socket
 import subprocess
+import time
 from types import TracebackType
 
 from droidpilot.device.base import DeviceError
@@ -111,9 +112,16 @@ class AdbServerSession:
             kill_server(self.host, self.port)
             self.started = False
 
-    def require(self, serial: str) -> None:
-        """InputError unless the server lists ``serial`` as a ready device, naming what it does list."""
+    def require(self, serial: str, settle_s: float = 3.0) -> None:
+        """InputError unless the server lists ``serial`` as a ready device, naming what it does list.
+
+        A server this session just started is given ``settle_s`` seconds to find its USB devices.
+        """
+        deadline = time.monotonic() + (settle_s if self.started else 0.0)
         devices = list_devices(self.host, self.port)
+        while devices.get(serial) != "device" and time.monotonic() < deadline:
+            time.sleep(0.25)
+            devices = list_devices(self.host, self.port)
         state = devices.get(serial)
         if state == "device":
             return
