@@ -7,6 +7,7 @@ answer gets.
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 from droidpilot.agent.replies import coordinates, json_actions, mobile_agent, tool_calls
@@ -21,9 +22,14 @@ def parse_reply(text: str, calls: list[dict[str, Any]] | None = None) -> ParsedR
     if calls:
         return tool_calls.parse(calls, text or "")
     raw = text or ""
-    if json_actions.looks_like(raw):
-        return json_actions.parse(raw)
     found = mobile_agent.sections(raw)
+    if json_actions.looks_like(raw):
+        parsed = json_actions.parse(raw)
+        if parsed.thought or parsed.observation:
+            return parsed
+        # "Thought: ... Action: {json}": the labels carry the reasoning, the JSON the action
+        return replace(parsed, observation=found.get("observation", ""),
+                       thought=_before_json(found.get("thought", "")))
     body = found.get("action")
     if body is None:
         lines = [ln.strip() for ln in mobile_agent.strip_fences(raw).strip().splitlines() if ln.strip()]
@@ -36,3 +42,8 @@ def parse_reply(text: str, calls: list[dict[str, Any]] | None = None) -> ParsedR
         action = coordinates.parse_call(line)
         return ParsedReply(found.get("observation", ""), found.get("thought", ""), action, "coordinates", raw)
     return mobile_agent.parse(raw)
+
+
+def _before_json(text: str) -> str:
+    """A labelled section up to a JSON object that follows it on the same line, if any."""
+    return text.split("{", 1)[0].strip()
