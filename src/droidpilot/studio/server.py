@@ -168,7 +168,7 @@ class Studio:
         return f"http://{host}:{self.port}/" + (f"?token={self.token}" if self.token else "")
 
     def _server(self) -> uvicorn.Server:
-        config = uvicorn.Config(self.app, log_level="warning", ws="websockets", lifespan="on",
+        config = uvicorn.Config(self.app, log_level="warning", ws="websockets-sansio", lifespan="on",
                                 ws_max_size=1 << 20)
         self.server = uvicorn.Server(config)
         return self.server
