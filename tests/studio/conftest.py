@@ -1,4 +1,4 @@
-"""One studio server (two SimPhones, a real uvicorn on an ephemeral loopback port) shared by the studio tests."""
+"""One studio server (two SimPhones, a real uvicorn on an ephemeral loopback port) for all studio tests."""
 
 from __future__ import annotations
 

@@ -61,7 +61,8 @@ class AgentSettings:
 
 
 class AgentRun:
-    """One agent run on ``device``; ``state`` is running, paused (taken over), or finished."""
+    """One agent run on ``device``; ``state``: running, pausing (taken over, finishing its step), paused
+    (waiting at its checkpoint while a person operates), or finished."""
 
     def __init__(self, device: Any, settings: AgentSettings, folder: Path, *, ocr_engine: Any,
                  settle_s: float, emit: Emit) -> None:
@@ -109,12 +110,12 @@ class AgentRun:
         if self.state != "running":
             raise Conflict(f"cannot take over: the agent run is {self.state}")
         self._resume.clear()
-        self.state = "paused"
+        self.state = "pausing"
         self.emit({"type": "agent", **self.describe()})
 
     def hand_back(self) -> None:
         """Let the agent go on from the screen as the person left it."""
-        if self.state != "paused":
+        if self.state not in ("pausing", "paused"):
             raise Conflict(f"cannot hand back: the agent run is {self.state}")
         self.state = "running"
         self._resume.set()
@@ -128,6 +129,9 @@ class AgentRun:
         paused = not self._resume.is_set()
         if paused:
             self.parked.set()
+            if self.state == "pausing":
+                self.state = "paused"
+                self.emit({"type": "agent", **self.describe()})
         while not self._resume.wait(0.2):
             pass
         self.parked.clear()

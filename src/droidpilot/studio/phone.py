@@ -214,7 +214,7 @@ class PhoneSession:
         run = self.agent
         if run is not None and run.state == "running":
             raise Conflict("the agent is operating this phone: take over first")
-        if run is not None and run.state == "paused" and not run.parked.wait(60):
+        if run is not None and run.state in ("pausing", "paused") and not run.parked.wait(60):
             raise Conflict("the agent is still finishing its step; try again")
         with self.device.lock:
             recording = self.recording

@@ -45,7 +45,7 @@ function showStatus(s) {
     (ag.result ? " · " + ag.result.termination : "")) : "No agent run.";
   const running = ag && ag.state !== "finished";
   $("ag-start").disabled = !!running; $("ag-stop").disabled = !running;
-  $("ag-take").disabled = !(ag && ag.state === "running"); $("ag-back").disabled = !(ag && ag.state === "paused");
+  $("ag-take").disabled = !(ag && ag.state === "running"); $("ag-back").disabled = !(ag && (ag.state === "paused" || ag.state === "pausing"));
 }
 
 function showStep(ev) {
