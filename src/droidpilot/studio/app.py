@@ -21,6 +21,7 @@ from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
+from droidpilot.errors import DroidpilotError
 from droidpilot.studio import review
 from droidpilot.studio.errors import NotFound, StudioError
 from droidpilot.studio.phone import PhoneSession
@@ -63,6 +64,8 @@ def api(handler: Callable[..., Awaitable[Any]]) -> Handler:
             result = await handler(request)
         except StudioError as exc:
             return _error(exc)
+        except DroidpilotError as exc:  # bad input met deeper down (a task file, a rule, a device)
+            return JSONResponse({"error": str(exc)}, status_code=400)
         return result if isinstance(result, Response) else JSONResponse(result)
 
     return endpoint

@@ -19,6 +19,7 @@ from PIL import Image
 from droidpilot.agent.recorder import TraceRecorder
 from droidpilot.agent.response import format_response
 from droidpilot.atomicio import atomic_write_bytes, atomic_write_json
+from droidpilot.errors import DroidpilotError
 from droidpilot.studio.errors import Conflict
 from droidpilot.studio.manual import Manual, trace_entries
 
@@ -83,7 +84,11 @@ class Recording:
 
 
 def save_as_task(trace: Path, task_file: Path, out: Path) -> Path:
-    """Write a copy of suite task ``task_file`` whose ``reference`` is the demonstration in ``trace``."""
+    """Write a copy of suite task ``task_file`` whose ``reference`` is the demonstration in ``trace``.
+
+    The copy's id is ``out``'s file name (a suite names each task file after its id); a copy that does not
+    load as a suite task is removed and the loader's error raised.
+    """
     from droidpilot.bench.suite import load_task
     from droidpilot.studio.errors import NotFound, StudioError
 
@@ -99,8 +104,13 @@ def save_as_task(trace: Path, task_file: Path, out: Path) -> Path:
         raise StudioError(f"{task_file}: not valid YAML ({exc})") from None
     if not isinstance(data, dict):
         raise StudioError(f"{task_file}: a task file is a mapping")
+    data["id"] = out.stem
     data["reference"] = list(steps)
     out.parent.mkdir(parents=True, exist_ok=True)
     atomic_write_bytes(out, yaml.safe_dump(data, allow_unicode=True, sort_keys=False).encode("utf-8"))
-    load_task(out)  # the written task must load like any suite task (SuiteError otherwise)
+    try:
+        load_task(out)  # the written task must load like any suite task
+    except DroidpilotError:
+        out.unlink(missing_ok=True)
+        raise
     return out

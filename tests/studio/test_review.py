@@ -1,0 +1,91 @@
+"""Recording and review without a browser: the trace a demonstration writes, labels, export, save as task."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+import yaml
+
+from droidpilot.bench.results import write_results
+from droidpilot.bench.suite import load_task, suite_folder
+from droidpilot.device.sim.phone import SimDevice
+from droidpilot.studio import review
+from droidpilot.studio.errors import Conflict, NotFound, StudioError
+from droidpilot.studio.manual import execute, resolve
+from droidpilot.studio.recording import Recording, save_as_task
+
+
+@pytest.fixture(scope="module")
+def bench_folder(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A bench-results folder holding one recorded demonstration of settings-2 as its trace."""
+    out = tmp_path_factory.mktemp("bench")
+    folder = out / "traces" / "settings-2"
+    phone = SimDevice()
+    rec = Recording(folder, "Turn on the airplane mode.", {"serial": phone.serial})
+    for op in ({"op": "open_app", "app": "Settings"}, {"op": "key", "key": "recents"},
+               {"op": "key", "key": "back"}):
+        before, xml = phone.screenshot(), phone.ui_xml()
+        manual = resolve(op, phone.size(), xml)
+        execute(phone, manual)
+        rec.add(before, xml, manual)
+    rec.stop(phone.screenshot(), phone.ui_xml())
+    with pytest.raises(Conflict, match="already stopped"):
+        rec.stop(None, None)
+    write_results(out, {"suite": "mobile-eval", "brain": "human", "device": "sim"},
+                  [{"id": "settings-2", "su": 1, "trace": "traces/settings-2"}])
+    return out
+
+
+def test_a_recording_is_an_agent_trace(bench_folder: Path) -> None:
+    trace = bench_folder / "traces" / "settings-2"
+    actions = json.loads((trace / "actions.json").read_text())
+    assert [a["type"] for a in actions["actions"]] == ["open_app", "recents", "back", "done"]
+    replies = json.loads((trace / "responses.json").read_text())
+    assert replies[0]["text"].endswith("Action: open App (Settings)") and replies[-1]["kind"] == "complete"
+    assert yaml.safe_load((trace / "reference.yaml").read_text())["reference"] == [
+        "open App (Settings)", "recents", "back"]
+    shown = review.load(str(trace))
+    assert [f["index"] for f in shown["frames"]] == [1, 2, 3, 4] and shown["frames"][0]["image"]
+    assert shown["frames"][1]["step"]["action"]["text"] == "recents"
+    assert review.image_path(str(trace), "2").name == "2.jpg"
+
+
+def test_review_opens_bench_folders_and_refuses_what_is_not_a_trace(bench_folder: Path,
+                                                                    tmp_path: Path) -> None:
+    opened = review.open_folder(str(bench_folder))
+    assert opened["kind"] == "bench" and opened["traces"][0]["name"] == "settings-2"
+    with pytest.raises(NotFound, match="no such folder"):
+        review.open_folder(str(tmp_path / "missing"))
+    with pytest.raises(NotFound, match="holds no trace"):
+        review.open_folder(str(tmp_path))
+    with pytest.raises(NotFound, match="not a trace folder"):
+        review.load(str(bench_folder))
+    with pytest.raises(NotFound, match="no frame 9"):
+        review.image_path(str(bench_folder / "traces" / "settings-2"), 9)
+    with pytest.raises(StudioError, match="whole number"):
+        review.image_path(str(bench_folder / "traces" / "settings-2"), "../x")
+    with pytest.raises(NotFound, match="no rule file"):
+        review.verify_folder(str(bench_folder / "traces" / "settings-2"))
+
+
+def test_labels_are_saved_beside_the_trace_and_exported(bench_folder: Path) -> None:
+    trace = bench_folder / "traces" / "settings-2"
+    with pytest.raises(StudioError, match="label must be one of pass, fail, unsure"):
+        review.save_label(str(trace), "maybe")
+    review.save_label(str(trace), "fail", "never turned airplane mode on")
+    assert review.open_folder(str(bench_folder))["traces"][0]["label"] == "fail"
+    exported = review.export_labels(str(bench_folder))
+    assert exported["count"] == 1 and exported["labels"][0]["task"] == "settings-2"
+    assert json.loads((bench_folder / "labels.json").read_text())["labels"][0]["label"] == "fail"
+
+
+def test_a_demonstration_becomes_a_task_reference(bench_folder: Path, tmp_path: Path) -> None:
+    trace = bench_folder / "traces" / "settings-2"
+    out = save_as_task(trace, suite_folder("mobile-eval") / "settings-2.yaml", tmp_path / "my-task.yaml")
+    task = load_task(out)
+    assert task.id == "my-task" and task.instruction == "Turn on the airplane mode."
+    assert [op.action for op in task.reference] == ["open App (Settings)", "recents", "back"]
+    with pytest.raises(NotFound, match="no such task file"):
+        save_as_task(trace, tmp_path / "none.yaml", tmp_path / "x.yaml")
