@@ -23,7 +23,6 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from droidpilot.agent.coords import fit_size
 from droidpilot.device.base import Device, DeviceError
 from droidpilot.studio.agent_run import AgentRun, AgentSettings
 from droidpilot.studio.errors import Conflict, StudioError
@@ -46,7 +45,7 @@ class PhoneSession:
     """The shared state of one phone in the studio."""
 
     def __init__(self, pid: str, device: Device, *, out_root: Path, settle_s: float = 0.0,
-                 ocr: Callable[[], Any] | None = None, poll_s: float = 0.5, max_side: int = 960,
+                 ocr: Callable[[], Any] | None = None, poll_s: float = 0.5, max_side: int = 1200,
                  quality: int = 80) -> None:
         self.pid = pid
         self.device = WatchedDevice(device)
@@ -116,19 +115,19 @@ class PhoneSession:
         """The current screen as a frame message, or None when it has not changed."""
         noticed = time.time()
         with self.device.lock:
-            version = self.device.version
+            version, changed = self.device.version, self.device.changed_at
             image = self.device.screenshot()
-        digest = hashlib.blake2b(image.tobytes(), digest_size=16).digest()
-        if digest == self._digest:
-            return None
-        self._digest = digest
-        shown = image
-        if max(image.size) > self.max_side:
-            shown = image.resize(fit_size(image.size, self.max_side))
+        factor = -(-max(image.size) // self.max_side)  # a whole factor: box-averaging is fast
+        shown = image.reduce(factor) if factor > 1 else image
         buffer = io.BytesIO()
         shown.convert("RGB").save(buffer, format="JPEG", quality=self.quality)
+        digest = hashlib.blake2b(buffer.getvalue(), digest_size=16).digest()
+        if digest == self._digest:  # the same pixels give the same JPEG: nothing new to show
+            return None
+        self._digest = digest
         self.seq += 1
-        header = json.dumps({"seq": self.seq, "version": version, "noticed": noticed, "sent": time.time(),
+        header = json.dumps({"seq": self.seq, "version": version, "changed": changed, "noticed": noticed,
+                             "sent": time.time(),
                              "size": list(image.size), "view": list(shown.size)}).encode()
         return struct.pack(">I", len(header)) + header + buffer.getvalue()
 

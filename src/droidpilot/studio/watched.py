@@ -8,6 +8,7 @@ instead of polling. A real phone also changes on its own, which the session cove
 from __future__ import annotations
 
 import threading
+import time
 from collections.abc import Callable
 from typing import Any
 
@@ -26,6 +27,7 @@ class WatchedDevice:
         self.serial = inner.serial
         self.lock = threading.RLock()
         self.version = 0
+        self.changed_at = time.time()
         self._listeners: list[Listener] = []
 
     @property
@@ -40,6 +42,7 @@ class WatchedDevice:
     def changed(self) -> None:
         """Note a change and tell the listeners."""
         self.version += 1
+        self.changed_at = time.time()
         for listener in list(self._listeners):
             listener()
 

@@ -22,7 +22,7 @@ function showFrame(buffer) {
   img.onload = () => {
     if (state.url && state.url !== url) URL.revokeObjectURL(state.url);
     state.url = url;
-    state.frames.push({ seq: header.seq, sent: header.sent, shown: Date.now() / 1000 });
+    state.frames.push({ seq: header.seq, changed: header.changed, sent: header.sent, shown: Date.now() / 1000 });
     if (state.frames.length > 2000) state.frames.shift();
   };
   img.src = url;
