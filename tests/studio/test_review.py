@@ -89,3 +89,14 @@ def test_a_demonstration_becomes_a_task_reference(bench_folder: Path, tmp_path: 
     assert [op.action for op in task.reference] == ["open App (Settings)", "recents", "back"]
     with pytest.raises(NotFound, match="no such task file"):
         save_as_task(trace, tmp_path / "none.yaml", tmp_path / "x.yaml")
+
+
+def test_verify_a_trace_against_a_rule(bench_folder: Path, tmp_path: Path) -> None:
+    rule = tmp_path / "rule.yaml"
+    rule.write_text(load_task(suite_folder("mobile-eval") / "settings-2.yaml").rule_text)
+    verdict = review.verify_folder(str(bench_folder / "traces" / "settings-2"), str(rule))
+    assert verdict["ok"] is False and verdict["matched"][0]["node"] == "settings_open"
+    assert verdict["decisions"] and {n["node"] for n in verdict["nodes"]} >= {"network_page", "airplane_on"}
+    rule.write_text("task_id: x\nnodes: []\n")
+    with pytest.raises(StudioError, match="rule"):
+        review.verify_folder(str(bench_folder / "traces" / "settings-2"), str(rule))

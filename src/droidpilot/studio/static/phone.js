@@ -59,6 +59,9 @@ function showStep(ev) {
   const cur = $("ag-current"); cur.textContent = "";
   cur.appendChild(studio.el("div", "step " + ev.step + " · " + (ev.action || "-") + " · " + (ev.outcome || "")));
   studio.drawAction($("overlay"), state.size, ev.grounding);
+  const caption = $("caption");
+  caption.hidden = false;
+  caption.textContent = "step " + ev.step + ": " + (ev.action || ev.outcome || "-") + (ev.thought ? "\n" + ev.thought : "");
 }
 
 function connect() {
