@@ -100,3 +100,30 @@ def test_verify_a_trace_against_a_rule(bench_folder: Path, tmp_path: Path) -> No
     rule.write_text("task_id: x\nnodes: []\n")
     with pytest.raises(StudioError, match="rule"):
         review.verify_folder(str(bench_folder / "traces" / "settings-2"), str(rule))
+
+
+@pytest.mark.slow
+def test_a_recorded_demonstration_replays_with_the_replay_brain(tmp_path: Path) -> None:
+    from droidpilot.agent.brains.factory import make_brain
+    from droidpilot.agent.loop import Agent
+    from droidpilot.perception.cache import cached
+    from droidpilot.perception.ocr import make_ocr_engine
+
+    from .conftest import sim_label_center
+
+    phone = SimDevice()
+    rec = Recording(tmp_path / "demo", "Turn on the airplane mode.", {"serial": phone.serial})
+    for label in ("Settings", "Network & internet", "Airplane mode"):
+        xml = phone.ui_xml()
+        x, y = sim_label_center(xml, label)
+        manual = resolve({"op": "click", "x": x, "y": y, "view_w": 1080, "view_h": 2400}, phone.size(), xml)
+        before = phone.screenshot()
+        execute(phone, manual)
+        rec.add(before, xml, manual)
+    rec.stop(phone.screenshot(), phone.ui_xml())
+    assert phone.state()["settings"]["airplane_mode"] is True
+    fresh = SimDevice()
+    brain = make_brain("replay", responses=tmp_path / "demo" / "responses.json")
+    result = Agent(fresh, brain, ocr_engine=cached(make_ocr_engine("rapidocr")),
+                   out_dir=tmp_path / "replayed").run("Turn on the airplane mode.")
+    assert result.completed and fresh.state()["settings"]["airplane_mode"] is True
