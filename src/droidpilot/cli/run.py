@@ -15,37 +15,11 @@ from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
+from droidpilot.agent.brains.factory import make_brain
 from droidpilot.cli._common import TERMINATION_EXIT, guard
 from droidpilot.errors import InputError
 
-BRAINS = ("heuristic", "openai", "replay")
 console = Console()
-
-
-
-def make_brain(name: str, *, model: str | None, base_url: str | None, responses: Path | None,
-               coord_space: str | None, image_max_side: int, extended: bool,
-               action_format: str = "text") -> Any:
-    """The brain called ``name``, configured from the command line (InputError for a bad combination)."""
-    if action_format != "text" and name != "openai":
-        raise InputError(f"--action-format {action_format} is for --brain openai, not {name}")
-    if name == "heuristic":
-        from droidpilot.agent.brains.heuristic import HeuristicBrain
-
-        return HeuristicBrain()
-    if name == "replay":
-        from droidpilot.agent.brains.replay import ReplayBrain
-
-        if responses is None:
-            raise InputError("--brain replay needs --responses FILE (a JSON list of raw replies)")
-        return ReplayBrain(responses, coord_space=coord_space or "device")  # type: ignore[arg-type]
-    if name == "openai":
-        from droidpilot.agent.brains.openai import OpenAIBrain
-
-        return OpenAIBrain(model=model, base_url=base_url, image_max_side=image_max_side,
-                           coord_space=coord_space or "image", extended_actions=extended,  # type: ignore[arg-type]
-                           action_format=action_format)
-    raise InputError(f"unknown brain {name!r}; choose one of {', '.join(BRAINS)}")
 
 
 def make_device(device: str, adb_port: int, adb_host: str, seed: int,

@@ -37,6 +37,7 @@ _ALIASES = {
     "navigate_back": "back", "back": "back", "press_back": "back",
     "navigate_home": "home", "home": "home", "press_home": "home",
     "keyboard_enter": "enter", "enter": "enter", "press_enter": "enter",
+    "recents": "recents", "press_recents": "recents", "app_switch": "recents", "overview": "recents",
     "wait": "wait", "sleep": "wait",
     "status": "stop", "done": "stop", "finished": "stop", "finish": "stop", "terminate": "stop",
     "stop": "stop", "complete": "stop", "answer": "stop",
@@ -45,7 +46,8 @@ _ALIASES = {
     "system_button": "button", "key": "button", "hotkey": "button", "press_key": "button",
 }
 _BUTTONS = {"back": "back", "keycode_back": "back", "home": "home", "keycode_home": "home",
-            "enter": "enter", "keycode_enter": "enter", "return": "enter"}
+            "enter": "enter", "keycode_enter": "enter", "return": "enter",
+            "recents": "recents", "keycode_app_switch": "recents"}
 
 
 def _first(fields: dict[str, Any], keys: tuple[str, ...]) -> Any:
@@ -120,7 +122,7 @@ def to_action(name: str, fields: dict[str, Any]) -> Action:
         button = text_of(fields.get("button") or fields.get("key") or fields.get("keycode")) or text
         mapped = _BUTTONS.get(button.lower())
         if mapped is None:
-            raise ReplyParseError(f"button {button!r} is not supported; use Back, Home or Enter")
+            raise ReplyParseError(f"button {button!r} is not supported; use Back, Home, Enter or Recents")
         return Action(mapped)
     if kind == "wait":
         raw = _first(fields, ("time", "seconds", "duration"))
