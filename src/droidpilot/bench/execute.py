@@ -18,7 +18,6 @@ from droidpilot.atomicio import atomic_write_bytes as atomic_write
 from droidpilot.atomicio import atomic_write_json
 from droidpilot.bench import oracle as oracle_lang
 from droidpilot.bench.metrics import read_steps, task_metrics
-from droidpilot.bench.screenui import add_ui
 from droidpilot.bench.suite import BenchTask
 from droidpilot.verify.engine import verify
 from droidpilot.verify.options import VerifierOptions
@@ -28,12 +27,11 @@ from droidpilot.verify.trace import load_trace
 
 def verify_trace(task: BenchTask, folder: Path, options: VerifierOptions, *, use_xml: bool = True
                  ) -> VerifyResult:
-    """Verify a trace folder against the task's rule. Frames get their ``ui`` state from the XML; with
-    ``use_xml=False`` the dumps are withheld, so only what OCR reads off the screenshots counts."""
+    """Verify a trace folder against the task's rule, as ``droidpilot verify`` would (frames derive their
+    ``ui`` state from the XML in ``Frame.ui_state``); with ``use_xml=False`` the dumps are withheld, so
+    only what OCR reads off the screenshots counts."""
     trace = load_trace(folder, task_description=task.instruction)
-    if use_xml:
-        add_ui(trace.frames)
-    else:
+    if not use_xml:
         for frame in trace.frames:
             frame.xml_text = None
             frame._elements = []
@@ -85,7 +83,7 @@ def run_task(task: BenchTask, device: Any, brain: Any, folder: Path, *, ocr_engi
         "id": task.id, "suite": task.suite, "level": task.level, "app": task.app, "scenario": task.scenario,
         "instruction": task.instruction,
         **task_metrics(task.rule, task.reference_steps, read_steps(folder), result.ok, reached,
-                       None if oracle is None else oracle.ok),
+                       None if oracle is None else oracle.ok, run.termination),
         "termination": run.termination, "manual_review_needed": result.manual_review_needed,
         "seconds": round(time.monotonic() - started, 3), "agent_seconds": round(run.seconds, 3),
         "model_calls": run.model_calls, "prompt_tokens": run.prompt_tokens,

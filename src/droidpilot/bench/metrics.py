@@ -2,8 +2,12 @@
 
 Per task (``task_metrics``), from the trace's ``steps.jsonl``, the verifier's result and the oracle:
 
-- **Su**: the verifier found a satisfying path of the rule (1/0). **Su-oracle**: SimPhone's final
-  ``state()`` satisfies the task's oracle predicate (1/0; None on a phone without state).
+- **Su**: the agent ended the run itself (termination ``completed``: it said ``stop`` and the completion
+  check agreed) *and* the verifier found a satisfying path of the rule (1/0). **Su-oracle**: the same
+  termination *and* SimPhone's final ``state()`` satisfies the task's oracle (1/0; None on a phone without
+  state). A run cut off by a limit (``max_steps``, ``max_model_calls``, ``time_budget``, repeated
+  failures) or an error is never a success, even when the milestones happen to be on screen: the
+  verdicts alone are kept as ``rule_ok`` / ``oracle_ok`` (and CR still credits the progress).
 - **steps**: the agent's steps, every step it decided except ``stop`` (failed groundings and unparseable
   answers count: they cost a model call). **RE** = steps / reference steps (reported with the pair).
 - **PS**: effective steps / steps. A step is effective when its action was grounded and executed, the
@@ -87,14 +91,21 @@ def completion_rate(task: Task, reached: Iterable[str], ok: bool) -> float:
     return round(got / total, 4) if total else 0.0
 
 
+SUCCESS_TERMINATION = "completed"
+
+
 def task_metrics(task: Task, reference_steps: int, records: Sequence[Mapping[str, Any]],
-                 verified_ok: bool, reached: Iterable[str], oracle_ok: bool | None) -> dict[str, Any]:
-    """The metric fields of one task's result row."""
+                 verified_ok: bool, reached: Iterable[str], oracle_ok: bool | None,
+                 termination: str = SUCCESS_TERMINATION) -> dict[str, Any]:
+    """The metric fields of one task's result row (Su needs both the verdict and a ``completed`` end)."""
     stats = step_stats(records)
     steps = stats["steps"]
+    finished = termination == SUCCESS_TERMINATION
     return {
-        "su": int(verified_ok),
-        "su_oracle": None if oracle_ok is None else int(oracle_ok),
+        "su": int(verified_ok and finished),
+        "su_oracle": None if oracle_ok is None else int(oracle_ok and finished),
+        "rule_ok": int(verified_ok),
+        "oracle_ok": None if oracle_ok is None else int(oracle_ok),
         "cr": completion_rate(task, reached, verified_ok),
         "re": round(steps / reference_steps, 4) if reference_steps else None,
         "ps": round(stats["effective"] / steps, 4) if steps else 0.0,
