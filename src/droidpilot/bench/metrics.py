@@ -144,15 +144,43 @@ def aggregate(rows: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
     return out
 
 
+def trial_stats(rows: Sequence[Mapping[str, Any]]) -> dict[str, Any] | None:
+    """With K > 1 trials per task: pass@1 (the mean success rate per task), pass@K (the share of tasks
+    solved in at least one trial), Su of each trial, and its spread (min, max, standard deviation)."""
+    trials = max((int(r.get("trial") or 1) for r in rows), default=1)
+    if trials <= 1:
+        return None
+    per_task: dict[str, list[int]] = {}
+    per_trial: dict[int, list[int]] = {}
+    for r in rows:
+        su = 0 if r.get("error") else int(r.get("su") or 0)
+        per_task.setdefault(str(r.get("id")), []).append(su)
+        per_trial.setdefault(int(r.get("trial") or 1), []).append(su)
+    su_trial = [round(sum(v) / len(v), 4) for _, v in sorted(per_trial.items())]
+    mean = sum(su_trial) / len(su_trial)
+    std = (sum((x - mean) ** 2 for x in su_trial) / (len(su_trial) - 1)) ** 0.5 if len(su_trial) > 1 else 0.0
+    return {"k": trials, "tasks": len(per_task),
+            "pass@1": round(sum(sum(v) / len(v) for v in per_task.values()) / len(per_task), 4),
+            "pass@k": round(sum(1 for v in per_task.values() if any(v)) / len(per_task), 4),
+            "su_per_trial": su_trial,
+            "spread": {"min": min(su_trial), "max": max(su_trial), "std": round(std, 4)}}
+
+
 def summarize(rows: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
-    """``{"overall", "by_level", "by_app"}``: the aggregate of all rows and of each level and app."""
+    """``{"overall", "by_level", "by_app"}``: the aggregate of all rows and of each level and app; with
+    several trials per task also ``"trials"`` (``trial_stats`` overall and per level)."""
     by_level: dict[str, list[Mapping[str, Any]]] = {}
     by_app: dict[str, list[Mapping[str, Any]]] = {}
     for row in rows:
         by_level.setdefault(str(row.get("level")), []).append(row)
         by_app.setdefault(str(row.get("app")), []).append(row)
-    return {
+    out: dict[str, Any] = {
         "overall": aggregate(rows),
         "by_level": {k: aggregate(v) for k, v in sorted(by_level.items())},
         "by_app": {k: aggregate(v) for k, v in sorted(by_app.items())},
     }
+    overall = trial_stats(rows)
+    if overall is not None:
+        out["trials"] = {"overall": overall,
+                         "by_level": {k: trial_stats(v) for k, v in sorted(by_level.items())}}
+    return out

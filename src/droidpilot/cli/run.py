@@ -16,6 +16,18 @@ from rich.markup import escape
 from rich.table import Table
 
 from droidpilot.cli._common import guard
+from droidpilot.cli.agent_options import (
+    BaseUrlOpt,
+    CoordSpaceOpt,
+    ExtendedOpt,
+    ImageMaxSideOpt,
+    LangOpt,
+    MaxStepsOpt,
+    ModelOpt,
+    SeedOpt,
+    TemperatureOpt,
+    check_agent_options,
+)
 from droidpilot.errors import InputError
 
 BRAINS = ("heuristic", "openai", "replay")
@@ -23,7 +35,8 @@ console = Console()
 
 
 def make_brain(name: str, *, model: str | None, base_url: str | None, responses: Path | None,
-               coord_space: str | None, image_max_side: int, extended: bool) -> Any:
+               coord_space: str | None, image_max_side: int, extended: bool,
+               temperature: float | None = None) -> Any:
     """The brain called ``name``, configured from the command line (InputError for a bad combination)."""
     if name == "heuristic":
         from droidpilot.agent.brains.heuristic import HeuristicBrain
@@ -38,8 +51,9 @@ def make_brain(name: str, *, model: str | None, base_url: str | None, responses:
     if name == "openai":
         from droidpilot.agent.brains.openai import OpenAIBrain
 
-        return OpenAIBrain(model=model, base_url=base_url, image_max_side=image_max_side,
-                           coord_space=coord_space or "image", extended_actions=extended)  # type: ignore[arg-type]
+        extra = {} if temperature is None else {"temperature": temperature}
+        return OpenAIBrain(model=model, base_url=base_url, image_max_side=image_max_side,  # type: ignore[arg-type]
+                           coord_space=coord_space or "image", extended_actions=extended, **extra)
     raise InputError(f"unknown brain {name!r}; choose one of {', '.join(BRAINS)}")
 
 
@@ -90,40 +104,38 @@ def run(
     adb_port: int = typer.Option(5037, "--adb-port", help="Port of the adb server (for --device SERIAL)."),
     adb_host: str = typer.Option("127.0.0.1", "--adb-host", help="Host of the adb server."),
     brain: str = typer.Option("heuristic", "--brain", help="heuristic | openai | replay"),
-    model: str | None = typer.Option(None, "--model", help="Model name (openai brain)."),
-    base_url: str | None = typer.Option(None, "--base-url", help="OpenAI-compatible endpoint URL."),
+    model: ModelOpt = None,
+    base_url: BaseUrlOpt = None,
     responses: Path | None = typer.Option(None, "--responses", help="JSON list of raw replies (replay)."),
     out: Path | None = typer.Option(None, "--out", help="Trace folder (default: runs/<time>)."),
-    max_steps: int = typer.Option(20, "--max-steps", help="Most steps before the run ends."),
-    language: str = typer.Option("en", "--lang", help="Prompt language: en | zh."),
-    coord_space: str | None = typer.Option(None, "--coord-space",
-                                           help="How the brain's coordinates read: device | normalized | "
-                                                "thousand | image."),
-    extended: bool = typer.Option(False, "--extended-actions", help="Offer tap/swipe/... to models."),
-    image_max_side: int = typer.Option(1024, "--image-max-side", help="Longest image side for models."),
+    max_steps: MaxStepsOpt = 20,
+    language: LangOpt = "en",
+    coord_space: CoordSpaceOpt = None,
+    extended: ExtendedOpt = False,
+    image_max_side: ImageMaxSideOpt = 1024,
+    temperature: TemperatureOpt = None,
     ocr: str = typer.Option("rapidocr", "--ocr", help="OCR engine: rapidocr | tesseract."),
-    seed: int = typer.Option(0, "--seed", help="SimPhone seed."),
+    seed: SeedOpt = 0,
     no_check: bool = typer.Option(False, "--no-completion-check", help="Trust 'stop' without asking."),
     quiet: bool = typer.Option(False, "--quiet", help="Print only the summary."),
 ) -> None:
     """Run the agent for INSTRUCTION and record its trace."""
     with guard():
-        from droidpilot.agent.coords import check_space
         from droidpilot.agent.loop import Agent, Limits
         from droidpilot.perception.cache import cached
         from droidpilot.perception.ocr import make_ocr_engine
 
         if not instruction.strip():
             raise InputError("the instruction is empty; say what the agent should do")
-        if coord_space is not None:
-            check_space(coord_space)
-        if max_steps <= 0:
-            raise InputError(f"--max-steps must be positive, got {max_steps}")
+        check_agent_options(max_steps=max_steps, lang=language, coord_space=coord_space,
+                            temperature=temperature, image_max_side=image_max_side)
+        max_steps, language, seed = max_steps or 20, language or "en", seed or 0
         engine = make_ocr_engine(ocr)
         if engine is None:
             raise InputError("the agent needs an OCR engine to ground text; use --ocr rapidocr or tesseract")
         the_brain = make_brain(brain, model=model, base_url=base_url, responses=responses,
-                               coord_space=coord_space, image_max_side=image_max_side, extended=extended)
+                               coord_space=coord_space, image_max_side=image_max_side, extended=extended,
+                               temperature=temperature)
         the_device, settle = make_device(device, adb_port, adb_host, seed)
         folder = out or Path("runs") / time.strftime("%Y%m%d-%H%M%S")
         agent = Agent(the_device, the_brain, ocr_engine=cached(engine), out_dir=folder,
