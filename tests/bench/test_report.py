@@ -13,7 +13,7 @@ import pytest
 from PIL import Image
 
 from droidpilot.bench.report import write_report
-from droidpilot.bench.report.task import overlay
+from droidpilot.bench.report.steps import overlay
 from droidpilot.bench.results import write_results
 
 CHROMIUM = "/usr/bin/chromium"
