@@ -42,3 +42,40 @@ def trials_run(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
                                       "--temperature", "0.5", "--coord-space", "device", "--devices", "2",
                                       "--out", str(out)])
     return {"out": out, "result": result}
+
+
+CHROMIUM = "/usr/bin/chromium"
+CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+                 "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+
+
+@pytest.fixture(scope="session")
+def browser() -> Any:
+    """One headless Chromium (the distribution's, driven by Playwright) shared by every report test."""
+    from pathlib import Path
+
+    if not Path(CHROMIUM).exists():
+        pytest.skip(f"{CHROMIUM} is not installed")
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        chromium = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        try:
+            yield chromium
+        finally:
+            chromium.close()
+
+
+@pytest.fixture()
+def page(browser: Any) -> Any:
+    """A fresh page (1280x900) whose console errors and page errors are collected in ``page.errors``."""
+    context = browser.new_context(viewport={"width": 1280, "height": 900})
+    the_page = context.new_page()
+    errors: list[str] = []
+    the_page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
+    the_page.on("pageerror", lambda e: errors.append(str(e)))
+    the_page.errors = errors
+    try:
+        yield the_page
+    finally:
+        context.close()

@@ -16,9 +16,6 @@ from droidpilot.bench.report import write_report
 from droidpilot.bench.report.steps import overlay
 from droidpilot.bench.results import write_results
 
-CHROMIUM = "/usr/bin/chromium"
-ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-        "--disable-background-networking", "--disable-component-update", "--disable-sync"]
 EVIL = '<script>alert("x")</script>'
 EVIL_IMG = "<img src=x onerror=alert(1)>"
 RULE = """task_id: evil-1
@@ -74,37 +71,25 @@ def test_overlay_draws_each_kind_of_action() -> None:
 
 
 @pytest.mark.slow
-@pytest.mark.skipif(not Path(CHROMIUM).exists(), reason=f"{CHROMIUM} is not installed")
-def test_report_in_headless_chromium(reference_run: dict[str, Any], tmp_path: Path) -> None:
-    from playwright.sync_api import sync_playwright
-
+def test_report_in_headless_chromium(reference_run: dict[str, Any], page: Any, tmp_path: Path) -> None:
     report: Path = reference_run["report"]
     shot = tmp_path / "page.png"
-    errors: list[str] = []
-    with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-        try:
-            page = browser.new_page(viewport={"width": 1280, "height": 900})
-            page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
-            page.on("pageerror", lambda e: errors.append(str(e)))
-            page.goto(report.as_uri())
-            page.wait_for_load_state("load")
-            task = page.locator("details#task-settings-2")
-            assert task.get_attribute("open") is None
-            task.locator("> summary").click()
-            assert task.get_attribute("open") is not None
-            figure = task.locator("figure.shot").first
-            figure.scroll_into_view_if_needed()
-            assert figure.locator("img").evaluate("img => img.complete && img.naturalWidth > 0")
-            figure.click()
-            assert page.locator("#lightbox.open figure.shot").count() == 1
-            page.screenshot(path=str(shot))
-            page.keyboard.press("Escape")
-            assert page.locator("#lightbox.open").count() == 0
-            assert page.locator("svg.dag .reached").count() >= 3
-        finally:
-            browser.close()
-    assert errors == []
+    page.goto(report.as_uri())
+    page.wait_for_load_state("load")
+    task = page.locator("details#task-settings-2")
+    assert task.get_attribute("open") is None
+    task.locator("> summary").click()
+    assert task.get_attribute("open") is not None
+    figure = task.locator("figure.shot").first
+    figure.scroll_into_view_if_needed()
+    assert figure.locator("img").evaluate("img => img.complete && img.naturalWidth > 0")
+    figure.click()
+    assert page.locator("#lightbox.open figure.shot").count() == 1
+    page.screenshot(path=str(shot))
+    page.keyboard.press("Escape")
+    assert page.locator("#lightbox.open").count() == 0
+    assert page.locator("svg.dag .reached").count() >= 3
+    assert page.errors == []
     with Image.open(shot) as im:
         colours = im.convert("RGB").getcolors(maxcolors=1 << 20)
     assert colours is not None and len(colours) > 50  # a real page, not a blank one
