@@ -43,6 +43,7 @@ class _Slot:
         self.task: str | None = None
         self.step = ""
         self.fatal = ""
+        self.messages: Any = None
 
 
 def _meta(config: RunConfig, devices: Sequence[str]) -> dict[str, Any]:
@@ -120,7 +121,6 @@ def _dispatch(config: RunConfig, devices: Sequence[str], pending: list[str], row
               emit: Callable[[str, dict[str, Any]], None]) -> None:
     ctx = mp.get_context("spawn")
     tasks_q: Any = ctx.Queue()
-    messages: Any = ctx.Queue()
     for tid in pending:
         tasks_q.put(tid)
     slots = [_Slot(i, spec) for i, spec in enumerate(devices[:max(1, min(len(devices), len(pending)))])]
@@ -129,8 +129,14 @@ def _dispatch(config: RunConfig, devices: Sequence[str], pending: list[str], row
     parent = os.getpid()
 
     def spawn(slot: _Slot) -> None:
-        slot.process = ctx.Process(target=worker_main, args=(slot.wid, slot.spec, config, tasks_q, messages,
-                                                              parent), daemon=True)
+        # Each worker reports on its own queue: a worker killed while writing holds that queue's lock
+        # for ever, and a shared queue would then block every other worker (and the run) with it.
+        if slot.messages is not None:
+            slot.messages.close()
+            slot.messages.cancel_join_thread()
+        slot.messages = ctx.Queue()
+        slot.process = ctx.Process(target=worker_main, args=(slot.wid, slot.spec, config, tasks_q,
+                                                              slot.messages, parent), daemon=True)
         slot.process.start()
 
     for slot in slots:
@@ -138,10 +144,7 @@ def _dispatch(config: RunConfig, devices: Sequence[str], pending: list[str], row
     remaining = set(pending)
     try:
         while remaining:
-            try:
-                msg = messages.get(timeout=0.5)
-            except queue.Empty:
-                msg = None
+            msg = _next_message(slots)
             if msg is not None:
                 _handle(msg, slots, rows, remaining, save, emit)
                 continue
@@ -173,6 +176,22 @@ def _dispatch(config: RunConfig, devices: Sequence[str], pending: list[str], row
                 slot.process.join(timeout=5)
                 if slot.process.is_alive():
                     slot.process.terminate()
+
+
+def _next_message(slots: list[_Slot], wait_s: float = 0.5) -> tuple[Any, ...] | None:
+    """The next report of any worker, waiting up to ``wait_s``; None when none came."""
+    deadline = time.monotonic() + wait_s
+    while True:
+        for slot in slots:
+            if slot.messages is None:
+                continue
+            try:
+                return slot.messages.get_nowait()  # type: ignore[no-any-return]
+            except queue.Empty:
+                continue
+        if time.monotonic() >= deadline:
+            return None
+        time.sleep(0.02)
 
 
 def _error(by_id: dict[str, BenchTask], key: str, message: str, device: str) -> dict[str, Any]:
