@@ -46,7 +46,16 @@ def _fake_run(out: Path) -> None:
     row = {"id": "evil-1", "level": 1, "app": "<i>app</i>", "instruction": EVIL, "su": 0, "su_oracle": 0,
            "cr": 0.0, "re": 1.0, "ps": 0.0, "steps": 1, "reference_steps": 1, "termination": EVIL,
            "manual_review_needed": False, "seconds": 1.0, "trace": "traces/evil-1", "error": EVIL_IMG}
-    write_results(out, {"suite": EVIL, "brain": "reference", "device": "sim"}, [row])
+    row.update(failure=EVIL, failure_reason=EVIL_IMG, rule_ok=1, oracle_ok=0)
+    record["response"] = EVIL
+    record["completion_check"] = {"response": EVIL_IMG, "done": False, "reason": EVIL}
+    record["grounding"] = {"status": "not_found", "target": EVIL, "message": EVIL_IMG}
+    (trace / "steps.jsonl").write_text(json.dumps(record) + "\n")
+    write_results(out, {"suite": EVIL, "brain": "reference", "device": "sim", "model": EVIL,
+                        "endpoint_host": EVIL_IMG, "settings": {"lang": EVIL}, "seeds": {"evil-1": EVIL},
+                        "droidpilot": {"version": EVIL, "revision": EVIL_IMG},
+                        "suite_info": {"name": EVIL, "version": EVIL_IMG}, "machine": {"hostname": EVIL}},
+                  [row])
 
 
 def test_untrusted_text_is_escaped(tmp_path: Path) -> None:
@@ -57,6 +66,18 @@ def test_untrusted_text_is_escaped(tmp_path: Path) -> None:
     assert "&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt;" in html
     assert "&lt;img src=x onerror=alert(1)&gt;" in html
     assert html.count("<script>") == 1  # the report's own script only
+
+
+def test_compare_page_escapes(tmp_path: Path) -> None:
+    from droidpilot.bench.compare import compare_runs
+    from droidpilot.bench.report.compare_page import render_compare
+
+    _fake_run(tmp_path / "a")
+    _fake_run(tmp_path / "b")
+    html = render_compare(compare_runs(tmp_path / "a", tmp_path / "b"), tmp_path / "compare.html")
+    for raw in (EVIL, EVIL_IMG, "<i>app</i>"):
+        assert raw not in html
+    assert html.count("<script>") == 1
 
 
 def test_overlay_draws_each_kind_of_action() -> None:
