@@ -14,6 +14,7 @@ Causes, in the order they are decided:
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -52,6 +53,20 @@ def failure_cause(row: Mapping[str, Any], steps: Sequence[Mapping[str, Any]]) ->
     return "max steps" if termination == "max_steps" else "other limit"
 
 
+def _short(text: str, limit: int = 160) -> str:
+    text = " ".join(text.split())
+    return text if len(text) <= limit else text[:limit].rsplit(" ", 1)[0] + " …"
+
+
+def verifier_gist(reason: str) -> str:
+    """The part of the verifier's reason a reader needs first: which milestones were never met (without
+    the per-frame details), else its first clause."""
+    parts = [p.strip() for p in str(reason or "").split(";") if p.strip()]
+    unmet = next((p for p in parts if p.startswith("never met")), "")
+    unmet = re.split(r",\s*(?:enabled|checked|no event|first enabled)", unmet)[0].strip()
+    return _short(unmet or (parts[0] if parts else ""))
+
+
 def failure_reason(row: Mapping[str, Any], steps: Sequence[Mapping[str, Any]]) -> str:
     """One line saying why the row failed ("" for a clean success), for the task table."""
     cause = failure_cause(row, steps)
@@ -61,13 +76,14 @@ def failure_reason(row: Mapping[str, Any], steps: Sequence[Mapping[str, Any]]) -
     termination = str(row.get("termination") or "")
     if cause in ("device error", "model error"):
         first = str(row.get("error") or termination).strip().splitlines()
-        return f"{cause}: {first[0][:160] if first else termination}"
+        return f"{cause}: {_short(first[0]) if first else termination}"
     if cause == "verifier/oracle disagreement":
         rule = "passes" if row.get("rule_ok", row.get("su")) else "fails"
         oracle = "passes" if row.get("oracle_ok", row.get("su_oracle")) else "fails"
-        return f"the rule {rule} but the oracle {oracle}: {str(row.get('reason') or '')[:140]}".rstrip(": ")
+        gist = verifier_gist(str(row.get("reason") or ""))
+        return f"the rule {rule} but the oracle {oracle}: {gist}".rstrip(": ")
     if cause == "wrong stop":
-        return f"stopped before the task was done: {str(row.get('reason') or '')[:160]}".rstrip(": ")
+        return f"stopped before the task was done: {verifier_gist(str(row.get('reason') or ''))}".rstrip(": ")
     detail = f"ended by {termination} after {total} steps"
     if parse:
         detail += f"; {parse} unparseable replies"
