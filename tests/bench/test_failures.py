@@ -51,6 +51,7 @@ def test_reasons_say_what_happened() -> None:
 
 def test_the_verifier_reason_is_cut_to_its_gist() -> None:
     reason = ("no satisfying path; reached: start_page (frame 1 screen) -> results (frame 4 screen); "
-              "never met: article (The game report is open), enabled after frame 4 screen; checked at 1 event")
+              "never met: article (The game report is open), enabled after frame 4 screen; checked at 1 "
+              "event")
     wanted = "stopped before the task was done: never met: article (The game report is open)"
     assert failure_reason(row(reason=reason), [OK]) == wanted
