@@ -19,7 +19,7 @@ from droidpilot.cli import _discover, app
     (["--jobs", "-1"], "--jobs must be 0"),
     (["--trials", "0"], "--trials must be at least 1"),
     (["--max-steps", "0"], "--max-steps must be positive"),
-    (["--lang", "fr"], "--lang: unknown language 'fr'"),
+    (["--lang", "fr"], "--lang: unknown prompt language 'fr'"),
     (["--temperature", "5"], "--temperature must be between 0 and 2"),
     (["--coord-space", "pixels"], "unknown coordinate space 'pixels'"),
 ])

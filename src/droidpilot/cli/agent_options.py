@@ -37,7 +37,7 @@ def check_agent_options(*, max_steps: int | None = None, lang: str | None = None
     if max_steps is not None and max_steps <= 0:
         raise InputError(f"--max-steps must be positive, got {max_steps}")
     if lang is not None and lang not in LANGUAGES:
-        raise InputError(f"--lang: unknown language {lang!r}; choose one of {', '.join(LANGUAGES)}")
+        raise InputError(f"--lang: unknown prompt language {lang!r}; choose one of {', '.join(LANGUAGES)}")
     if coord_space is not None:
         from droidpilot.agent.coords import check_space
 
