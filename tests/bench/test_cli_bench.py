@@ -17,6 +17,11 @@ from droidpilot.cli import _discover, app
     (["--suite", "no-such-suite"], "no suite 'no-such-suite'"),
     (["--devices", "0"], "--devices must be at least 1"),
     (["--jobs", "-1"], "--jobs must be 0"),
+    (["--trials", "0"], "--trials must be at least 1"),
+    (["--max-steps", "0"], "--max-steps must be positive"),
+    (["--lang", "fr"], "--lang: unknown prompt language 'fr'"),
+    (["--temperature", "5"], "--temperature must be between 0 and 2"),
+    (["--coord-space", "pixels"], "unknown coordinate space 'pixels'"),
 ])
 def test_bad_input_exits_2(tmp_path: Path, args: list[str], message: str) -> None:
     _discover()

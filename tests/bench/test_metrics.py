@@ -66,9 +66,20 @@ def test_reference_path_and_cr() -> None:
 
 def test_task_metrics() -> None:
     m = task_metrics(RULE, 4, STEPS, verified_ok=False, reached=["a"], oracle_ok=True)
-    assert m == {"su": 0, "su_oracle": 1, "cr": 0.1, "re": 1.5, "ps": 0.5, "steps": 6, "effective_steps": 3,
-                 "reference_steps": 4}
+    assert m == {"su": 0, "su_oracle": 1, "rule_ok": 0, "oracle_ok": 1, "cr": 0.1, "re": 1.5, "ps": 0.5,
+                 "steps": 6, "effective_steps": 3, "reference_steps": 4}
     assert task_metrics(RULE, 4, [], True, [], None)["su_oracle"] is None
+
+
+@pytest.mark.parametrize("termination", ["max_steps", "max_model_calls", "time_budget", "device_error",
+                                         "repeated_failures"])
+def test_a_run_cut_off_is_never_a_success(termination: str) -> None:
+    """music-2 reached its milestones but ran out of steps: the verdicts are kept, Su is 0."""
+    m = task_metrics(RULE, 4, STEPS, verified_ok=True, reached=["a", "b", "c"], oracle_ok=True,
+                     termination=termination)
+    assert (m["su"], m["su_oracle"], m["rule_ok"], m["oracle_ok"], m["cr"]) == (0, 0, 1, 1, 1.0)
+    done = task_metrics(RULE, 4, STEPS, True, ["a", "b", "c"], True, termination="completed")
+    assert (done["su"], done["su_oracle"]) == (1, 1)
 
 
 def test_read_steps_skips_a_torn_last_line(tmp_path: Path) -> None:

@@ -13,12 +13,9 @@ import pytest
 from PIL import Image
 
 from droidpilot.bench.report import write_report
-from droidpilot.bench.report.task import overlay
+from droidpilot.bench.report.steps import overlay
 from droidpilot.bench.results import write_results
 
-CHROMIUM = "/usr/bin/chromium"
-ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-        "--disable-background-networking", "--disable-component-update", "--disable-sync"]
 EVIL = '<script>alert("x")</script>'
 EVIL_IMG = "<img src=x onerror=alert(1)>"
 RULE = """task_id: evil-1
@@ -49,7 +46,16 @@ def _fake_run(out: Path) -> None:
     row = {"id": "evil-1", "level": 1, "app": "<i>app</i>", "instruction": EVIL, "su": 0, "su_oracle": 0,
            "cr": 0.0, "re": 1.0, "ps": 0.0, "steps": 1, "reference_steps": 1, "termination": EVIL,
            "manual_review_needed": False, "seconds": 1.0, "trace": "traces/evil-1", "error": EVIL_IMG}
-    write_results(out, {"suite": EVIL, "brain": "reference", "device": "sim"}, [row])
+    row.update(failure=EVIL, failure_reason=EVIL_IMG, rule_ok=1, oracle_ok=0)
+    record["response"] = EVIL
+    record["completion_check"] = {"response": EVIL_IMG, "done": False, "reason": EVIL}
+    record["grounding"] = {"status": "not_found", "target": EVIL, "message": EVIL_IMG}
+    (trace / "steps.jsonl").write_text(json.dumps(record) + "\n")
+    write_results(out, {"suite": EVIL, "brain": "reference", "device": "sim", "model": EVIL,
+                        "endpoint_host": EVIL_IMG, "settings": {"lang": EVIL}, "seeds": {"evil-1": EVIL},
+                        "droidpilot": {"version": EVIL, "revision": EVIL_IMG},
+                        "suite_info": {"name": EVIL, "version": EVIL_IMG}, "machine": {"hostname": EVIL}},
+                  [row])
 
 
 def test_untrusted_text_is_escaped(tmp_path: Path) -> None:
@@ -60,6 +66,18 @@ def test_untrusted_text_is_escaped(tmp_path: Path) -> None:
     assert "&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt;" in html
     assert "&lt;img src=x onerror=alert(1)&gt;" in html
     assert html.count("<script>") == 1  # the report's own script only
+
+
+def test_compare_page_escapes(tmp_path: Path) -> None:
+    from droidpilot.bench.compare import compare_runs
+    from droidpilot.bench.report.compare_page import render_compare
+
+    _fake_run(tmp_path / "a")
+    _fake_run(tmp_path / "b")
+    html = render_compare(compare_runs(tmp_path / "a", tmp_path / "b"), tmp_path / "compare.html")
+    for raw in (EVIL, EVIL_IMG, "<i>app</i>"):
+        assert raw not in html
+    assert html.count("<script>") == 1
 
 
 def test_overlay_draws_each_kind_of_action() -> None:
@@ -74,37 +92,25 @@ def test_overlay_draws_each_kind_of_action() -> None:
 
 
 @pytest.mark.slow
-@pytest.mark.skipif(not Path(CHROMIUM).exists(), reason=f"{CHROMIUM} is not installed")
-def test_report_in_headless_chromium(reference_run: dict[str, Any], tmp_path: Path) -> None:
-    from playwright.sync_api import sync_playwright
-
+def test_report_in_headless_chromium(reference_run: dict[str, Any], page: Any, tmp_path: Path) -> None:
     report: Path = reference_run["report"]
     shot = tmp_path / "page.png"
-    errors: list[str] = []
-    with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-        try:
-            page = browser.new_page(viewport={"width": 1280, "height": 900})
-            page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
-            page.on("pageerror", lambda e: errors.append(str(e)))
-            page.goto(report.as_uri())
-            page.wait_for_load_state("load")
-            task = page.locator("details#task-settings-2")
-            assert task.get_attribute("open") is None
-            task.locator("> summary").click()
-            assert task.get_attribute("open") is not None
-            figure = task.locator("figure.shot").first
-            figure.scroll_into_view_if_needed()
-            assert figure.locator("img").evaluate("img => img.complete && img.naturalWidth > 0")
-            figure.click()
-            assert page.locator("#lightbox.open figure.shot").count() == 1
-            page.screenshot(path=str(shot))
-            page.keyboard.press("Escape")
-            assert page.locator("#lightbox.open").count() == 0
-            assert page.locator("svg.dag .reached").count() >= 3
-        finally:
-            browser.close()
-    assert errors == []
+    page.goto(report.as_uri())
+    page.wait_for_load_state("load")
+    task = page.locator("details#task-settings-2")
+    assert task.get_attribute("open") is None
+    task.locator("> summary").click()
+    assert task.get_attribute("open") is not None
+    figure = task.locator("figure.shot").first
+    figure.scroll_into_view_if_needed()
+    assert figure.locator("img").evaluate("img => img.complete && img.naturalWidth > 0")
+    figure.click()
+    assert page.locator("#lightbox.open figure.shot").count() == 1
+    page.screenshot(path=str(shot))
+    page.keyboard.press("Escape")
+    assert page.locator("#lightbox.open").count() == 0
+    assert page.locator("svg.dag .reached").count() >= 3
+    assert page.errors == []
     with Image.open(shot) as im:
         colours = im.convert("RGB").getcolors(maxcolors=1 << 20)
     assert colours is not None and len(colours) > 50  # a real page, not a blank one

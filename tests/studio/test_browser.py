@@ -18,35 +18,27 @@ from droidpilot.studio.server import Studio
 
 from .conftest import sim_label_center
 
-CHROMIUM = "/usr/bin/chromium"
-ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-        "--disable-background-networking", "--disable-component-update", "--disable-sync"]
-
-pytestmark = [pytest.mark.slow,
-              pytest.mark.skipif(not Path(CHROMIUM).exists(), reason=f"{CHROMIUM} is not installed")]
+pytestmark = [pytest.mark.slow]
 
 
 @pytest.fixture(scope="module")
-def page(studio: Studio) -> Iterator[Any]:
-    """phone1's page, with control taken; console errors fail the module."""
-    from playwright.sync_api import sync_playwright
-
+def page(studio: Studio, chromium: Any) -> Iterator[Any]:
+    """phone1's page (in the session's Chromium), with control taken; console errors fail the module."""
     errors: list[str] = []
-    with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-        try:
-            pg = browser.new_page(viewport={"width": 1280, "height": 1000})
-            pg.set_default_timeout(30_000)
-            pg.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
-            pg.on("pageerror", lambda e: errors.append(str(e)))
-            pg.goto(studio.url + "phone/phone1")
-            pg.wait_for_function("window.__studio.frames.length > 0 && window.__studio.client")
-            pg.click("#take")
-            pg.wait_for_function("window.__studio.status && window.__studio.status.controller === "
-                                 "window.__studio.client")
-            yield pg
-        finally:
-            browser.close()
+    context = chromium.new_context(viewport={"width": 1280, "height": 1000})
+    try:
+        pg = context.new_page()
+        pg.set_default_timeout(30_000)
+        pg.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
+        pg.on("pageerror", lambda e: errors.append(str(e)))
+        pg.goto(studio.url + "phone/phone1")
+        pg.wait_for_function("window.__studio.frames.length > 0 && window.__studio.client")
+        pg.click("#take")
+        pg.wait_for_function("window.__studio.status && window.__studio.status.controller === "
+                             "window.__studio.client")
+        yield pg
+    finally:
+        context.close()
     assert [e for e in errors if "409" not in e] == []
 
 

@@ -80,3 +80,25 @@ def test_xml_text_match_without_a_usable_dump_is_undecided(xml_text: str | None)
 def test_xml_text_match_on_a_mobiflow_dict_frame() -> None:
     frame = {"xml": XML}
     assert get_checker("xml_text_match").run(frame, {"any": ["购物车"]}, None).yes  # type: ignore[arg-type]
+
+
+SWITCH_XML = """<hierarchy rotation="0">
+  <node text="" class="android.widget.FrameLayout" package="com.simphone.settings" bounds="[0,0][1080,2400]">
+    <node text="Airplane mode" class="android.widget.TextView" package="com.simphone.settings"
+          bounds="[40,300][700,380]" />
+    <node text="" class="android.widget.Switch" checkable="true" checked="true" content-desc="Airplane mode"
+          package="com.simphone.settings" bounds="[900,300][1040,380]" />
+  </node>
+</hierarchy>"""
+
+
+def test_ui_state_is_derived_from_the_dump_and_explicit_keys_win() -> None:
+    frame = Frame(index=0, xml_text=SWITCH_XML)
+    assert frame.ui_state() == {"checked": {"Airplane mode": True}, "package": "com.simphone.settings"}
+    assert frame.get("ui") == frame.ui_state()
+    flag = get_checker("ui")
+    assert flag.check(frame, {"key": "checked.Airplane mode", "equals": True}).verdict is Verdict.YES
+    given = Frame(index=0, xml_text=SWITCH_XML, ui={"package": "com.other"})
+    assert given.ui_state()["package"] == "com.other" and given.ui_state()["checked"]["Airplane mode"]
+    given.xml_text = None  # a withheld dump leaves only what the trace said
+    assert given.ui_state() == {"package": "com.other"}

@@ -17,8 +17,8 @@ from droidpilot.agent.loop import Agent, Limits
 from droidpilot.atomicio import atomic_write_bytes as atomic_write
 from droidpilot.atomicio import atomic_write_json
 from droidpilot.bench import oracle as oracle_lang
+from droidpilot.bench.failures import failure_cause, failure_reason
 from droidpilot.bench.metrics import read_steps, task_metrics
-from droidpilot.bench.screenui import add_ui
 from droidpilot.bench.suite import BenchTask
 from droidpilot.verify.engine import verify
 from droidpilot.verify.options import VerifierOptions
@@ -28,12 +28,11 @@ from droidpilot.verify.trace import load_trace
 
 def verify_trace(task: BenchTask, folder: Path, options: VerifierOptions, *, use_xml: bool = True
                  ) -> VerifyResult:
-    """Verify a trace folder against the task's rule. Frames get their ``ui`` state from the XML; with
-    ``use_xml=False`` the dumps are withheld, so only what OCR reads off the screenshots counts."""
+    """Verify a trace folder against the task's rule, as ``droidpilot verify`` would (frames derive their
+    ``ui`` state from the XML in ``Frame.ui_state``); with ``use_xml=False`` the dumps are withheld, so
+    only what OCR reads off the screenshots counts."""
     trace = load_trace(folder, task_description=task.instruction)
-    if use_xml:
-        add_ui(trace.frames)
-    else:
+    if not use_xml:
         for frame in trace.frames:
             frame.xml_text = None
             frame._elements = []
@@ -52,26 +51,30 @@ def verification_record(result: VerifyResult) -> dict[str, Any]:
     return out
 
 
-def _reset(device: Any, task: BenchTask) -> None:
+def _reset(device: Any, seed: int) -> None:
     reset = getattr(device, "reset", None)
     if callable(reset):
-        reset(task.seed)
+        reset(seed)
     else:  # a real phone: start from its home screen
         device.key("home")
 
 
 def run_task(task: BenchTask, device: Any, brain: Any, folder: Path, *, ocr_engine: Any,
              options: VerifierOptions, settle_s: float = 0.0, check_completion: bool = True,
-             on_step: Callable[[dict[str, Any]], None] | None = None) -> dict[str, Any]:
-    """Run ``task`` with ``brain`` on ``device`` into ``folder`` (replaced if it exists); the result row."""
+             on_step: Callable[[dict[str, Any]], None] | None = None, max_steps: int | None = None,
+             language: str | None = None, seed: int | None = None) -> dict[str, Any]:
+    """Run ``task`` with ``brain`` on ``device`` into ``folder`` (replaced if it exists); the result row.
+    ``max_steps``, ``language`` and ``seed`` override the task's own when given."""
     if folder.exists():
         shutil.rmtree(folder)
     folder.mkdir(parents=True)
     atomic_write(folder / "rule.yaml", task.rule_text.encode("utf-8"))
-    _reset(device, task)
+    the_seed = task.seed if seed is None else seed
+    _reset(device, the_seed)
     started = time.monotonic()
-    agent = Agent(device, brain, ocr_engine=ocr_engine, out_dir=folder, language=task.lang,
-                  limits=Limits(max_steps=task.step_limit(), max_model_calls=3 * task.step_limit() + 10),
+    limit = max_steps or task.step_limit()
+    agent = Agent(device, brain, ocr_engine=ocr_engine, out_dir=folder, language=language or task.lang,
+                  limits=Limits(max_steps=limit, max_model_calls=3 * limit + 10),
                   settle_s=settle_s, check_completion=check_completion, app_name=task.apps[0],
                   on_step=on_step)
     run = agent.run(task.instruction)
@@ -85,7 +88,7 @@ def run_task(task: BenchTask, device: Any, brain: Any, folder: Path, *, ocr_engi
         "id": task.id, "suite": task.suite, "level": task.level, "app": task.app, "scenario": task.scenario,
         "instruction": task.instruction,
         **task_metrics(task.rule, task.reference_steps, read_steps(folder), result.ok, reached,
-                       None if oracle is None else oracle.ok),
+                       None if oracle is None else oracle.ok, run.termination),
         "termination": run.termination, "manual_review_needed": result.manual_review_needed,
         "seconds": round(time.monotonic() - started, 3), "agent_seconds": round(run.seconds, 3),
         "model_calls": run.model_calls, "prompt_tokens": run.prompt_tokens,
@@ -93,6 +96,8 @@ def run_task(task: BenchTask, device: Any, brain: Any, folder: Path, *, ocr_engi
         "timings": {k: round(v, 3) for k, v in run.timings.items()},
         "milestones": [m.node for m in result.matched], "reason": result.reason,
         "error": run.error if run.termination in ("brain_error", "device_error") else "",
-        "device": getattr(device, "serial", ""), "trace": "",
+        "device": getattr(device, "serial", ""), "trace": "", "seed": the_seed, "max_steps": limit,
     }
+    steps = read_steps(folder)
+    row["failure"], row["failure_reason"] = failure_cause(row, steps), failure_reason(row, steps)
     return row

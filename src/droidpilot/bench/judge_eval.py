@@ -180,11 +180,12 @@ def run_judge_eval(config: RunConfig, devices: list[str], *, task_ids: list[str]
             add("truncated", row, target, False)
     wrong_dir = judge_dir / "wrong_final"
     for _tid, row in _rows(wrong_dir).items():
-        add("wrong_final", row, wrong_dir / row["trace"], bool(row.get("su_oracle")))
+        add("wrong_final", row, wrong_dir / row["trace"], bool(row.get("oracle_ok", row.get("su_oracle"))))
     if ref_dir is not out:
         for _tid, row in _rows(out).items():
-            if row.get("su_oracle") is not None:
-                add(config.brain, row, out / row["trace"], bool(row["su_oracle"]))
+            label = row.get("oracle_ok", row.get("su_oracle"))  # the state's verdict, whatever the ending
+            if label is not None:
+                add(config.brain, row, out / row["trace"], bool(label))
     for human in labels or []:
         add("human", {"id": human["task"]}, Path(human["trace"]), human["label"])
     suite = str(config.suite)

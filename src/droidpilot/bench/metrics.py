@@ -2,8 +2,12 @@
 
 Per task (``task_metrics``), from the trace's ``steps.jsonl``, the verifier's result and the oracle:
 
-- **Su**: the verifier found a satisfying path of the rule (1/0). **Su-oracle**: SimPhone's final
-  ``state()`` satisfies the task's oracle predicate (1/0; None on a phone without state).
+- **Su**: the agent ended the run itself (termination ``completed``: it said ``stop`` and the completion
+  check agreed) *and* the verifier found a satisfying path of the rule (1/0). **Su-oracle**: the same
+  termination *and* SimPhone's final ``state()`` satisfies the task's oracle (1/0; None on a phone without
+  state). A run cut off by a limit (``max_steps``, ``max_model_calls``, ``time_budget``, repeated
+  failures) or an error is never a success, even when the milestones happen to be on screen: the
+  verdicts alone are kept as ``rule_ok`` / ``oracle_ok`` (and CR still credits the progress).
 - **steps**: the agent's steps, every step it decided except ``stop`` (failed groundings and unparseable
   answers count: they cost a model call). **RE** = steps / reference steps (reported with the pair).
 - **PS**: effective steps / steps. A step is effective when its action was grounded and executed, the
@@ -87,14 +91,21 @@ def completion_rate(task: Task, reached: Iterable[str], ok: bool) -> float:
     return round(got / total, 4) if total else 0.0
 
 
+SUCCESS_TERMINATION = "completed"
+
+
 def task_metrics(task: Task, reference_steps: int, records: Sequence[Mapping[str, Any]],
-                 verified_ok: bool, reached: Iterable[str], oracle_ok: bool | None) -> dict[str, Any]:
-    """The metric fields of one task's result row."""
+                 verified_ok: bool, reached: Iterable[str], oracle_ok: bool | None,
+                 termination: str = SUCCESS_TERMINATION) -> dict[str, Any]:
+    """The metric fields of one task's result row (Su needs both the verdict and a ``completed`` end)."""
     stats = step_stats(records)
     steps = stats["steps"]
+    finished = termination == SUCCESS_TERMINATION
     return {
-        "su": int(verified_ok),
-        "su_oracle": None if oracle_ok is None else int(oracle_ok),
+        "su": int(verified_ok and finished),
+        "su_oracle": None if oracle_ok is None else int(oracle_ok and finished),
+        "rule_ok": int(verified_ok),
+        "oracle_ok": None if oracle_ok is None else int(oracle_ok),
         "cr": completion_rate(task, reached, verified_ok),
         "re": round(steps / reference_steps, 4) if reference_steps else None,
         "ps": round(stats["effective"] / steps, 4) if steps else 0.0,
@@ -133,15 +144,43 @@ def aggregate(rows: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
     return out
 
 
+def trial_stats(rows: Sequence[Mapping[str, Any]]) -> dict[str, Any] | None:
+    """With K > 1 trials per task: pass@1 (the mean success rate per task), pass@K (the share of tasks
+    solved in at least one trial), Su of each trial, and its spread (min, max, standard deviation)."""
+    trials = max((int(r.get("trial") or 1) for r in rows), default=1)
+    if trials <= 1:
+        return None
+    per_task: dict[str, list[int]] = {}
+    per_trial: dict[int, list[int]] = {}
+    for r in rows:
+        su = 0 if r.get("error") else int(r.get("su") or 0)
+        per_task.setdefault(str(r.get("id")), []).append(su)
+        per_trial.setdefault(int(r.get("trial") or 1), []).append(su)
+    su_trial = [round(sum(v) / len(v), 4) for _, v in sorted(per_trial.items())]
+    mean = sum(su_trial) / len(su_trial)
+    std = (sum((x - mean) ** 2 for x in su_trial) / (len(su_trial) - 1)) ** 0.5 if len(su_trial) > 1 else 0.0
+    return {"k": trials, "tasks": len(per_task),
+            "pass@1": round(sum(sum(v) / len(v) for v in per_task.values()) / len(per_task), 4),
+            "pass@k": round(sum(1 for v in per_task.values() if any(v)) / len(per_task), 4),
+            "su_per_trial": su_trial,
+            "spread": {"min": min(su_trial), "max": max(su_trial), "std": round(std, 4)}}
+
+
 def summarize(rows: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
-    """``{"overall", "by_level", "by_app"}``: the aggregate of all rows and of each level and app."""
+    """``{"overall", "by_level", "by_app"}``: the aggregate of all rows and of each level and app; with
+    several trials per task also ``"trials"`` (``trial_stats`` overall and per level)."""
     by_level: dict[str, list[Mapping[str, Any]]] = {}
     by_app: dict[str, list[Mapping[str, Any]]] = {}
     for row in rows:
         by_level.setdefault(str(row.get("level")), []).append(row)
         by_app.setdefault(str(row.get("app")), []).append(row)
-    return {
+    out: dict[str, Any] = {
         "overall": aggregate(rows),
         "by_level": {k: aggregate(v) for k, v in sorted(by_level.items())},
         "by_app": {k: aggregate(v) for k, v in sorted(by_app.items())},
     }
+    overall = trial_stats(rows)
+    if overall is not None:
+        out["trials"] = {"overall": overall,
+                         "by_level": {k: trial_stats(v) for k, v in sorted(by_level.items())}}
+    return out

@@ -17,9 +17,10 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
+from droidpilot.bench.provenance import run_metadata, settings, settings_changed
 from droidpilot.bench.results import load_results, write_results
 from droidpilot.bench.suite import BenchTask, load_suite
-from droidpilot.bench.worker import BRAINS, RunConfig, error_row, worker_main
+from droidpilot.bench.worker import BRAINS, RunConfig, error_row, split_key, work_key, worker_main
 from droidpilot.errors import DroidpilotError, InputError
 
 
@@ -42,12 +43,20 @@ class _Slot:
         self.task: str | None = None
         self.step = ""
         self.fatal = ""
+        self.messages: Any = None
 
 
 def _meta(config: RunConfig, devices: Sequence[str]) -> dict[str, Any]:
     return {"suite": Path(config.suite).name if Path(config.suite).is_dir() else config.suite,
             "brain": config.brain, "device": "sim" if all(d == "sim" for d in devices) else list(devices),
-            "devices": len(devices), "wrong_final": config.wrong_final}
+            "devices": len(devices), "wrong_final": config.wrong_final, "trials": config.trials}
+
+
+def row_key(row: dict[str, Any]) -> str:
+    """The work key of a result row (task id, with ``@K`` for trial K of a run with several trials)."""
+    trace = str(row.get("trace") or "")
+    name = trace.rsplit("/", 1)[-1]
+    return name if name.split("@")[0] == row.get("id") else str(row.get("id"))
 
 
 def _previous_rows(config: RunConfig, resume: bool, tasks: list[BenchTask]) -> dict[str, dict[str, Any]]:
@@ -60,9 +69,13 @@ def _previous_rows(config: RunConfig, resume: bool, tasks: list[BenchTask]) -> d
     if data.get("brain") != config.brain:
         raise InputError(f"{config.out}: the earlier run used --brain {data.get('brain')}, not "
                          f"{config.brain}; resume with the same brain or choose another --out folder")
-    known = {t.id for t in tasks}
-    return {r["id"]: r for r in data["tasks"] if isinstance(r, dict) and r.get("id") in known
-            and not r.get("error")}
+    changed = settings_changed(data.get("settings") or {}, settings(config))
+    if changed:
+        raise InputError(f"{config.out}: the earlier run used other settings ({'; '.join(changed)}); resume "
+                         f"with the same settings or choose another --out folder")
+    known = {work_key(t.id, k, config.trials) for t in tasks for k in range(1, config.trials + 1)}
+    rows = (r for r in data["tasks"] if isinstance(r, dict) and not r.get("error"))
+    return {row_key(r): r for r in rows if row_key(r) in known}
 
 
 def run_suite(config: RunConfig, devices: Sequence[str], *, task_ids: list[str] | None = None,
@@ -73,28 +86,33 @@ def run_suite(config: RunConfig, devices: Sequence[str], *, task_ids: list[str] 
         raise InputError(f"--brain {config.brain!r} is not one of {', '.join(BRAINS)}")
     if not devices:
         raise InputError("no device to run on; use --device sim or give device serials")
+    if config.trials < 1:
+        raise InputError(f"--trials must be at least 1, got {config.trials}")
     suite = load_suite(config.suite)
     tasks = suite.select(task_ids)
     config = RunConfig(**{**asdict(config), "suite": str(suite.folder), "out": Path(config.out)})
     done = _previous_rows(config, resume, tasks)
     rows: dict[str, dict[str, Any]] = dict(done)
-    pending = [t.id for t in tasks if t.id not in done]
-    meta = _meta(config, devices)
-    order = {t.id: i for i, t in enumerate(tasks)}
+    keys = [work_key(t.id, k, config.trials) for k in range(1, config.trials + 1) for t in tasks]
+    pending = [k for k in keys if k not in done]
+    seeds = {t.id: t.seed if config.seed is None else config.seed for t in tasks}
+    meta = {**_meta(config, devices), **run_metadata(config, devices, suite, seeds)}
+    order = {work_key(t.id, k, config.trials): i * config.trials + k - 1
+             for i, t in enumerate(tasks) for k in range(1, config.trials + 1)}
     by_id = {t.id: t for t in tasks}
 
     def save() -> dict[str, Any]:
-        return write_results(config.out, meta, sorted(rows.values(), key=lambda r: order.get(r["id"], 0)))
+        return write_results(config.out, meta, sorted(rows.values(), key=lambda r: order.get(row_key(r), 0)))
 
     document = save()
     started = time.monotonic()
     emit = on_event or (lambda kind, info: None)
-    emit("begin", {"total": len(tasks), "done": len(done), "devices": list(devices), "pending": pending})
+    emit("begin", {"total": len(keys), "done": len(done), "devices": list(devices), "pending": pending})
     if pending:
         _dispatch(config, devices, pending, rows, by_id, save, emit)
     document = save()
     emit("end", {"summary": document["summary"]})
-    ordered = sorted(rows.values(), key=lambda r: order.get(r["id"], 0))
+    ordered = sorted(rows.values(), key=lambda r: order.get(row_key(r), 0))
     return RunOutcome(ordered, document, time.monotonic() - started, sorted(done, key=order.get))
 
 
@@ -103,7 +121,6 @@ def _dispatch(config: RunConfig, devices: Sequence[str], pending: list[str], row
               emit: Callable[[str, dict[str, Any]], None]) -> None:
     ctx = mp.get_context("spawn")
     tasks_q: Any = ctx.Queue()
-    messages: Any = ctx.Queue()
     for tid in pending:
         tasks_q.put(tid)
     slots = [_Slot(i, spec) for i, spec in enumerate(devices[:max(1, min(len(devices), len(pending)))])]
@@ -112,8 +129,14 @@ def _dispatch(config: RunConfig, devices: Sequence[str], pending: list[str], row
     parent = os.getpid()
 
     def spawn(slot: _Slot) -> None:
-        slot.process = ctx.Process(target=worker_main, args=(slot.wid, slot.spec, config, tasks_q, messages,
-                                                              parent), daemon=True)
+        # Each worker reports on its own queue: a worker killed while writing holds that queue's lock
+        # for ever, and a shared queue would then block every other worker (and the run) with it.
+        if slot.messages is not None:
+            slot.messages.close()
+            slot.messages.cancel_join_thread()
+        slot.messages = ctx.Queue()
+        slot.process = ctx.Process(target=worker_main, args=(slot.wid, slot.spec, config, tasks_q,
+                                                              slot.messages, parent), daemon=True)
         slot.process.start()
 
     for slot in slots:
@@ -121,10 +144,7 @@ def _dispatch(config: RunConfig, devices: Sequence[str], pending: list[str], row
     remaining = set(pending)
     try:
         while remaining:
-            try:
-                msg = messages.get(timeout=0.5)
-            except queue.Empty:
-                msg = None
+            msg = _next_message(slots)
             if msg is not None:
                 _handle(msg, slots, rows, remaining, save, emit)
                 continue
@@ -135,7 +155,7 @@ def _dispatch(config: RunConfig, devices: Sequence[str], pending: list[str], row
                 if slot.task is not None:  # died mid-task: record it, replace the worker
                     tid, slot.task = slot.task, None
                     message = f"the worker process died (exit code {code})"
-                    rows[tid] = error_row(by_id[tid], message, slot.spec)
+                    rows[tid] = _error(by_id, tid, message, slot.spec)
                     remaining.discard(tid)
                     save()
                     emit("done", {"wid": slot.wid, "task": tid, "row": rows[tid]})
@@ -147,7 +167,7 @@ def _dispatch(config: RunConfig, devices: Sequence[str], pending: list[str], row
                 raise DroidpilotError("no worker could start: " + "; ".join(sorted({s.fatal for s in slots})))
             if remaining and all(s.process is not None and not s.process.is_alive() for s in alive):
                 for tid in sorted(remaining):
-                    rows[tid] = error_row(by_id[tid], "no worker took this task", "")
+                    rows[tid] = _error(by_id, tid, "no worker took this task", "")
                 save()
                 break
     finally:
@@ -156,6 +176,29 @@ def _dispatch(config: RunConfig, devices: Sequence[str], pending: list[str], row
                 slot.process.join(timeout=5)
                 if slot.process.is_alive():
                     slot.process.terminate()
+
+
+def _next_message(slots: list[_Slot], wait_s: float = 0.5) -> tuple[Any, ...] | None:
+    """The next report of any worker, waiting up to ``wait_s``; None when none came."""
+    deadline = time.monotonic() + wait_s
+    while True:
+        for slot in slots:
+            if slot.messages is None:
+                continue
+            try:
+                return slot.messages.get_nowait()  # type: ignore[no-any-return]
+            except queue.Empty:
+                continue
+        if time.monotonic() >= deadline:
+            return None
+        time.sleep(0.02)
+
+
+def _error(by_id: dict[str, BenchTask], key: str, message: str, device: str) -> dict[str, Any]:
+    tid, trial = split_key(key)
+    row = error_row(by_id[tid], message, device)
+    row["trial"] = trial
+    return row
 
 
 def _handle(msg: tuple[Any, ...], slots: list[_Slot], rows: dict[str, dict[str, Any]], remaining: set[str],

@@ -36,6 +36,26 @@ class RunConfig:
     wrong_final: str | None = None
     check_completion: bool = True
     traces_dir: str = "traces"
+    max_steps: int | None = None  # None: each task's own limit
+    lang: str | None = None  # None: each task's own language
+    extended_actions: bool = False
+    coord_space: str | None = None
+    temperature: float | None = None  # None: the brain's default (0 for openai)
+    seed: int | None = None  # None: each task's own SimPhone seed
+    trials: int = 1
+    image_max_side: int = 1024
+    action_format: str = "text"  # how the openai brain answers: text | tools
+
+
+def work_key(task_id: str, trial: int, trials: int) -> str:
+    """The runner's key of one attempt: the task id, or ``ID@K`` when each task runs several times."""
+    return task_id if trials <= 1 else f"{task_id}@{trial}"
+
+
+def split_key(key: str) -> tuple[str, int]:
+    """(task id, trial) of a work key."""
+    tid, _, trial = key.partition("@")
+    return tid, int(trial) if trial else 1
 
 
 def make_brain(config: RunConfig, task: Any) -> Any:
@@ -45,21 +65,17 @@ def make_brain(config: RunConfig, task: Any) -> Any:
         from droidpilot.bench.reference import ReferenceBrain
 
         return ReferenceBrain(task.reference, wrong_final=config.wrong_final)
-    if name == "heuristic":
-        from droidpilot.agent.brains.heuristic import HeuristicBrain
+    if name not in BRAINS:
+        raise InputError(f"unknown brain {name!r}; choose one of {', '.join(BRAINS)}")
+    from droidpilot.agent.brains.factory import make_brain as make_agent_brain
 
-        return HeuristicBrain()
-    if name == "openai":
-        from droidpilot.agent.brains.openai import OpenAIBrain
-
-        return OpenAIBrain(model=config.model, base_url=config.base_url)
-    if name == "replay":
-        from droidpilot.agent.brains.replay import ReplayBrain
-
-        if config.responses is None:
-            raise InputError("--brain replay needs --responses DIR holding TASK_ID.json for each task")
-        return ReplayBrain(Path(config.responses) / f"{task.id}.json")
-    raise InputError(f"unknown brain {name!r}; choose one of {', '.join(BRAINS)}")
+    if name == "replay" and config.responses is None:
+        raise InputError("--brain replay needs --responses DIR holding TASK_ID.json for each task")
+    responses = None if config.responses is None else Path(config.responses) / f"{task.id}.json"
+    return make_agent_brain(name, model=config.model, base_url=config.base_url, responses=responses,
+                            coord_space=config.coord_space, image_max_side=config.image_max_side,
+                            extended=config.extended_actions, action_format=config.action_format,
+                            temperature=config.temperature)
 
 
 def make_device(spec: str, wid: int, config: RunConfig) -> tuple[Any, float]:
@@ -110,24 +126,28 @@ def worker_main(wid: int, spec: str, config: RunConfig, tasks: Any, messages: An
             continue
         if tid is None:
             return
+        key = tid
+        tid, trial = split_key(key)
         task = by_id[tid]
-        messages.put(("start", wid, tid))
+        messages.put(("start", wid, key))
 
-        def on_step(record: dict[str, Any], tid: str = tid) -> None:
+        def on_step(record: dict[str, Any], key: str = key) -> None:
             if _parent_gone(parent):
                 os._exit(3)
             action = (record.get("action") or {}).get("text") or record.get("outcome") or ""
-            messages.put(("step", wid, tid, int(record.get("step", 0)), str(action)))
+            messages.put(("step", wid, key, int(record.get("step", 0)), str(action)))
 
-        folder = Path(config.out) / config.traces_dir / tid
+        folder = Path(config.out) / config.traces_dir / key
         try:
             row = run_task(task, device, make_brain(config, task), folder, ocr_engine=ocr, options=options,
-                           settle_s=settle, check_completion=config.check_completion, on_step=on_step)
+                           settle_s=settle, check_completion=config.check_completion, on_step=on_step,
+                           max_steps=config.max_steps, language=config.lang, seed=config.seed)
         except Exception as exc:  # one task's crash is recorded; the others go on
             detail = str(exc) if isinstance(exc, DroidpilotError) else traceback.format_exc(limit=4)
             row = error_row(task, f"{type(exc).__name__}: {detail}", getattr(device, "serial", spec))
-        row["trace"] = f"{config.traces_dir}/{tid}"
-        messages.put(("done", wid, tid, row))
+        row["trace"] = f"{config.traces_dir}/{key}"
+        row["trial"] = trial
+        messages.put(("done", wid, key, row))
 
 
 def error_row(task: Any, message: str, device: str = "") -> dict[str, Any]:
@@ -137,4 +157,4 @@ def error_row(task: Any, message: str, device: str = "") -> dict[str, Any]:
             "re": None, "ps": 0.0, "steps": 0, "effective_steps": 0, "reference_steps": task.reference_steps,
             "termination": "error", "manual_review_needed": False, "seconds": 0.0, "model_calls": 0,
             "prompt_tokens": 0, "completion_tokens": 0, "milestones": [], "reason": "", "error": message,
-            "device": device, "trace": ""}
+            "device": device, "trace": "", "trial": 1, "rule_ok": 0, "oracle_ok": None}

@@ -14,6 +14,19 @@ from rich.markup import escape
 from rich.table import Table
 
 from droidpilot.cli._common import EXIT_DEVICE, EXIT_FAILED, EXIT_MODEL, guard
+from droidpilot.cli._tables import print_whole
+from droidpilot.cli.agent_options import (
+    BaseUrlOpt,
+    CoordSpaceOpt,
+    ExtendedOpt,
+    ImageMaxSideOpt,
+    LangOpt,
+    MaxStepsOpt,
+    ModelOpt,
+    SeedOpt,
+    TemperatureOpt,
+    check_agent_options,
+)
 from droidpilot.errors import InputError
 
 console = Console()
@@ -75,7 +88,39 @@ def _summary_table(summary: dict) -> Table:
     return table
 
 
+def _trials_table(trials: dict) -> Table:
+    """pass@1, pass@K, Su of each trial and the spread, per level and overall."""
+    k = trials["overall"]["k"]
+    table = Table(title=f"{k} trials per task")
+    for col in ("group", "tasks", "pass@1", f"pass@{k}", "Su per trial", "min", "max", "std"):
+        table.add_column(col, justify="left" if col in ("group", "Su per trial") else "right")
+
+    def add(name: str, t: dict) -> None:
+        pct = [f"{v * 100:.0f}%" for v in t["su_per_trial"]]
+        spread = t["spread"]
+        table.add_row(escape(name), str(t["tasks"]), f"{t['pass@1'] * 100:.0f}%", f"{t['pass@k'] * 100:.0f}%",
+                      " ".join(pct), f"{spread['min'] * 100:.0f}%", f"{spread['max'] * 100:.0f}%",
+                      f"{spread['std'] * 100:.1f} pts")
+
+    for level, t in (trials.get("by_level") or {}).items():
+        if t:
+            add(f"level {level}", t)
+    add("overall", trials["overall"])
+    return table
+
+
+def _provenance_line(doc: dict) -> str:
+    dp = doc.get("droidpilot") or {}
+    suite = doc.get("suite_info") or {}
+    rev = (dp.get("revision") or "no git")[:10] + ("+dirty" if dp.get("dirty") else "")
+    model = f"model {doc['model']} at {doc.get('endpoint_host') or '?'}, " if doc.get("model") else ""
+    return (f"{model}suite {suite.get('name', '?')} v{suite.get('version', '?')} "
+            f"({str(suite.get('sha256', ''))[:12]}), droidpilot {dp.get('version', '?')} ({rev}), "
+            f"{doc.get('date', '')}")
+
+
 def bench(
+    ctx: typer.Context,
     suite: str = typer.Option("mobile-eval", "--suite", help="A shipped suite (mobile-eval, mobiflow-zh) "
                                                               "or a folder of task files."),
     tasks: str | None = typer.Option(None, "--tasks", help="Comma-separated task ids (default: all)."),
@@ -91,8 +136,19 @@ def bench(
                                                                 "oracle on a labelled set of traces."),
     labels: Path | None = typer.Option(None, "--labels", help="With --judge-eval: human labels to add "
                                                               "(labels.json exported by droidpilot studio)."),
-    model: str | None = typer.Option(None, "--model", help="Model name (openai brain)."),
-    base_url: str | None = typer.Option(None, "--base-url", help="OpenAI-compatible endpoint (openai)."),
+    model: ModelOpt = None,
+    base_url: BaseUrlOpt = None,
+    temperature: TemperatureOpt = None,
+    max_steps: MaxStepsOpt = None,
+    language: LangOpt = None,
+    coord_space: CoordSpaceOpt = None,
+    extended: ExtendedOpt = False,
+    image_max_side: ImageMaxSideOpt = 1024,
+    seed: SeedOpt = None,
+    action_format: str = typer.Option("text", "--action-format",
+                                      help="How the openai brain answers: text | tools (OpenAI tool calls)."),
+    trials: int = typer.Option(1, "--trials", help="Run each task K times: pass@1, pass@K and the spread "
+                                                   "of Su over the trials are reported."),
     responses: Path | None = typer.Option(None, "--responses", help="Folder of TASK_ID.json replies "
                                                                     "(replay brain)."),
     ocr: str = typer.Option("rapidocr", "--ocr", help="OCR engine: rapidocr | tesseract."),
@@ -108,7 +164,11 @@ def bench(
     2 bad argument (unknown suite, task, brain or device; results of another run in --out), or no device;
     3 every task ended on a device error;
     4 every task ended on a model error.
+
+    `droidpilot bench compare RUN_A RUN_B` compares two results folders.
     """
+    if ctx.invoked_subcommand is not None:
+        return
     with guard():
         from droidpilot.bench.display import RunDisplay
         from droidpilot.bench.runner import run_suite
@@ -118,8 +178,15 @@ def bench(
         ids = [t.strip() for t in tasks.split(",") if t.strip()] if tasks else None
         if jobs < 0:
             raise InputError(f"--jobs must be 0 (automatic) or positive, got {jobs}")
+        if trials < 1:
+            raise InputError(f"--trials must be at least 1, got {trials}")
+        check_agent_options(max_steps=max_steps, lang=language, coord_space=coord_space,
+                            temperature=temperature, image_max_side=image_max_side)
         config = RunConfig(suite=suite, brain=brain, out=out, ocr=ocr, model=model, base_url=base_url,
-                           responses=responses, adb_host=adb_host, adb_port=adb_port)
+                           responses=responses, adb_host=adb_host, adb_port=adb_port, max_steps=max_steps,
+                           lang=language, extended_actions=extended, coord_space=coord_space,
+                           temperature=temperature, seed=seed, trials=trials, image_max_side=image_max_side,
+                           action_format=action_format)
         human = None
         if labels is not None:  # checked before anything runs
             if not judge_eval:
@@ -133,7 +200,11 @@ def bench(
             outcome = run_suite(config, specs, task_ids=ids, resume=resume, on_event=display.on_event)
         finally:
             display.stop()
-        console.print(_summary_table(outcome.document["summary"]))
+        document = outcome.document
+        console.print(escape(_provenance_line(document)), highlight=False, soft_wrap=True)
+        print_whole(console, _summary_table(document["summary"]))
+        if document["summary"].get("trials"):
+            print_whole(console, _trials_table(document["summary"]["trials"]))
         console.print(f"wall time {outcome.seconds:.1f}s; results: {escape(str(out / 'results.json'))}")
         judge = None
         if judge_eval:
@@ -154,5 +225,10 @@ def bench(
 
 
 def register(app: typer.Typer) -> None:
-    """Add ``droidpilot bench`` to the command-line app."""
-    app.command("bench")(bench)
+    """Add ``droidpilot bench`` (and ``droidpilot bench compare``) to the command-line app."""
+    from droidpilot.cli.bench_compare import compare
+
+    group = typer.Typer(add_completion=False, pretty_exceptions_enable=False)
+    group.callback(invoke_without_command=True)(bench)
+    group.command("compare")(compare)
+    app.add_typer(group, name="bench")

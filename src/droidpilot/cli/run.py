@@ -17,6 +17,18 @@ from rich.table import Table
 
 from droidpilot.agent.brains.factory import make_brain
 from droidpilot.cli._common import TERMINATION_EXIT, guard
+from droidpilot.cli.agent_options import (
+    BaseUrlOpt,
+    CoordSpaceOpt,
+    ExtendedOpt,
+    ImageMaxSideOpt,
+    LangOpt,
+    MaxStepsOpt,
+    ModelOpt,
+    SeedOpt,
+    TemperatureOpt,
+    check_agent_options,
+)
 from droidpilot.errors import InputError
 
 console = Console()
@@ -80,19 +92,18 @@ def run(
     action_format: str = typer.Option("text", "--action-format",
                                       help="How the openai brain answers: text (Observation/Thought/"
                                            "Action, JSON, ...) | tools (OpenAI tool calls)."),
-    model: str | None = typer.Option(None, "--model", help="Model name (openai brain)."),
-    base_url: str | None = typer.Option(None, "--base-url", help="OpenAI-compatible endpoint URL."),
+    model: ModelOpt = None,
+    base_url: BaseUrlOpt = None,
     responses: Path | None = typer.Option(None, "--responses", help="JSON list of raw replies (replay)."),
     out: Path | None = typer.Option(None, "--out", help="Trace folder (default: runs/<time>)."),
-    max_steps: int = typer.Option(20, "--max-steps", help="Most steps before the run ends."),
-    language: str = typer.Option("en", "--lang", help="Prompt language: en | zh."),
-    coord_space: str | None = typer.Option(None, "--coord-space",
-                                           help="How the brain's coordinates read: device | normalized | "
-                                                "thousand | image."),
-    extended: bool = typer.Option(False, "--extended-actions", help="Offer tap/swipe/... to models."),
-    image_max_side: int = typer.Option(1024, "--image-max-side", help="Longest image side for models."),
+    max_steps: MaxStepsOpt = 20,
+    language: LangOpt = "en",
+    coord_space: CoordSpaceOpt = None,
+    extended: ExtendedOpt = False,
+    image_max_side: ImageMaxSideOpt = 1024,
+    temperature: TemperatureOpt = None,
     ocr: str = typer.Option("rapidocr", "--ocr", help="OCR engine: rapidocr | tesseract."),
-    seed: int = typer.Option(0, "--seed", help="SimPhone seed."),
+    seed: SeedOpt = 0,
     no_check: bool = typer.Option(False, "--no-completion-check", help="Trust 'stop' without asking."),
     quiet: bool = typer.Option(False, "--quiet", help="Print only the summary."),
 ) -> None:
@@ -106,23 +117,21 @@ def run(
     130 interrupted.
     """
     with guard(), contextlib.ExitStack() as stack:
-        from droidpilot.agent.coords import check_space
         from droidpilot.agent.loop import Agent, Limits
         from droidpilot.perception.cache import cached
         from droidpilot.perception.ocr import make_ocr_engine
 
         if not instruction.strip():
             raise InputError("the instruction is empty; say what the agent should do")
-        if coord_space is not None:
-            check_space(coord_space)
-        if max_steps <= 0:
-            raise InputError(f"--max-steps must be positive, got {max_steps}")
+        check_agent_options(max_steps=max_steps, lang=language, coord_space=coord_space,
+                            temperature=temperature, image_max_side=image_max_side)
+        max_steps, language, seed = max_steps or 20, language or "en", seed or 0
         engine = make_ocr_engine(ocr)
         if engine is None:
             raise InputError("the agent needs an OCR engine to ground text; use --ocr rapidocr or tesseract")
         the_brain = make_brain(brain, model=model, base_url=base_url, responses=responses,
                                coord_space=coord_space, image_max_side=image_max_side, extended=extended,
-                               action_format=action_format)
+                               action_format=action_format, temperature=temperature)
         the_device, settle = make_device(device, adb_port, adb_host, seed, stack)
         folder = out or Path("runs") / time.strftime("%Y%m%d-%H%M%S")
         agent = Agent(the_device, the_brain, ocr_engine=cached(engine), out_dir=folder,

@@ -133,7 +133,6 @@ def image_path(value: Any, index: Any) -> Path:
 def verify_folder(value: Any, rule: Any = None, ocr: str = "rapidocr") -> dict[str, Any]:
     """Verify a trace against ``rule`` (a path; default: the trace's own rule.yaml): verify.json's content."""
     from droidpilot.bench.execute import verification_record
-    from droidpilot.bench.screenui import add_ui
     from droidpilot.verify.engine import verify
     from droidpilot.verify.setup import VerifierChoices, build_options
     from droidpilot.verify.spec import load_rule
@@ -146,7 +145,6 @@ def verify_folder(value: Any, rule: Any = None, ocr: str = "rapidocr") -> dict[s
     try:
         task = load_rule(rule_path)
         trace = load_trace(path)
-        add_ui(trace.frames)
         result = verify(task, trace, build_options(VerifierChoices(ocr=ocr)))
     except DroidpilotError as exc:
         raise StudioError(str(exc)) from None

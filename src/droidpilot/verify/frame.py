@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from droidpilot.errors import InputError
+from droidpilot.verify.uistate import ui_from_xml
 
 _BOUNDS_SEP = "]["
 
@@ -106,6 +107,7 @@ class Frame:
     next_frame: Frame | None = field(default=None, repr=False)
     _image_bytes: bytes | None = field(default=None, repr=False)
     _elements: list[UiElement] | None = field(default=None, repr=False)
+    _ui_cache: tuple[str | None, dict[str, Any]] | None = field(default=None, repr=False)
 
     # -- screen --------------------------------------------------------------------------------
     def has_image(self) -> bool:
@@ -137,6 +139,14 @@ class Frame:
             self._elements = parse_ui_xml(self.xml_text or "", source=f"frame {self.index} XML")
         return self._elements
 
+    def ui_state(self) -> dict[str, Any]:
+        """The frame's ``ui`` state: derived from its UI XML (``uistate``), overlaid by the explicit ``ui``
+        object of the trace. The same answer whether the benchmark, ``verify`` or the studio asks."""
+        if self._ui_cache is None or self._ui_cache[0] is not self.xml_text:
+            self._ui_cache = (self.xml_text, ui_from_xml(self.xml_text))
+        derived = self._ui_cache[1]
+        return {**derived, **self.ui} if derived else dict(self.ui)
+
     # -- MobiFlow's dict view -------------------------------------------------------------------
     _KEYS = ("text", "ui", "action", "reasoning", "task_description", "app", "xml_text")
 
@@ -147,6 +157,8 @@ class Frame:
             return self.xml_text
         if key in ("image", "screenshot", "image_path"):
             return str(self.image_path) if self.image_path else None
+        if key == "ui":
+            return self.ui_state()
         if key in self._KEYS:
             return getattr(self, key)
         return self.extra[key]

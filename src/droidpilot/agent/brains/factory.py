@@ -16,10 +16,12 @@ BRAINS = ("heuristic", "openai", "replay")
 
 def make_brain(name: str, *, model: str | None = None, base_url: str | None = None,
                responses: Path | None = None, coord_space: str | None = None, image_max_side: int = 1024,
-               extended: bool = False, action_format: str = "text") -> Any:
+               extended: bool = False, action_format: str = "text",
+               temperature: float | None = None) -> Any:
     """The brain called ``name``, configured from user settings (InputError for a bad combination).
 
     ``action_format`` (text | tools) is how the openai brain answers; other brains answer in text.
+    ``temperature`` is the openai brain's sampling temperature (None: the endpoint's default).
     """
     if action_format != "text" and name != "openai":
         raise InputError(f"--action-format {action_format} is for --brain openai, not {name}")
@@ -36,7 +38,8 @@ def make_brain(name: str, *, model: str | None = None, base_url: str | None = No
     if name == "openai":
         from droidpilot.agent.brains.openai import OpenAIBrain
 
+        extra = {} if temperature is None else {"temperature": temperature}
         return OpenAIBrain(model=model, base_url=base_url, image_max_side=image_max_side,
                            coord_space=coord_space or "image", extended_actions=extended,  # type: ignore[arg-type]
-                           action_format=action_format)
+                           action_format=action_format, **extra)
     raise InputError(f"unknown brain {name!r}; choose one of {', '.join(BRAINS)}")

@@ -1,7 +1,13 @@
 """The benchmark's HTML report: one self-contained ``report.html`` next to ``results.json`` and the traces.
 
-It opens from disk (no server, no network): styles, scripts and charts (SVG) are inline, screenshots are
-linked relatively (``traces/ID/N.jpg``). Every text that came from a screen, a model or a file is escaped.
+It opens from disk (no server, no network): styles, script and charts (SVG) are inline; screenshots and the
+links to each trace's files are *relative paths* (``traces/ID/N.jpg``, ``traces/ID/rule.yaml``), so the
+report opens from any folder as long as it moves together with its ``traces/`` folder (move or copy the
+whole output folder). Every text that came from a screen, a model or a file is escaped.
+
+Top to bottom: the run's provenance, the summary per level / app (pass@1, pass@K with several trials),
+charts with value labels, the failure breakdown by cause, the task table (filter, search, sort), then one
+collapsible section per task with its milestones, oracle and step timeline.
 """
 
 from __future__ import annotations
@@ -13,7 +19,9 @@ from typing import Any
 
 from droidpilot.atomicio import atomic_write_bytes as atomic_write
 from droidpilot.bench.report.charts import grouped_bars
+from droidpilot.bench.report.header import provenance, trials_table
 from droidpilot.bench.report.page import PAGE, judge_section, summary_table
+from droidpilot.bench.report.table import enrich, failure_breakdown, task_table
 from droidpilot.bench.report.task import task_section
 from droidpilot.bench.results import load_results
 from droidpilot.errors import InputError
@@ -21,7 +29,7 @@ from droidpilot.errors import InputError
 
 def render_report(out: Path, document: dict[str, Any], judge: dict[str, Any] | None = None) -> str:
     """The report's HTML for the results ``document`` of the run in ``out``."""
-    rows = document.get("tasks", [])
+    rows = enrich(out, document.get("tasks", []))
     summary = document.get("summary") or {}
     levels = list((summary.get("by_level") or {}).keys())
     apps = list((summary.get("by_app") or {}).keys())
@@ -45,11 +53,16 @@ def render_report(out: Path, document: dict[str, Any], judge: dict[str, Any] | N
     title = f"droidpilot bench · {document.get('suite', '')} · brain {document.get('brain', '')}"
     tasks_html = "".join(task_section(out, row) for row in rows)
     body = (f'<h1>{escape(title)}</h1>'
-            f'<p class="muted">{len(rows)} tasks · device {escape(json.dumps(document.get("device")))}</p>'
-            f'<h2>summary</h2>{summary_table(summary)}<div class="charts">{"".join(charts)}</div>'
+            f'<p class="muted">{len(rows)} task runs · screenshots and trace files are linked by relative '
+            f'paths (traces/…): keep report.html next to its traces/ folder.</p>'
+            f'{provenance(document)}'
+            f'<h2>summary</h2>{summary_table(summary)}{trials_table(summary.get("trials"))}'
+            f'<div class="charts">{"".join(charts)}</div>'
+            + failure_breakdown(rows)
             + (judge_section(judge) if judge else "")
-            + '<h2>tasks</h2><p class="muted">open a task to see its timeline; click a screenshot to '
-              f'enlarge it.</p><div id="tasks">{tasks_html}</div>')
+            + '<h2>tasks</h2><p class="muted">filter, search or sort the table (click a column); open a task '
+              'by its id. In a task, click a screenshot to enlarge it, then step with ◀ ▶ or the arrow '
+              f'keys.</p>{task_table(rows)}<div id="tasks">{tasks_html}</div>')
     return PAGE.replace("{{TITLE}}", escape(title)).replace("{{BODY}}", body)
 
 

@@ -1,9 +1,12 @@
-"""The report's page frame (inline CSS and script), the summary table and the verifier-evaluation section."""
+"""The report's page frame (inline CSS, the script of ``script.py``), the summary table and the
+verifier-evaluation section."""
 
 from __future__ import annotations
 
 from html import escape
 from typing import Any
+
+from droidpilot.bench.report.script import SCRIPT
 
 CSS = """
 body{font:14px/1.45 system-ui,-apple-system,'DejaVu Sans',sans-serif;margin:24px;color:#202124;
@@ -68,25 +71,33 @@ table.cm td{min-width:60px}
 table.dis td,table.oracle td{text-align:left}
 .checks{font-size:12px;color:#3c4043}
 code{background:#f1f3f4;padding:0 3px;border-radius:3px}
-"""
-
-SCRIPT = """
-(function(){
-  var box=document.getElementById('lightbox');
-  function close(){box.classList.remove('open');box.innerHTML='';}
-  document.addEventListener('click',function(ev){
-    if(box.classList.contains('open')){close();return;}
-    var fig=ev.target.closest?ev.target.closest('figure.shot'):null;
-    if(!fig)return;
-    var img=fig.querySelector('img');
-    var copy=fig.cloneNode(true);copy.removeAttribute('id');
-    if(img&&img.naturalWidth){copy.style.setProperty('--ar',img.naturalWidth/img.naturalHeight);}
-    box.appendChild(copy);box.classList.add('open');
-  });
-  document.addEventListener('keydown',function(ev){if(ev.key==='Escape')close();});
-  if(location.hash){var t=document.getElementById(location.hash.slice(1));
-    if(t){var d=t.closest('details.task');if(d)d.open=true;}}
-})();
+.chart .val{font-size:10px;fill:#202124}
+table.prov th{text-align:left;background:#f8f9fa;font-weight:600;white-space:nowrap}
+table.prov td{text-align:left;word-break:break-all}
+.filters{display:flex;flex-wrap:wrap;gap:12px;align-items:center;margin:8px 0}
+.filters select,.filters input{font:inherit;padding:2px 4px}
+table.tasks{width:100%}
+table.tasks th{cursor:pointer;user-select:none;background:#f8f9fa;text-align:left}
+table.tasks th[aria-sort=ascending]::after{content:" ▲"}
+table.tasks th[aria-sort=descending]::after{content:" ▼"}
+table.tasks td{text-align:left;vertical-align:top}
+table.tasks td.what{max-width:520px}
+.why{color:#a50e0e}
+.causes{display:flex;flex-wrap:wrap;gap:6px;margin:6px 0}
+button.cause{font:inherit;border:1px solid #dadce0;border-radius:12px;background:#fff;padding:2px 10px;
+cursor:pointer}
+.links a{margin-right:4px}
+details.raw summary{cursor:pointer;color:#1a73e8;font-size:12px}
+details.raw pre{white-space:pre-wrap;background:#f8f9fa;border:1px solid #eee;padding:6px;max-height:320px;
+overflow:auto;font-size:12px}
+.cc{font-size:13px}
+.use{color:#5f6368;font-size:12px}
+.act{font-weight:bold}
+.lbwrap{display:flex;flex-direction:column;align-items:center;gap:6px;height:96vh}
+#lightbox .lbwrap figure.shot{height:calc(96vh - 90px)}
+.lbcap{color:#fff;font-size:15px;max-width:90vw;text-align:center}
+.lbbar{display:flex;gap:10px;align-items:center;color:#eee}
+.lbbar button{font:inherit;padding:4px 12px;cursor:pointer}
 """
 
 PAGE = ("<!DOCTYPE html><html lang=\"en\"><head><meta charset=\"utf-8\">"

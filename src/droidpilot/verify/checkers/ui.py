@@ -37,7 +37,10 @@ class UiFlag(ConditionChecker):
     def check(self, frame: Frame, params: dict[str, Any],
               options: VerifierOptions | None = None) -> CheckResult:
         key = params["key"]
-        ui = frame.get("ui") if hasattr(frame, "get") else getattr(frame, "ui", None)
+        if hasattr(frame, "ui_state"):  # the one definition of the UI state (verify/uistate.py)
+            ui = frame.ui_state()
+        else:
+            ui = frame.get("ui") if hasattr(frame, "get") else getattr(frame, "ui", None)
         value = lookup_path(ui or {}, key)
         if value is MISSING:
             return CheckResult(Verdict.NO, self.name, self.reads, reason=f"the UI state has no {key!r}")

@@ -1,9 +1,11 @@
 """The ``ui`` state of a recorded frame, read from its UI dump: what the screen shows about its widgets.
 
-``ui_flag`` checks read ``frame.ui``; a runner trace folder has none, so the benchmark fills it from the
-frame's uiautomator XML before verifying: ``checked`` maps the label of every checkable widget (a switch
-row's title, an icon button's description) to whether it is on, and ``package`` names the foreground
-app. A switch's state is drawn, not written, so OCR alone cannot see it; the dump can.
+The one definition of ``ui``, used wherever the verifier runs (``droidpilot verify``, the benchmark, the
+batch verifier, the studio): ``Frame.ui_state()`` merges what this module derives from the frame's
+uiautomator XML with any ``ui`` object the trace gives explicitly (explicit keys win). ``checked`` maps
+the label of every checkable widget (a switch row's title, an icon button's description) to whether it
+is on, and ``package`` names the foreground app. A switch's state is drawn, not written, so OCR alone
+cannot see it; the dump can.
 """
 
 from __future__ import annotations
@@ -46,10 +48,3 @@ def ui_from_xml(xml_text: str | None) -> dict[str, Any]:
         if label and label not in checked:
             checked[label] = node.get("checked") == "true"
     return {"checked": checked, "package": package}
-
-
-def add_ui(frames: list[Any]) -> None:
-    """Fill ``frame.ui`` of every frame that has XML and no UI state of its own."""
-    for frame in frames:
-        if not getattr(frame, "ui", None):
-            frame.ui = ui_from_xml(getattr(frame, "xml_text", None))

@@ -1,0 +1,118 @@
+"""Compare two benchmark runs (two results folders): Su per level side by side and per-task differences.
+
+A task's score in a run is its Su (the mean over its trials when the run had several); a task is
+``fixed`` when B passes what A failed, ``broken`` the other way round, ``same`` otherwise, and ``only in
+A`` / ``only in B`` when one run did not have it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from droidpilot.bench.failures import failure_reason
+from droidpilot.bench.results import load_results
+from droidpilot.errors import InputError
+
+CHANGES = ("fixed", "broken", "same", "only in A", "only in B")
+
+
+@dataclass
+class TaskDiff:
+    """One task in both runs: its score, steps, termination and failure reason in each, and the change."""
+
+    id: str
+    level: str
+    app: str
+    instruction: str
+    a: dict[str, Any] | None
+    b: dict[str, Any] | None
+    change: str
+
+
+@dataclass
+class Comparison:
+    """Two runs side by side."""
+
+    a_path: Path
+    b_path: Path
+    a_meta: dict[str, Any]
+    b_meta: dict[str, Any]
+    levels: list[dict[str, Any]] = field(default_factory=list)
+    tasks: list[TaskDiff] = field(default_factory=list)
+
+    def counts(self) -> dict[str, int]:
+        """How many tasks had each kind of change."""
+        return {c: sum(1 for t in self.tasks if t.change == c) for c in CHANGES}
+
+
+def _load(folder: Path, name: str) -> dict[str, Any]:
+    doc = load_results(folder)
+    if doc is None:
+        raise InputError(f"{name} {folder}: no results.json there; give a folder written by droidpilot bench "
+                         f"--out")
+    return doc
+
+
+def _by_task(rows: Sequence[Mapping[str, Any]]) -> dict[str, dict[str, Any]]:
+    grouped: dict[str, list[Mapping[str, Any]]] = {}
+    for row in rows:
+        grouped.setdefault(str(row.get("id")), []).append(row)
+    out: dict[str, dict[str, Any]] = {}
+    for tid, group in grouped.items():
+        first = group[0]
+        su = sum(0 if r.get("error") else int(r.get("su") or 0) for r in group) / len(group)
+        oracle = [r.get("su_oracle") for r in group if r.get("su_oracle") is not None]
+        out[tid] = {"su": su, "su_oracle": sum(oracle) / len(oracle) if oracle else None,
+                    "steps": first.get("steps"), "termination": first.get("termination"),
+                    "trials": len(group), "level": str(first.get("level")), "app": str(first.get("app")),
+                    "instruction": str(first.get("instruction") or ""),
+                    "reason": str(first.get("failure_reason") or failure_reason(first, [])),
+                    "trace": str(first.get("trace") or "")}
+    return out
+
+
+def _change(a: Mapping[str, Any] | None, b: Mapping[str, Any] | None) -> str:
+    if a is None:
+        return "only in B"
+    if b is None:
+        return "only in A"
+    if b["su"] > a["su"]:
+        return "fixed"
+    if b["su"] < a["su"]:
+        return "broken"
+    return "same"
+
+
+def compare_runs(run_a: str | Path, run_b: str | Path) -> Comparison:
+    """Load both results folders and line them up (InputError when either has no results)."""
+    a_path, b_path = Path(run_a), Path(run_b)
+    a_doc, b_doc = _load(a_path, "RUN_A"), _load(b_path, "RUN_B")
+    a_tasks, b_tasks = _by_task(a_doc["tasks"]), _by_task(b_doc["tasks"])
+    meta_keys = ("suite", "brain", "model", "endpoint_host", "date", "settings", "droidpilot", "suite_info")
+    comparison = Comparison(a_path, b_path, {k: a_doc.get(k) for k in meta_keys},
+                            {k: b_doc.get(k) for k in meta_keys})
+    for tid in [*a_tasks, *(t for t in b_tasks if t not in a_tasks)]:
+        a, b = a_tasks.get(tid), b_tasks.get(tid)
+        ref = a or b or {}
+        comparison.tasks.append(TaskDiff(tid, ref.get("level", ""), ref.get("app", ""),
+                                         ref.get("instruction", ""), a, b, _change(a, b)))
+    a_levels = (a_doc.get("summary") or {}).get("by_level") or {}
+    b_levels = (b_doc.get("summary") or {}).get("by_level") or {}
+    for level in sorted(set(a_levels) | set(b_levels)):
+        comparison.levels.append(_level_row(f"level {level}", a_levels.get(level), b_levels.get(level)))
+    comparison.levels.append(_level_row("overall", (a_doc.get("summary") or {}).get("overall"),
+                                        (b_doc.get("summary") or {}).get("overall")))
+    return comparison
+
+
+def _level_row(name: str, a: Mapping[str, Any] | None, b: Mapping[str, Any] | None) -> dict[str, Any]:
+    def get(agg: Mapping[str, Any] | None, key: str) -> Any:
+        return None if agg is None else agg.get(key)
+
+    su_a, su_b = get(a, "su"), get(b, "su")
+    delta = None if su_a is None or su_b is None else round(float(su_b) - float(su_a), 4)
+    return {"group": name, "tasks_a": get(a, "tasks"), "tasks_b": get(b, "tasks"), "su_a": su_a, "su_b": su_b,
+            "delta": delta, "su_oracle_a": get(a, "su_oracle"), "su_oracle_b": get(b, "su_oracle")}

@@ -1,0 +1,78 @@
+"""``compare.html``: two runs side by side (Su per level, then every task with its change), self-contained;
+each task links to its section in either run's own report (relative links)."""
+
+from __future__ import annotations
+
+import os
+from html import escape
+from pathlib import Path
+from typing import Any
+
+from droidpilot.bench.compare import Comparison
+from droidpilot.bench.report.page import PAGE
+
+
+def _pct(v: Any) -> str:
+    return "-" if v is None else f"{float(v) * 100:.0f}%"
+
+
+def _delta(v: Any) -> str:
+    if v is None:
+        return "-"
+    pts = float(v) * 100
+    return f"{pts:+.0f} pts"
+
+
+def _link(html_dir: Path, run: Path, tid: str) -> str:
+    rel = os.path.relpath(run / "report.html", html_dir).replace(os.sep, "/")
+    return f"{rel}#task-{tid}"
+
+
+def _side(side: dict[str, Any] | None) -> str:
+    if side is None:
+        return '<td colspan="3" class="muted">not in this run</td>'
+    verdict = "pass" if side["su"] >= 1 else ("fail" if side["su"] <= 0 else f"{side['su'] * 100:.0f}%")
+    cls = "pass" if side["su"] >= 1 else "fail"
+    return (f'<td><span class="v {cls}">{escape(verdict)}</span></td><td>{escape(str(side["steps"]))}</td>'
+            f'<td class="why">{escape(str(side["termination"]))}'
+            + (f'<br><span class="muted">{escape(side["reason"])}</span>' if side["reason"] else "")
+            + "</td>")
+
+
+def render_compare(comparison: Comparison, html_path: Path) -> str:
+    """The page's HTML; ``html_path`` is where it will be written (links are relative to it)."""
+    html_dir = html_path.parent.resolve()
+    a_name, b_name = comparison.a_path.name or str(comparison.a_path), comparison.b_path.name
+    head = ("<tr><th>group</th><th>tasks A</th><th>tasks B</th><th>Su A</th><th>Su B</th><th>Δ Su</th>"
+            "<th>Su-oracle A</th><th>Su-oracle B</th></tr>")
+    levels = "".join(
+        f'<tr><td>{escape(r["group"])}</td><td>{r["tasks_a"] or "-"}</td><td>{r["tasks_b"] or "-"}</td>'
+        f'<td>{_pct(r["su_a"])}</td><td>{_pct(r["su_b"])}</td><td>{_delta(r["delta"])}</td>'
+        f'<td>{_pct(r["su_oracle_a"])}</td><td>{_pct(r["su_oracle_b"])}</td></tr>' for r in comparison.levels)
+    rows = []
+    for t in comparison.tasks:
+        a_link = (f'<a href="{escape(_link(html_dir, comparison.a_path.resolve(), t.id))}">A</a>'
+                  if t.a is not None else "")
+        b_link = (f'<a href="{escape(_link(html_dir, comparison.b_path.resolve(), t.id))}">B</a>'
+                  if t.b is not None else "")
+        rows.append(f'<tr class="chg-{escape(t.change.replace(" ", "-"))}" data-change="{escape(t.change)}">'
+                    f'<td>{escape(t.id)} {a_link} {b_link}</td><td>L{escape(t.level)}</td>'
+                    f'<td><b>{escape(t.change)}</b></td>{_side(t.a)}{_side(t.b)}'
+                    f'<td class="instr">{escape(t.instruction)}</td></tr>')
+    counts = ", ".join(f"{n} {escape(c)}" for c, n in comparison.counts().items() if n)
+
+    def meta(m: dict[str, Any]) -> str:
+        dp = m.get("droidpilot") or {}
+        return escape(f"brain {m.get('brain')}, model {m.get('model') or '-'} "
+                      f"({m.get('endpoint_host') or '-'}), droidpilot {dp.get('version', '?')} "
+                      f"{(dp.get('revision') or '')[:10]}, {m.get('date') or ''}")
+
+    body = (f"<h1>{escape(a_name)} (A) vs {escape(b_name)} (B)</h1>"
+            f'<p class="muted">A: {escape(str(comparison.a_path))} · {meta(comparison.a_meta)}<br>'
+            f'B: {escape(str(comparison.b_path))} · {meta(comparison.b_meta)}</p>'
+            f'<h2>Su per level</h2><table class="summary" id="levels">{head}{levels}</table>'
+            f'<h2>tasks</h2><p>{counts}</p><table class="tasks" id="diff"><tr><th>task</th><th>level</th>'
+            f'<th>change</th><th>A</th><th>A steps</th><th>A ended</th><th>B</th><th>B steps</th>'
+            f'<th>B ended</th><th>instruction</th></tr>{"".join(rows)}</table>')
+    title = f"droidpilot bench compare · {a_name} vs {b_name}"
+    return PAGE.replace("{{TITLE}}", escape(title)).replace("{{BODY}}", body)

@@ -1,0 +1,48 @@
+"""The agent options ``droidpilot run`` and ``droidpilot bench`` share: one definition of each flag, its
+help and its checks, so both commands take the same settings the same way."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+import typer
+
+from droidpilot.errors import InputError
+
+LANGUAGES = ("en", "zh")
+
+ModelOpt = Annotated[str | None, typer.Option("--model", help="Model name (openai brain; default "
+                                                               "DROIDPILOT_LLM_MODEL).")]
+BaseUrlOpt = Annotated[str | None, typer.Option(
+    "--base-url", help="OpenAI-compatible endpoint URL (openai brain; default DROIDPILOT_LLM_BASE_URL).")]
+TemperatureOpt = Annotated[float | None, typer.Option(
+    "--temperature", help="Sampling temperature for the model (openai brain; default 0).")]
+MaxStepsOpt = Annotated[int | None, typer.Option("--max-steps", help="Most steps before a run ends (bench: "
+                                                                      "default each task's own limit).")]
+LangOpt = Annotated[str | None, typer.Option("--lang", help="Prompt language: en | zh (bench: default each "
+                                                            "task's own).")]
+CoordSpaceOpt = Annotated[str | None, typer.Option("--coord-space", help="How the brain's coordinates read: "
+                                                                         "device | normalized | thousand | "
+                                                                         "image.")]
+ExtendedOpt = Annotated[bool, typer.Option("--extended-actions", help="Offer tap/swipe/... to models.")]
+ImageMaxSideOpt = Annotated[int, typer.Option("--image-max-side", help="Longest image side sent to models.")]
+SeedOpt = Annotated[int | None, typer.Option("--seed", help="SimPhone's seed: the phone's initial state "
+                                                            "(bench: default each task's own).")]
+
+
+def check_agent_options(*, max_steps: int | None = None, lang: str | None = None,
+                        coord_space: str | None = None, temperature: float | None = None,
+                        image_max_side: int | None = None) -> None:
+    """InputError naming the flag when one of the shared options has a value no run can use."""
+    if max_steps is not None and max_steps <= 0:
+        raise InputError(f"--max-steps must be positive, got {max_steps}")
+    if lang is not None and lang not in LANGUAGES:
+        raise InputError(f"--lang: unknown prompt language {lang!r}; choose one of {', '.join(LANGUAGES)}")
+    if coord_space is not None:
+        from droidpilot.agent.coords import check_space
+
+        check_space(coord_space)
+    if temperature is not None and not 0.0 <= temperature <= 2.0:
+        raise InputError(f"--temperature must be between 0 and 2, got {temperature}")
+    if image_max_side is not None and image_max_side < 64:
+        raise InputError(f"--image-max-side must be at least 64 pixels, got {image_max_side}")
