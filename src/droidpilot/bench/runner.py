@@ -13,24 +13,14 @@ import os
 import queue
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import asdict, dataclass
-from pathlib import Path
 from typing import Any
 
-from droidpilot.bench.results import load_results, write_results
-from droidpilot.bench.suite import BenchTask, load_suite
-from droidpilot.bench.worker import BRAINS, RunConfig, error_row, worker_main
-from droidpilot.errors import DroidpilotError, InputError
+from droidpilot.bench.ledger import RunOutcome, open_run
+from droidpilot.bench.suite import BenchTask
+from droidpilot.bench.worker import RunConfig, error_row, worker_main
+from droidpilot.errors import DroidpilotError
 
-
-@dataclass
-class RunOutcome:
-    """What a run produced: the result rows (suite order), the results document and the wall time."""
-
-    rows: list[dict[str, Any]]
-    document: dict[str, Any]
-    seconds: float
-    skipped: list[str]
+__all__ = ["RunOutcome", "run_suite"]
 
 
 class _Slot:
@@ -44,58 +34,21 @@ class _Slot:
         self.fatal = ""
 
 
-def _meta(config: RunConfig, devices: Sequence[str]) -> dict[str, Any]:
-    return {"suite": Path(config.suite).name if Path(config.suite).is_dir() else config.suite,
-            "brain": config.brain, "device": "sim" if all(d == "sim" for d in devices) else list(devices),
-            "devices": len(devices), "wrong_final": config.wrong_final}
-
-
-def _previous_rows(config: RunConfig, resume: bool, tasks: list[BenchTask]) -> dict[str, dict[str, Any]]:
-    data = load_results(config.out)
-    if data is None:
-        return {}
-    if not resume:
-        raise InputError(f"{config.out} already holds benchmark results; pass --resume to continue that "
-                         f"run, or choose another --out folder")
-    if data.get("brain") != config.brain:
-        raise InputError(f"{config.out}: the earlier run used --brain {data.get('brain')}, not "
-                         f"{config.brain}; resume with the same brain or choose another --out folder")
-    known = {t.id for t in tasks}
-    return {r["id"]: r for r in data["tasks"] if isinstance(r, dict) and r.get("id") in known
-            and not r.get("error")}
-
-
 def run_suite(config: RunConfig, devices: Sequence[str], *, task_ids: list[str] | None = None,
               resume: bool = False, on_event: Callable[[str, dict[str, Any]], None] | None = None
               ) -> RunOutcome:
     """Run the suite's tasks (or ``task_ids``) on ``devices`` ("sim" entries are SimPhones)."""
-    if config.brain not in BRAINS:
-        raise InputError(f"--brain {config.brain!r} is not one of {', '.join(BRAINS)}")
-    if not devices:
-        raise InputError("no device to run on; use --device sim or give device serials")
-    suite = load_suite(config.suite)
-    tasks = suite.select(task_ids)
-    config = RunConfig(**{**asdict(config), "suite": str(suite.folder), "out": Path(config.out)})
-    done = _previous_rows(config, resume, tasks)
-    rows: dict[str, dict[str, Any]] = dict(done)
-    pending = [t.id for t in tasks if t.id not in done]
-    meta = _meta(config, devices)
-    order = {t.id: i for i, t in enumerate(tasks)}
-    by_id = {t.id: t for t in tasks}
-
-    def save() -> dict[str, Any]:
-        return write_results(config.out, meta, sorted(rows.values(), key=lambda r: order.get(r["id"], 0)))
-
-    document = save()
+    config, ledger = open_run(config, devices, task_ids, resume)
+    document = ledger.save()
     started = time.monotonic()
     emit = on_event or (lambda kind, info: None)
-    emit("begin", {"total": len(tasks), "done": len(done), "devices": list(devices), "pending": pending})
-    if pending:
-        _dispatch(config, devices, pending, rows, by_id, save, emit)
-    document = save()
+    emit("begin", {"total": len(ledger.tasks), "done": len(ledger.done), "devices": list(devices),
+                   "pending": ledger.pending})
+    if ledger.pending:
+        _dispatch(config, devices, ledger.pending, ledger.rows, ledger.by_id, ledger.save, emit)
+    document = ledger.save()
     emit("end", {"summary": document["summary"]})
-    ordered = sorted(rows.values(), key=lambda r: order.get(r["id"], 0))
-    return RunOutcome(ordered, document, time.monotonic() - started, sorted(done, key=order.get))
+    return RunOutcome(ledger.ordered(), document, time.monotonic() - started, ledger.skipped())
 
 
 def _dispatch(config: RunConfig, devices: Sequence[str], pending: list[str], rows: dict[str, dict[str, Any]],
