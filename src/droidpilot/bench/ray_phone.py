@@ -14,9 +14,9 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
-from droidpilot.bench.trace_pack import pack_folder
 from droidpilot.bench.worker import RunConfig, execute_task, setup_worker
 from droidpilot.errors import DroidpilotError
+from droidpilot.tarpack import pack_folder
 
 
 def _runtime() -> Any:

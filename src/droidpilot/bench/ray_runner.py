@@ -20,10 +20,10 @@ from typing import Any
 
 from droidpilot.bench.ledger import Ledger, RunOutcome, open_run
 from droidpilot.bench.ray_phone import PhoneWorker
-from droidpilot.bench.trace_pack import unpack_folder
 from droidpilot.bench.worker import RunConfig, error_row
 from droidpilot.errors import DroidpilotError
 from droidpilot.ray_env import connect
+from droidpilot.tarpack import unpack_folder
 
 Emit = Callable[[str, dict[str, Any]], None]
 RETRIES = 1  # Ray's own: one actor restart, one retry of the task that was running

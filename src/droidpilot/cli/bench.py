@@ -15,6 +15,7 @@ from rich.markup import escape
 from rich.table import Table
 
 from droidpilot.cli._common import guard
+from droidpilot.cli._ray import ray_address, ray_option
 from droidpilot.errors import InputError
 
 console = Console()
@@ -77,6 +78,10 @@ def bench(
     adb_host: str = typer.Option("127.0.0.1", "--adb-host", help="adb server host (real devices)."),
     adb_port: int = typer.Option(5037, "--adb-port", help="adb server port (real devices)."),
     no_report: bool = typer.Option(False, "--no-report", help="Skip writing report.html."),
+    ray: str | None = ray_option("Every task runs as Ray work: --devices N SimPhone actors across the "
+                                 "cluster, or one actor per --device SERIAL on the node offering the "
+                                 "resource phone:SERIAL. Trace folders come back to --out as bytes "
+                                 "returned by each task, so --out need not be shared with the cluster."),
 ) -> None:
     """Run a benchmark suite, verify every trace, and report Su, Su-oracle, CR, RE and PS."""
     with guard():
@@ -85,6 +90,7 @@ def bench(
         from droidpilot.bench.worker import RunConfig
 
         specs = _devices(device, devices)
+        address = ray_address(ray)
         ids = [t.strip() for t in tasks.split(",") if t.strip()] if tasks else None
         if jobs < 0:
             raise InputError(f"--jobs must be 0 (automatic) or positive, got {jobs}")
@@ -92,7 +98,13 @@ def bench(
                            responses=responses, adb_host=adb_host, adb_port=adb_port)
         display = RunDisplay(console)
         try:
-            outcome = run_suite(config, specs, task_ids=ids, resume=resume, on_event=display.on_event)
+            if ray is not None:
+                from droidpilot.bench.ray_runner import run_suite_ray
+
+                outcome = run_suite_ray(config, specs, address=address, task_ids=ids, resume=resume,
+                                        on_event=display.on_event)
+            else:
+                outcome = run_suite(config, specs, task_ids=ids, resume=resume, on_event=display.on_event)
         finally:
             display.stop()
         console.print(_summary_table(outcome.document["summary"]))

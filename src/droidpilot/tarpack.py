@@ -1,4 +1,5 @@
-"""A trace folder as bytes and back: how a Ray worker on another machine hands its trace to the driver.
+"""A trace (folder or file) as bytes and back: how traces cross machines in a Ray cluster (a bench
+actor hands its trace folder to the driver; the driver hands a trace to a remote verifier).
 
 The archive is a plain (uncompressed: screenshots are JPEG/PNG already) tar of the folder's files. The
 driver unpacks it with the ``data`` filter, so a member can never land outside the target folder.
@@ -15,14 +16,19 @@ from droidpilot.errors import DroidpilotError
 
 
 def pack_folder(folder: Path) -> bytes:
-    """The files of ``folder`` (recursively, paths relative to it) as tar bytes; b"" when it is missing."""
+    """The files of ``folder`` (recursively, paths relative to it) as tar bytes; b"" when it is missing.
+    A plain file is packed as the archive's one member, under its own name."""
     folder = Path(folder)
-    if not folder.is_dir():
+    if folder.is_file():
+        members = [(folder, folder.name)]
+    elif folder.is_dir():
+        members = [(p, p.relative_to(folder).as_posix()) for p in sorted(folder.rglob("*"))]
+    else:
         return b""
     buffer = io.BytesIO()
     with tarfile.open(fileobj=buffer, mode="w") as tar:
-        for path in sorted(folder.rglob("*")):
-            tar.add(path, arcname=path.relative_to(folder).as_posix(), recursive=False)
+        for path, name in members:
+            tar.add(path, arcname=name, recursive=False)
     return buffer.getvalue()
 
 
