@@ -27,6 +27,7 @@ from droidpilot.tarpack import unpack_folder
 
 Emit = Callable[[str, dict[str, Any]], None]
 RETRIES = 1  # Ray's own: one actor restart, one retry of the task that was running
+_AGAIN = "again:"  # marks the where() call that waits for a restarted actor before a task's retry
 
 
 def phone_resource(serial: str) -> str:
@@ -85,6 +86,7 @@ class _Driver:
         self.inflight: dict[Any, tuple[_Slot, str]] = {}  # ref -> (slot, "where" | task id)
         self.remote_cls = ray.remote(max_restarts=RETRIES, max_task_retries=RETRIES)(PhoneWorker)
         self.errors: list[str] = []
+        self.retried: set[str] = set()
 
     def _start(self, slot: _Slot) -> None:
         options: dict[str, Any] = {"num_cpus": 1}
@@ -124,6 +126,7 @@ class _Driver:
             self._fail_task(slot, slot.task, message)
         if slot.actor is not None:
             self.ray.kill(slot.actor, no_restart=True)
+            slot.actor = None
         self.emit("fatal", {"wid": slot.wid, "message": message})
 
     def _replace(self, slot: _Slot) -> None:
@@ -141,11 +144,24 @@ class _Driver:
             if what == "where":
                 self._drop(slot, f"the phone actor could not start: {reason}")
                 return
+            if what.startswith(_AGAIN):  # the actor could not be brought back: the task is lost
+                what = what[len(_AGAIN):]
+            elif isinstance(exc, self.ray.exceptions.ActorUnavailableError) and what not in self.retried:
+                # Ray spent its retry while the dead node was not yet declared dead; once the actor is
+                # restarted (where() answers), the task gets the one retry it is owed
+                self.retried.add(what)
+                self.inflight[slot.actor.where.remote()] = (slot, _AGAIN + what)
+                return
             slot.task = slot.ref = None
             self._record(slot, error_row(self.ledger.by_id[what], f"the Ray worker running this task died "
                                          f"and its retry failed too ({type(exc).__name__}): {reason}",
                                          slot.spec))
             self._replace(slot)
+            return
+        if what.startswith(_AGAIN):
+            tid = what[len(_AGAIN):]
+            slot.ref = slot.actor.run.remote(tid)
+            self.inflight[slot.ref] = (slot, tid)
             return
         if what == "where":
             if value["fatal"]:
@@ -175,6 +191,14 @@ class _Driver:
                 self._drop(slot, f"the node offering {slot.pinned!r} left the Ray cluster")
 
     def run(self) -> None:
+        try:
+            self._loop()
+        finally:  # free the cluster's CPUs and phones for whatever runs next
+            for slot in self.slots:
+                if slot.actor is not None:
+                    self.ray.kill(slot.actor, no_restart=True)
+
+    def _loop(self) -> None:
         for slot in self.slots:
             self._start(slot)
         while self.inflight:
