@@ -81,26 +81,33 @@ class LoopbackCluster:
 
     def pids(self) -> set[int]:
         """The processes of this cluster (those naming its temp folder, and their descendants)."""
-        parents: dict[int, int] = {}
-        roots: set[int] = set()
         marker = str(self.temp_dir).encode()
-        for entry in os.listdir("/proc"):
-            if not entry.isdigit():
-                continue
-            try:
-                cmdline = Path(f"/proc/{entry}/cmdline").read_bytes()
-                stat = Path(f"/proc/{entry}/stat").read_text()
-            except OSError:
-                continue
-            parents[int(entry)] = int(stat.rsplit(")", 1)[1].split()[1])
-            if marker in cmdline:
-                roots.add(int(entry))
-        found, grew = set(roots), True
-        while grew:
-            more = {pid for pid, ppid in parents.items() if ppid in found} - found
-            found |= more
-            grew = bool(more)
-        return found
+        table = _processes()
+        return _below({pid for pid, (_, cmdline) in table.items() if marker in cmdline}, table)
+
+
+def _processes() -> dict[int, tuple[int, bytes]]:
+    """pid -> (parent pid, command line) of every process, from /proc."""
+    table: dict[int, tuple[int, bytes]] = {}
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            cmdline = Path(f"/proc/{entry}/cmdline").read_bytes()
+            stat = Path(f"/proc/{entry}/stat").read_text()
+        except OSError:
+            continue
+        table[int(entry)] = (int(stat.rsplit(")", 1)[1].split()[1]), cmdline)
+    return table
+
+
+def _below(roots: set[int], table: dict[int, tuple[int, bytes]]) -> set[int]:
+    found, grew = set(roots), True
+    while grew:
+        more = {pid for pid, (ppid, _) in table.items() if ppid in found} - found
+        found |= more
+        grew = bool(more)
+    return found
 
 
 def _inodes(pid: int) -> set[str]:
@@ -159,3 +166,8 @@ def open_sockets(pids: set[int]) -> list[Sock]:
             if len(parts) > 9 and parts[9] in inodes:
                 found.append(Sock(proto, _address(parts[1]), _address(parts[2]), parts[3]))
     return found
+
+
+def descendants(root: int) -> set[int]:
+    """``root`` and every process below it (a driver that started its own local Ray)."""
+    return _below({root}, _processes())

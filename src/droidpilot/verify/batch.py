@@ -97,6 +97,7 @@ class BatchSummary:
     """Counts of a finished batch, and the lines in the order they completed."""
 
     lines: list[dict[str, Any]] = field(default_factory=list)
+    workers: list[dict[str, Any]] = field(default_factory=list)  # per Ray actor: pid, node, traces
 
     @property
     def passed(self) -> int:

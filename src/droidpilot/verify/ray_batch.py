@@ -11,6 +11,7 @@ trace retried once by Ray; a trace that still fails is reported as an error line
 from __future__ import annotations
 
 import logging
+import os
 import shutil
 import tempfile
 from collections import deque
@@ -42,9 +43,19 @@ class TraceVerifier:
         self.task = load_rule(rule_path)
         self.options = build_options(choices)
         self.with_decisions = with_decisions
+        self.verified = 0
+
+    def info(self) -> dict[str, Any]:
+        """Who this worker is and how much it did: pid, Ray node, traces verified, OCR engine in use."""
+        import ray
+
+        engine = self.options.ocr_engine
+        return {"pid": os.getpid(), "node": ray.get_runtime_context().get_node_id(),
+                "verified": self.verified, "ocr": type(engine).__name__ if engine is not None else None}
 
     def verify(self, trace: str, blob: bytes | None) -> dict[str, Any]:
         """The JSON line of ``trace``: read in place (``blob`` None) or from its packed bytes."""
+        self.verified += 1
         if blob is None:
             return verify_loaded(self.task, self.options, trace, self.with_decisions)
         folder = self.tmp / "trace"
@@ -52,7 +63,10 @@ class TraceVerifier:
             unpack_folder(blob, folder)
             inner = folder / Path(trace).name
             path = inner if inner.is_file() else folder
-            return verify_loaded(self.task, self.options, path, self.with_decisions, shown_as=trace)
+            line = verify_loaded(self.task, self.options, path, self.with_decisions, shown_as=trace)
+            if "error" in line:  # name the trace as the driver knows it, not by this worker's copy
+                line["error"] = str(line["error"]).replace(str(path), trace)
+            return line
         except DroidpilotError as exc:
             return {"trace": trace, "ok": False, "error": str(exc)}
         finally:
@@ -65,8 +79,6 @@ def run_batch_ray(rule_path: str | Path, traces: list[Path], choices: VerifierCh
                   on_done: Callable[[dict[str, Any]], None] | None = None) -> BatchSummary:
     """Verify ``traces`` with ``actors`` verifier actors (0: one per CPU of the cluster) on the Ray
     cluster at ``address`` (None: a loopback-only Ray started for the batch)."""
-    import os
-
     summary = BatchSummary()
     emit = line_emitter(summary, sink, on_done)
     ship = address is not None  # a cluster of other machines cannot read the driver's paths
@@ -106,4 +118,11 @@ def run_batch_ray(rule_path: str | Path, traces: list[Path], choices: VerifierCh
             emit(line)
             if todo:
                 submit(slot)
+        for actor in pool:
+            try:
+                summary.workers.append(ray.get(actor.info.remote()))
+            except ray.exceptions.RayError:
+                continue
+            finally:
+                ray.kill(actor, no_restart=True)
     return summary
