@@ -124,6 +124,31 @@ def test_resume_after_the_driver_is_killed(cluster: LoopbackCluster, tmp_path: P
     assert all((r["su"], r["su_oracle"]) == (1, 1) for r in rows.values()), rows
 
 
+def test_a_phone_whose_node_dies_is_recorded_not_waited_for(cluster: LoopbackCluster,
+                                                            tmp_path: Path) -> None:
+    serial = "simphone-gone"
+    cluster.add("w3", num_cpus=0, resources={f"phone:{serial}": 1})
+    server = AdbServer([SimDevice(serial=serial)], port=0, serials=[serial]).start()
+    killed: list[str] = []
+
+    def on_event(kind: str, info: dict[str, Any]) -> None:
+        if kind == "start" and not killed:
+            killed.append(info["task"])
+            cluster.kill("w3")
+
+    try:
+        with pytest.raises(DroidpilotError, match="left the Ray cluster"):
+            run_suite_ray(_config(tmp_path, adb_port=server.port), [serial], address=cluster.address(),
+                          task_ids=["settings-2", "music-3"], on_event=on_event)
+    finally:
+        server.stop()
+    rows = {r["id"]: r for r in _rows(tmp_path)}
+    assert killed and sorted(rows) == ["music-3", "settings-2"]
+    lost = rows[killed[0]]["error"]
+    assert f"phone:{serial}" in lost and "left the Ray cluster" in lost
+    assert all(r["termination"] == "error" for r in rows.values())
+
+
 def test_a_node_killed_mid_run_loses_nothing(cluster: LoopbackCluster, tmp_path: Path) -> None:
     tasks = ["music-3", "settings-2", "shop-1", "settings-1"]
     busy: dict[int, tuple[str, str]] = {}

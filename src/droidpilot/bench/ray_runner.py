@@ -114,16 +114,15 @@ class _Driver:
         self.ledger.record(row)
         self.emit("done", {"wid": slot.wid, "task": row["id"], "row": row})
 
-    def _fail_task(self, slot: _Slot, tid: str, message: str) -> None:
-        self.inflight.pop(slot.ref, None)
-        slot.task = slot.ref = None
-        self._record(slot, error_row(self.ledger.by_id[tid], message, slot.spec))
-
     def _drop(self, slot: _Slot, message: str) -> None:
+        """Give up on a phone: its task in flight is recorded as an error, its actor is ended."""
         slot.gone = True
         self.errors.append(message)
+        for ref in [r for r, (s, _) in self.inflight.items() if s is slot]:
+            del self.inflight[ref]
         if slot.task is not None:
-            self._fail_task(slot, slot.task, message)
+            tid, slot.task, slot.ref = slot.task, None, None
+            self._record(slot, error_row(self.ledger.by_id[tid], message, slot.spec))
         if slot.actor is not None:
             self.ray.kill(slot.actor, no_restart=True)
             slot.actor = None
