@@ -197,10 +197,30 @@ class _Driver:
                 if slot.actor is not None:
                     self.ray.kill(slot.actor, no_restart=True)
 
+    def _fit_to_cluster(self) -> None:
+        """No more SimPhone actors than the cluster has CPUs: an actor Ray cannot place would be waited
+        for forever."""
+        cpus = int(self.ray.cluster_resources().get("CPU", 0))
+        sims = [s for s in self.slots if not s.pinned]
+        if sims and cpus < 1:
+            raise DroidpilotError("the Ray cluster has no CPU for SimPhone actors; start its nodes with "
+                                  "--num-cpus 1 or more")
+        for slot in sims[cpus:]:
+            self.slots.remove(slot)
+        if len(sims) > cpus:
+            self.emit("fatal", {"wid": sims[cpus].wid, "message": f"the Ray cluster has {cpus} CPU(s): "
+                                f"running {cpus} SimPhone actors, not {len(sims)}"})
+
+    def _waiting(self) -> bool:
+        """Whether anything is left to wait for: a task in flight, or tasks left and a phone starting."""
+        tasks = any(what != "where" for _, what in self.inflight.values())
+        return tasks or bool(self.queue and self.inflight)
+
     def _loop(self) -> None:
+        self._fit_to_cluster()
         for slot in self.slots:
             self._start(slot)
-        while self.inflight:
+        while self._waiting():
             ready, _ = self.ray.wait(list(self.inflight), num_returns=1, timeout=self.poll_s)
             for ref in ready:
                 self._arrived(ref)
