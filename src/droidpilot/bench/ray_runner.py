@@ -11,6 +11,7 @@ recorded as an error and the phone is dropped.
 
 from __future__ import annotations
 
+import os
 import time
 from collections import deque
 from collections.abc import Callable, Sequence
@@ -65,8 +66,6 @@ def run_suite_ray(config: RunConfig, devices: Sequence[str], *, address: str | N
     emit("begin", {"total": len(ledger.tasks), "done": len(ledger.done), "devices": list(devices),
                    "pending": ledger.pending})
     if ledger.pending:
-        import os
-
         with connect(address, num_cpus=max(len(devices), os.cpu_count() or 1)) as ray:
             _Driver(ray, config, devices, ledger, emit, poll_s).run()
     document = ledger.save()
