@@ -13,25 +13,13 @@ import os
 import queue
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import asdict, dataclass
-from pathlib import Path
 from typing import Any
 
-from droidpilot.bench.provenance import run_metadata, settings, settings_changed
-from droidpilot.bench.results import load_results, write_results
-from droidpilot.bench.suite import BenchTask, load_suite
-from droidpilot.bench.worker import BRAINS, RunConfig, error_row, split_key, work_key, worker_main
-from droidpilot.errors import DroidpilotError, InputError
+from droidpilot.bench.ledger import RunOutcome, open_run
+from droidpilot.bench.worker import RunConfig, worker_main
+from droidpilot.errors import DroidpilotError
 
-
-@dataclass
-class RunOutcome:
-    """What a run produced: the result rows (suite order), the results document and the wall time."""
-
-    rows: list[dict[str, Any]]
-    document: dict[str, Any]
-    seconds: float
-    skipped: list[str]
+__all__ = ["RunOutcome", "run_suite"]
 
 
 class _Slot:
@@ -46,78 +34,25 @@ class _Slot:
         self.messages: Any = None
 
 
-def _meta(config: RunConfig, devices: Sequence[str]) -> dict[str, Any]:
-    return {"suite": Path(config.suite).name if Path(config.suite).is_dir() else config.suite,
-            "brain": config.brain, "device": "sim" if all(d == "sim" for d in devices) else list(devices),
-            "devices": len(devices), "wrong_final": config.wrong_final, "trials": config.trials}
-
-
-def row_key(row: dict[str, Any]) -> str:
-    """The work key of a result row (task id, with ``@K`` for trial K of a run with several trials)."""
-    trace = str(row.get("trace") or "")
-    name = trace.rsplit("/", 1)[-1]
-    return name if name.split("@")[0] == row.get("id") else str(row.get("id"))
-
-
-def _previous_rows(config: RunConfig, resume: bool, tasks: list[BenchTask]) -> dict[str, dict[str, Any]]:
-    data = load_results(config.out)
-    if data is None:
-        return {}
-    if not resume:
-        raise InputError(f"{config.out} already holds benchmark results; pass --resume to continue that "
-                         f"run, or choose another --out folder")
-    if data.get("brain") != config.brain:
-        raise InputError(f"{config.out}: the earlier run used --brain {data.get('brain')}, not "
-                         f"{config.brain}; resume with the same brain or choose another --out folder")
-    changed = settings_changed(data.get("settings") or {}, settings(config))
-    if changed:
-        raise InputError(f"{config.out}: the earlier run used other settings ({'; '.join(changed)}); resume "
-                         f"with the same settings or choose another --out folder")
-    known = {work_key(t.id, k, config.trials) for t in tasks for k in range(1, config.trials + 1)}
-    rows = (r for r in data["tasks"] if isinstance(r, dict) and not r.get("error"))
-    return {row_key(r): r for r in rows if row_key(r) in known}
-
-
 def run_suite(config: RunConfig, devices: Sequence[str], *, task_ids: list[str] | None = None,
               resume: bool = False, on_event: Callable[[str, dict[str, Any]], None] | None = None
               ) -> RunOutcome:
     """Run the suite's tasks (or ``task_ids``) on ``devices`` ("sim" entries are SimPhones)."""
-    if config.brain not in BRAINS:
-        raise InputError(f"--brain {config.brain!r} is not one of {', '.join(BRAINS)}")
-    if not devices:
-        raise InputError("no device to run on; use --device sim or give device serials")
-    if config.trials < 1:
-        raise InputError(f"--trials must be at least 1, got {config.trials}")
-    suite = load_suite(config.suite)
-    tasks = suite.select(task_ids)
-    config = RunConfig(**{**asdict(config), "suite": str(suite.folder), "out": Path(config.out)})
-    done = _previous_rows(config, resume, tasks)
-    rows: dict[str, dict[str, Any]] = dict(done)
-    keys = [work_key(t.id, k, config.trials) for k in range(1, config.trials + 1) for t in tasks]
-    pending = [k for k in keys if k not in done]
-    seeds = {t.id: t.seed if config.seed is None else config.seed for t in tasks}
-    meta = {**_meta(config, devices), **run_metadata(config, devices, suite, seeds)}
-    order = {work_key(t.id, k, config.trials): i * config.trials + k - 1
-             for i, t in enumerate(tasks) for k in range(1, config.trials + 1)}
-    by_id = {t.id: t for t in tasks}
-
-    def save() -> dict[str, Any]:
-        return write_results(config.out, meta, sorted(rows.values(), key=lambda r: order.get(row_key(r), 0)))
-
-    document = save()
+    config, ledger = open_run(config, devices, task_ids, resume)
+    document = ledger.save()
     started = time.monotonic()
     emit = on_event or (lambda kind, info: None)
-    emit("begin", {"total": len(keys), "done": len(done), "devices": list(devices), "pending": pending})
-    if pending:
-        _dispatch(config, devices, pending, rows, by_id, save, emit)
-    document = save()
+    emit("begin", {"total": len(ledger.tasks), "done": len(ledger.done), "devices": list(devices),
+                   "pending": ledger.pending})
+    if ledger.pending:
+        _dispatch(config, devices, ledger.pending, ledger.rows, ledger.error, ledger.save, emit)
+    document = ledger.save()
     emit("end", {"summary": document["summary"]})
-    ordered = sorted(rows.values(), key=lambda r: order.get(row_key(r), 0))
-    return RunOutcome(ordered, document, time.monotonic() - started, sorted(done, key=order.get))
+    return RunOutcome(ledger.ordered(), document, time.monotonic() - started, ledger.skipped())
 
 
 def _dispatch(config: RunConfig, devices: Sequence[str], pending: list[str], rows: dict[str, dict[str, Any]],
-              by_id: dict[str, BenchTask], save: Callable[[], Any],
+              error: Callable[[str, str, str], dict[str, Any]], save: Callable[[], Any],
               emit: Callable[[str, dict[str, Any]], None]) -> None:
     ctx = mp.get_context("spawn")
     tasks_q: Any = ctx.Queue()
@@ -155,7 +90,7 @@ def _dispatch(config: RunConfig, devices: Sequence[str], pending: list[str], row
                 if slot.task is not None:  # died mid-task: record it, replace the worker
                     tid, slot.task = slot.task, None
                     message = f"the worker process died (exit code {code})"
-                    rows[tid] = _error(by_id, tid, message, slot.spec)
+                    rows[tid] = error(tid, message, slot.spec)
                     remaining.discard(tid)
                     save()
                     emit("done", {"wid": slot.wid, "task": tid, "row": rows[tid]})
@@ -167,7 +102,7 @@ def _dispatch(config: RunConfig, devices: Sequence[str], pending: list[str], row
                 raise DroidpilotError("no worker could start: " + "; ".join(sorted({s.fatal for s in slots})))
             if remaining and all(s.process is not None and not s.process.is_alive() for s in alive):
                 for tid in sorted(remaining):
-                    rows[tid] = _error(by_id, tid, "no worker took this task", "")
+                    rows[tid] = error(tid, "no worker took this task", "")
                 save()
                 break
     finally:
@@ -192,13 +127,6 @@ def _next_message(slots: list[_Slot], wait_s: float = 0.5) -> tuple[Any, ...] | 
         if time.monotonic() >= deadline:
             return None
         time.sleep(0.02)
-
-
-def _error(by_id: dict[str, BenchTask], key: str, message: str, device: str) -> dict[str, Any]:
-    tid, trial = split_key(key)
-    row = error_row(by_id[tid], message, device)
-    row["trial"] = trial
-    return row
 
 
 def _handle(msg: tuple[Any, ...], slots: list[_Slot], rows: dict[str, dict[str, Any]], remaining: set[str],

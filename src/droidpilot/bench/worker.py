@@ -11,6 +11,7 @@ from __future__ import annotations
 import os
 import queue
 import traceback
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -89,27 +90,68 @@ def make_device(spec: str, wid: int, config: RunConfig) -> tuple[Any, float]:
     return AdbDevice(spec, host=config.adb_host, port=config.adb_port), 1.0
 
 
+@dataclass
+class Workbench:
+    """What one worker sets up once and reuses for every task: the suite's tasks, its phone and engines."""
+
+    tasks: dict[str, Any]
+    device: Any
+    settle: float
+    ocr: Any
+    options: Any
+    spec: str
+
+
+def setup_worker(spec: str, wid: int, config: RunConfig) -> Workbench:
+    """Load the suite, open the phone and the OCR engine (once per worker); InputError when impossible."""
+    from droidpilot.bench.suite import load_suite
+    from droidpilot.perception.cache import cached
+    from droidpilot.perception.ocr import make_ocr_engine
+    from droidpilot.verify.setup import VerifierChoices, build_options
+
+    suite = load_suite(config.suite)
+    device, settle = make_device(spec, wid, config)
+    engine = make_ocr_engine(config.ocr)
+    if engine is None:
+        raise InputError("the agent needs an OCR engine; use --ocr rapidocr or tesseract")
+    return Workbench({t.id: t for t in suite.tasks}, device, settle, cached(engine),
+                     build_options(VerifierChoices(ocr=config.ocr)), spec)
+
+
+def execute_task(bench: Workbench, key: str, config: RunConfig, traces_root: Path,
+                 on_step: Callable[[dict[str, Any]], None] | None = None) -> dict[str, Any]:
+    """Run the attempt ``key`` (a task id, ``ID@K`` for trial K) into ``traces_root/key``; its result row
+    (an error row when the task crashed).
+
+    Both runners call this: the local one with ``traces_root`` inside ``--out``, the Ray one with a
+    folder on the worker's node that is shipped back to the driver."""
+    from droidpilot.bench.execute import run_task
+
+    tid, trial = split_key(key)
+    task = bench.tasks[tid]
+    folder = Path(traces_root) / key
+    try:
+        row = run_task(task, bench.device, make_brain(config, task), folder, ocr_engine=bench.ocr,
+                       options=bench.options, settle_s=bench.settle,
+                       check_completion=config.check_completion, on_step=on_step,
+                       max_steps=config.max_steps, language=config.lang, seed=config.seed)
+    except Exception as exc:  # one task's crash is recorded; the others go on
+        detail = str(exc) if isinstance(exc, DroidpilotError) else traceback.format_exc(limit=4)
+        row = error_row(task, f"{type(exc).__name__}: {detail}", getattr(bench.device, "serial", bench.spec))
+    row["trace"] = f"{config.traces_dir}/{key}"
+    row["trial"] = trial
+    return row
+
+
 def _parent_gone(parent: int) -> bool:
     return os.getppid() != parent
 
 
 def worker_main(wid: int, spec: str, config: RunConfig, tasks: Any, messages: Any, parent: int) -> None:
-    """Process entry point: set up, then run task ids from ``tasks`` until a None arrives."""
+    """Process entry point: set up, then run work keys (``ID`` or ``ID@K``) from ``tasks`` until a None
+    arrives."""
     try:
-        from droidpilot.bench.execute import run_task
-        from droidpilot.bench.suite import load_suite
-        from droidpilot.perception.cache import cached
-        from droidpilot.perception.ocr import make_ocr_engine
-        from droidpilot.verify.setup import VerifierChoices, build_options
-
-        suite = load_suite(config.suite)
-        by_id = {t.id: t for t in suite.tasks}
-        device, settle = make_device(spec, wid, config)
-        engine = make_ocr_engine(config.ocr)
-        if engine is None:
-            raise InputError("the agent needs an OCR engine; use --ocr rapidocr or tesseract")
-        ocr = cached(engine)
-        options = build_options(VerifierChoices(ocr=config.ocr))
+        bench = setup_worker(spec, wid, config)
     except DroidpilotError as exc:
         messages.put(("fatal", wid, str(exc)))
         return
@@ -119,16 +161,13 @@ def worker_main(wid: int, spec: str, config: RunConfig, tasks: Any, messages: An
     messages.put(("ready", wid))
     while True:
         try:
-            tid = tasks.get(timeout=1.0)
+            key = tasks.get(timeout=1.0)
         except queue.Empty:
             if _parent_gone(parent):
                 os._exit(3)
             continue
-        if tid is None:
+        if key is None:
             return
-        key = tid
-        tid, trial = split_key(key)
-        task = by_id[tid]
         messages.put(("start", wid, key))
 
         def on_step(record: dict[str, Any], key: str = key) -> None:
@@ -137,16 +176,7 @@ def worker_main(wid: int, spec: str, config: RunConfig, tasks: Any, messages: An
             action = (record.get("action") or {}).get("text") or record.get("outcome") or ""
             messages.put(("step", wid, key, int(record.get("step", 0)), str(action)))
 
-        folder = Path(config.out) / config.traces_dir / key
-        try:
-            row = run_task(task, device, make_brain(config, task), folder, ocr_engine=ocr, options=options,
-                           settle_s=settle, check_completion=config.check_completion, on_step=on_step,
-                           max_steps=config.max_steps, language=config.lang, seed=config.seed)
-        except Exception as exc:  # one task's crash is recorded; the others go on
-            detail = str(exc) if isinstance(exc, DroidpilotError) else traceback.format_exc(limit=4)
-            row = error_row(task, f"{type(exc).__name__}: {detail}", getattr(device, "serial", spec))
-        row["trace"] = f"{config.traces_dir}/{key}"
-        row["trial"] = trial
+        row = execute_task(bench, key, config, Path(config.out) / config.traces_dir, on_step)
         messages.put(("done", wid, key, row))
 
 

@@ -52,5 +52,9 @@ def _discover() -> None:
 
 def main() -> None:
     """Console-script entry point."""
+    import sys
+
+    from droidpilot.cli._ray import bare_ray_flag
+
     _discover()
-    app()
+    app(args=bare_ray_flag(sys.argv[1:]))

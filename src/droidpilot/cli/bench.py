@@ -14,6 +14,7 @@ from rich.markup import escape
 from rich.table import Table
 
 from droidpilot.cli._common import EXIT_DEVICE, EXIT_FAILED, EXIT_MODEL, guard
+from droidpilot.cli._ray import ray_address, ray_option
 from droidpilot.cli._tables import print_whole
 from droidpilot.cli.agent_options import (
     BaseUrlOpt,
@@ -155,6 +156,10 @@ def bench(
     adb_host: str = typer.Option("127.0.0.1", "--adb-host", help="adb server host (real devices)."),
     adb_port: int = typer.Option(5037, "--adb-port", help="adb server port (real devices)."),
     no_report: bool = typer.Option(False, "--no-report", help="Skip writing report.html."),
+    ray: str | None = ray_option("Every task runs as Ray work: --devices N SimPhone actors across the "
+                                 "cluster, or one actor per --device SERIAL on the node offering the "
+                                 "resource phone:SERIAL. Trace folders come back to --out as bytes "
+                                 "returned by each task, so --out need not be shared with the cluster."),
 ) -> None:
     """Run a benchmark suite, verify every trace, and report Su, Su-oracle, CR, RE and PS.
 
@@ -175,6 +180,7 @@ def bench(
         from droidpilot.bench.worker import RunConfig
 
         specs = _devices(device, devices)
+        address = ray_address(ray)
         ids = [t.strip() for t in tasks.split(",") if t.strip()] if tasks else None
         if jobs < 0:
             raise InputError(f"--jobs must be 0 (automatic) or positive, got {jobs}")
@@ -197,7 +203,13 @@ def bench(
             human = load_labels(labels, {t.id for t in load_suite(suite).tasks})
         display = RunDisplay(console)
         try:
-            outcome = run_suite(config, specs, task_ids=ids, resume=resume, on_event=display.on_event)
+            if ray is not None:
+                from droidpilot.bench.ray_runner import run_suite_ray
+
+                outcome = run_suite_ray(config, specs, address=address, task_ids=ids, resume=resume,
+                                        on_event=display.on_event)
+            else:
+                outcome = run_suite(config, specs, task_ids=ids, resume=resume, on_event=display.on_event)
         finally:
             display.stop()
         document = outcome.document

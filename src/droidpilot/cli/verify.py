@@ -18,6 +18,7 @@ from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
 from droidpilot.cli._common import err_console, fail, guard
+from droidpilot.cli._ray import ray_address, ray_option
 from droidpilot.verify.setup import DEFAULT_OCR, OCR_CHOICES, VerifierChoices, parse_escalation_order
 
 LOG_LEVELS = ("debug", "info", "warning", "error")
@@ -100,6 +101,10 @@ def verify_batch_command(
     llm_model: LlmModelOpt = None,
     icons_dir: IconsOpt = None,
     escalation_order: OrderOpt = None,
+    ray: str | None = ray_option("Traces are verified by a pool of Ray actors (OCR loaded once per "
+                                 "actor; --jobs sets their number, 0: one per cluster CPU). A local Ray "
+                                 "reads the traces in place; on a cluster given by ADDRESS each trace is "
+                                 "sent as bytes, so no shared filesystem is needed."),
 ) -> None:
     """Verify every trace in the given folders against one rule, in parallel.
 
@@ -115,6 +120,7 @@ def verify_batch_command(
         choices = _choices(ocr, llm_base_url, llm_model, icons_dir, escalation_order)
         load_rule(rule)  # a bad rule stops here, before any worker starts; warnings are logged once
         traces = find_traces(traces_dirs)
+        address = ray_address(ray)
         try:
             sink = json_out.open("a", encoding="utf-8") if json_out else sys.stdout
         except OSError as exc:
@@ -131,8 +137,15 @@ def verify_batch_command(
                     progress.console.print(f"[red]error[/] {escape(str(line['trace']))}: "
                                            f"{escape(str(line['error']))}", highlight=False)
 
-            summary = run_batch(rule, traces, choices, jobs=jobs, sink=sink, with_decisions=with_decisions,
-                                on_done=done)
+            if ray is not None:
+                from droidpilot.verify.ray_batch import run_batch_ray
+
+                with guard():
+                    summary = run_batch_ray(rule, traces, choices, address=address, actors=jobs,
+                                            sink=sink, with_decisions=with_decisions, on_done=done)
+            else:
+                summary = run_batch(rule, traces, choices, jobs=jobs, sink=sink,
+                                    with_decisions=with_decisions, on_done=done)
     finally:
         if json_out:
             sink.close()

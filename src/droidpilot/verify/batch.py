@@ -63,17 +63,30 @@ def _state(rule_path: str, choices: VerifierChoices) -> tuple[Task, VerifierOpti
 def verify_one(rule_path: str, trace_path: str, choices: VerifierChoices,
                with_decisions: bool = False) -> dict[str, Any]:
     """Verify one trace; the JSON line for it (an ``error`` line when it cannot be verified)."""
+    try:
+        task, options = _state(rule_path, choices)
+    except DroidpilotError as exc:
+        return {"trace": trace_path, "ok": False, "error": str(exc)}
+    except Exception as exc:  # reported with the trace; the batch goes on
+        return {"trace": trace_path, "ok": False, "error": f"internal error: {type(exc).__name__}: {exc}"}
+    return verify_loaded(task, options, trace_path, with_decisions)
+
+
+def verify_loaded(task: Task, options: VerifierOptions, trace_path: str | Path, with_decisions: bool = False,
+                  *, shown_as: str | None = None) -> dict[str, Any]:
+    """Verify one trace with a rule and options already loaded (a long-lived worker's); its JSON line,
+    naming the trace ``shown_as`` (default: its path)."""
     from droidpilot.verify.engine import verify
     from droidpilot.verify.trace import load_trace
 
+    name = shown_as or str(trace_path)
     try:
-        task, options = _state(rule_path, choices)
         result = verify(task, load_trace(trace_path), options)
     except DroidpilotError as exc:
-        return {"trace": trace_path, "ok": False, "error": str(exc)}
+        return {"trace": name, "ok": False, "error": str(exc)}
     except Exception as exc:  # a bug met on one trace is reported with it; the batch goes on
-        return {"trace": trace_path, "ok": False, "error": f"internal error: {type(exc).__name__}: {exc}"}
-    line: dict[str, Any] = {"trace": trace_path, **result.to_dict()}
+        return {"trace": name, "ok": False, "error": f"internal error: {type(exc).__name__}: {exc}"}
+    line: dict[str, Any] = {"trace": name, **result.to_dict()}
     if not with_decisions:
         line.pop("decisions")
     return line
@@ -84,6 +97,7 @@ class BatchSummary:
     """Counts of a finished batch, and the lines in the order they completed."""
 
     lines: list[dict[str, Any]] = field(default_factory=list)
+    workers: list[dict[str, Any]] = field(default_factory=list)  # per Ray actor: pid, node, traces
 
     @property
     def passed(self) -> int:
@@ -102,14 +116,10 @@ class BatchSummary:
         return sum(1 for line in self.lines if line.get("manual_review_needed"))
 
 
-def run_batch(rule_path: str | Path, traces: list[Path], choices: VerifierChoices, *, jobs: int = 0,
-              sink: IO[str] | None = None, with_decisions: bool = False,
-              on_done: Callable[[dict[str, Any]], None] | None = None) -> BatchSummary:
-    """Verify ``traces`` with ``jobs`` processes (0: one per CPU; 1: in this process).
-
-    Each line is written to ``sink`` (flushed) and passed to ``on_done`` as soon as its trace is done.
-    """
-    summary = BatchSummary()
+def line_emitter(summary: BatchSummary, sink: IO[str] | None,
+                 on_done: Callable[[dict[str, Any]], None] | None) -> Callable[[dict[str, Any]], None]:
+    """What every batch runner does with a finished line: keep it, write it to ``sink`` (flushed), tell
+    ``on_done`` — shared by the process-pool and the Ray batch so both stream the same way."""
 
     def emit(line: dict[str, Any]) -> None:
         summary.lines.append(line)
@@ -119,6 +129,18 @@ def run_batch(rule_path: str | Path, traces: list[Path], choices: VerifierChoice
         if on_done is not None:
             on_done(line)
 
+    return emit
+
+
+def run_batch(rule_path: str | Path, traces: list[Path], choices: VerifierChoices, *, jobs: int = 0,
+              sink: IO[str] | None = None, with_decisions: bool = False,
+              on_done: Callable[[dict[str, Any]], None] | None = None) -> BatchSummary:
+    """Verify ``traces`` with ``jobs`` processes (0: one per CPU; 1: in this process).
+
+    Each line is written to ``sink`` (flushed) and passed to ``on_done`` as soon as its trace is done.
+    """
+    summary = BatchSummary()
+    emit = line_emitter(summary, sink, on_done)
     rule = str(rule_path)
     jobs = min(jobs or os.cpu_count() or 1, len(traces)) or 1
     if jobs == 1:
