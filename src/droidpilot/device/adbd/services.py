@@ -87,6 +87,8 @@ class Services:
         """Answer one request; True when the connection continues with another request."""
         try:
             if session.phone is not None:
+                if request.startswith(("host:forward", "host:killforward", "host:list-forward")):
+                    return self._device_host(conn, session.phone, request[5:])  # on the chosen transport
                 self.device_service(conn, session.phone, request)
                 return False
             if not request.startswith("host"):
