@@ -28,12 +28,13 @@ def front() -> Iterator[Front]:
 
 
 @pytest.mark.parametrize("task_id", ["notes-1", "store-1", "browser-1"])
-def test_u2_agent_completes_the_task_and_its_trace_verifies(front: Front, task_id: str, tmp_path: Path) -> None:
+def test_u2_agent_completes_the_task_and_its_trace_verifies(front: Front, task_id: str,
+                                                            tmp_path: Path) -> None:
     reset_phone(front.server.phones[0])
     task = yaml.safe_load((SUITE / f"{task_id}.yaml").read_text(encoding="utf-8"))
     trace = tmp_path / "trace"
-    proc = subprocess.run([sys.executable, str(AGENT), "simphone-1", task_id, str(trace)], capture_output=True,
-                          text=True, timeout=120, env=client_env(front.port))
+    proc = subprocess.run([sys.executable, str(AGENT), "simphone-1", task_id, str(trace)],
+                          capture_output=True, text=True, timeout=120, env=client_env(front.port))
     assert proc.returncode == 0, proc.stderr
     oracle = evaluate(task["oracle"], front.sims[0].state())
     assert oracle.ok, oracle.checks

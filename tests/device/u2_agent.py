@@ -20,7 +20,8 @@ import uiautomator2 as u2
 # each plan: (reasoning, function name, parameters); "click" parameters name the text to click
 PLANS: dict[str, dict[str, object]] = {
     "notes-1": {"app": "com.simphone.notes", "task": "Create a new note in Notes.", "steps": [
-        ("The notes list is open; the plus button makes a new note.", "click", {"target_element": "New note"}),
+        ("The notes list is open; the plus button makes a new note.", "click",
+         {"target_element": "New note"}),
         ("The editor is open; write the note.", "input", {"text": "Shopping list"}),
         ("Save the note with the arrow at the top right.", "click", {"target_element": "Save"}),
     ]},
@@ -91,7 +92,7 @@ def run(serial: str, task_id: str, out: Path) -> None:
     time.sleep(0.2)
     actions: list[dict[str, object]] = []
     reacts: list[dict[str, object]] = []
-    steps = list(plan["steps"]) + [("The task is complete.", "done", {})]  # type: ignore[call-overload]
+    steps = [*plan["steps"], ("The task is complete.", "done", {})]  # type: ignore[misc]
     for index, (reasoning, name, params) in enumerate(steps, start=1):
         xml = dev.dump_hierarchy()
         dev.screenshot(str(out / f"{index}.jpg"))
