@@ -63,6 +63,9 @@ def device_methods(s: Session) -> dict[str, Method]:
     def long_click(*args: Any) -> bool:
         if args and not isinstance(args[0], (int, float)):
             return s.tap(*s.find(args[0]).center, hold_ms=800)
+        if len(args) not in (2, 3):
+            raise java_error("java.lang.IllegalArgumentException",
+                             "longClick takes (x, y[, ms]) or (selector)")
         return s.tap(float(args[0]), float(args[1]), int(args[2]) if len(args) > 2 else 800)
 
     def swipe(fx: float, fy: float, tx: float, ty: float, steps: int = 55) -> bool:

@@ -14,7 +14,7 @@ from typing import Any
 from droidpilot.device.adbd.phone import Phone
 from droidpilot.device.adbd.tools_input import press_keycode, window_xml
 from droidpilot.device.base import DeviceError
-from droidpilot.device.u2.rpc import RpcError, java_error, not_found
+from droidpilot.device.u2.rpc import java_error, not_found
 from droidpilot.device.u2.selector import SelectorError, describe, select
 from droidpilot.device.u2.tree import DumpError, UiNode, parse_dump
 
@@ -156,8 +156,3 @@ class Session:
     def focused_field(self) -> UiNode | None:
         """The focused text field, if any."""
         return next((n for n in self.nodes() if n.flag("focused") and "EditText" in n.get("class")), None)
-
-    def raise_if(self, ok: bool, what: str) -> None:
-        """RpcError unless ``ok`` (for calls whose failure the real server reports as an exception)."""
-        if not ok:
-            raise RpcError(-32001, what)
