@@ -29,7 +29,8 @@ def serve(
     """Serve N SimPhones (serials simphone-1..N) over the adb server protocol, on loopback only.
 
     Then: `adb -P PORT devices -l`, `adb -P PORT -s simphone-1 shell input tap 540 1200`,
-    `adb -P PORT exec-out screencap -p > shot.png`, or AdbDevice("simphone-1", port=PORT).
+    `adb -P PORT exec-out screencap -p > shot.png`, or AdbDevice("simphone-1", port=PORT); uiautomator2
+    clients connect unchanged with ANDROID_ADB_SERVER_PORT=PORT and u2.connect("simphone-1").
     Stop with Ctrl-C (or `adb -P PORT kill-server`).
     """
     from droidpilot.device.adbd.server import AdbServer, check_loopback
@@ -49,6 +50,9 @@ def serve(
         err_console.print(f"SimPhone adb server on {server.host}:{server.port} with {devices} device(s): "
                           f"{', '.join(p.serial for p in server.phones)}", highlight=False)
         err_console.print(f"try: adb -P {server.port} devices -l", highlight=False)
+        err_console.print(f"uiautomator2: ANDROID_ADB_SERVER_PORT={server.port} python -c "
+                          f"\"import uiautomator2 as u2; d = u2.connect('{server.phones[0].serial}'); "
+                          f"print(d.info)\"", highlight=False, soft_wrap=True)
         signal.signal(signal.SIGTERM, lambda *_: server.stop())
         try:
             server.wait()

@@ -10,6 +10,7 @@ import threading
 import time
 from dataclasses import dataclass, field
 
+from droidpilot.device.adbd.ports import PortTable
 from droidpilot.device.adbd.vfs import Vfs
 from droidpilot.device.base import Device
 
@@ -43,6 +44,9 @@ class Phone:
     fs: Vfs = field(default_factory=Vfs)
     settings: dict[str, dict[str, str]] = field(default_factory=_default_settings)
     override_size: tuple[int, int] | None = None
+    ports: PortTable = field(default_factory=PortTable)  # TCP ports programs on the phone listen on
+    clipboard: str = ""  # the primary clip's text (set and read through the uiautomator server)
+    pids: dict[str, int] = field(default_factory=dict)  # running app package -> its pid (see `ps`)
     realtime: bool = False  # let the phone's clock follow the wall clock between requests
     _clock: float = field(default_factory=time.monotonic)
 

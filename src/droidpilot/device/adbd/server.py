@@ -99,6 +99,7 @@ class AdbServer:
                        for i, (s, d) in enumerate(zip(names, devices, strict=True), start=1)]
         self.allow_kill = allow_kill
         self.services = Services(self.phones, lambda: self.allow_kill, self._kill, tuple(features))
+        self.services.forwards.host = self.host  # `adb forward` listeners bind where the server does
         self._port = port
         self._tcp: _TcpServer | None = None
         self._thread: threading.Thread | None = None
@@ -136,6 +137,7 @@ class AdbServer:
         if self._tcp is not None:
             self._tcp.shutdown()
             self._tcp.server_close()
+        self.services.forwards.remove_all()
         with self._lock:
             socks = list(self._open)
         for s in socks:

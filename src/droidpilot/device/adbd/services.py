@@ -11,7 +11,8 @@ import struct
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from droidpilot.device.adbd import interactive, shell
+from droidpilot.device.adbd import devsock, foreground, interactive, shell
+from droidpilot.device.adbd import forward as fwd
 from droidpilot.device.adbd import protocol as proto
 from droidpilot.device.adbd.phone import Phone
 from droidpilot.device.adbd.protocol import Conn, ProtocolError
@@ -42,6 +43,7 @@ class Services:
         self.features = features
         self.may_kill = may_kill
         self.kill = kill
+        self.forwards = fwd.Forwards()
 
     # ---- transport selection -------------------------------------------------------------------
     def pick(self, how: str, key: str = "") -> Phone:
@@ -85,6 +87,8 @@ class Services:
         """Answer one request; True when the connection continues with another request."""
         try:
             if session.phone is not None:
+                if request.startswith(("host:forward", "host:killforward", "host:list-forward")):
+                    return self._device_host(conn, session.phone, request[5:])  # on the chosen transport
                 self.device_service(conn, session.phone, request)
                 return False
             if not request.startswith("host"):
@@ -159,10 +163,17 @@ class Services:
             conn.okay()
             return False
         if cmd == "list-forward":
-            conn.okay("")
+            conn.okay(self.forwards.listing(phone))
             return False
         if cmd.startswith(("forward", "killforward")):
-            raise ServiceError("port forwarding is not supported by SimPhone")
+            try:
+                reply = fwd.answer(self.forwards, phone or (self.pick("any") if cmd.startswith("forward")
+                                                             else None), cmd)
+            except fwd.ForwardError as exc:
+                raise ServiceError(str(exc)) from None
+            conn.okay()
+            conn.send(reply)
+            return False
         phone = phone or self.pick("any")
         answers = {"get-state": "device", "get-serialno": phone.serial, "get-devpath": "simulated",
                    "features": ",".join(self.features)}
@@ -186,7 +197,15 @@ class Services:
             self._shell(conn, phone, arg, "v2" in opts[1:] and "shell_v2" in self.features, "raw" not in opts)
         elif name == "exec":
             conn.okay()
-            conn.send(shell.run(phone, arg).merged)
+            if arg.strip():
+                self._shell(conn, phone, arg, False, False)
+        elif name in devsock.SOCKET_SERVICES:
+            try:
+                handler = devsock.resolve(phone, request)
+            except devsock.SocketRefused as exc:
+                raise ServiceError(str(exc)) from None
+            conn.okay()
+            handler(conn.sock)
         elif name == "sync":
             conn.okay()
             serve_sync(conn, phone.fs)
@@ -203,7 +222,12 @@ class Services:
 
     def _shell(self, conn: Conn, phone: Phone, cmd: str, v2: bool, pty: bool) -> None:
         if cmd.strip():
-            res = shell.run(phone, cmd)
+            sh = shell.new_shell(phone)
+            sh.hangup = []
+            res = sh.run(cmd)
+            if sh.hangup:  # a program still runs in the foreground: it lives until the client hangs up
+                foreground.hold(conn, res, v2, sh.hangup)
+                return
             conn.send(proto.shell_v2_reply(res.out, res.err, res.code) if v2 else res.merged)
         elif v2:
             interactive.serve_v2(conn, phone, pty)

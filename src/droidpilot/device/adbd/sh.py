@@ -54,6 +54,9 @@ class Shell:
         self.cwd = "/"
         self.last = 0
         self.exited = False  # `exit` ran: an interactive session ends
+        # set to a list by a one-shot `adb shell CMD`: tools that keep running in the foreground (a server
+        # started by app_process) add how to stop them, and the service calls that when the client hangs up
+        self.hangup: list[Callable[[], None]] | None = None
 
     def run(self, line: str) -> Result:
         """Run a whole command line; stdout and stderr are collected, the code is the last command's."""
@@ -160,6 +163,9 @@ class Shell:
             if tool is None:
                 res = Result(err=f"{SH}: {argv[0]}: not found\n".encode(), code=127)
             else:
+                saved_env = self.env
+                if assignments:  # NAME=value cmd: the command's own environment
+                    self.env = {**saved_env, **assignments}
                 try:
                     res = tool(self, argv[1:], stdin)
                 except ExitShell:
@@ -168,6 +174,8 @@ class Shell:
                     log.warning("shell tool %s failed", argv[0], exc_info=True)
                     text = f"Exception occurred while executing '{argv[0]}':\n{type(exc).__name__}: {exc}\n"
                     res = Result(err=text.encode(), code=255)
+                finally:
+                    self.env = saved_env
         if err_target == "stdout":
             res = Result(res.out + res.err, b"", res.code)
         elif isinstance(err_target, tuple):

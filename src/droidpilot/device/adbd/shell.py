@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from droidpilot.device.adbd import coreutils as cu
 from droidpilot.device.adbd import tools_input as ti
+from droidpilot.device.adbd import tools_process as tp
 from droidpilot.device.adbd import tools_system as ts
 from droidpilot.device.adbd.phone import Phone
 from droidpilot.device.adbd.sh import Result, Shell, Tool
@@ -21,6 +22,7 @@ TOOLS: dict[str, Tool] = {
     "id": cu.tool_const("uid=2000(shell) gid=2000(shell) groups=2000(shell) context=u:r:shell:s0\n"),  # type: ignore[dict-item]
     "whoami": cu.tool_const("shell\n"),  # type: ignore[dict-item]
 }
+TOOLS.update(tp.TOOLS)  # ps, pidof, md5sum, toybox, app_process
 for _path_name in list(TOOLS):
     TOOLS[f"/system/bin/{_path_name}"] = TOOLS[_path_name]
 

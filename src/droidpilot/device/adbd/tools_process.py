@@ -1,0 +1,158 @@
+"""Process tools of the SimPhone shell: `ps`, `pidof`, `md5sum`, `toybox` and `app_process`.
+
+`ps -A` and `pidof` list SimPhone's running apps (the foreground app and those with a task in Recents) next
+to the system processes every phone has, so `app_wait`/`app_list_running` style checks work. `app_process`
+starts the on-phone program a client pushed: the uiautomator JSON-RPC server of ``u2.jar``, which then
+listens on its port until the shell that started it hangs up.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import io
+import itertools
+import threading
+import zipfile
+
+from droidpilot.device.adbd.phone import Phone
+from droidpilot.device.adbd.ports import PortInUse
+from droidpilot.device.adbd.sh import Result, Shell, Tool
+
+# the main classes of uiautomator servers that clients push and start with app_process
+U2_SERVER_CLASSES = ("com.wetest.uia2.Main",)
+U2_DEFAULT_PORT = 9008
+_SYSTEM = (("root", 1, 0, "init"), ("root", 312, 1, "zygote64"), ("system", 598, 312, "system_server"),
+           ("shell", 701, 1, "adbd"), ("u0_a42", 1104, 312, "com.android.systemui"),
+           ("u0_a87", 1372, 312, "com.android.adbkeyboard"))
+_PS_HEAD = "USER           PID  PPID        VSZ    RSS WCHAN            ADDR S NAME\n"
+_pid_lock = threading.Lock()
+_new_pids = itertools.count(4007, 7)  # pids are handed out in rising order across phones, as a kernel would
+
+
+def _phone(sh: Shell) -> Phone:
+    assert isinstance(sh.ctx, Phone)
+    return sh.ctx
+
+
+def running_packages(phone: Phone) -> list[str]:
+    """Packages with a live process: the foreground app, the launcher, and every app with a task."""
+    dev = phone.device
+    with phone.lock:
+        current = dev.current_app()
+        state = getattr(dev, "state", None)
+        apps = getattr(dev, "apps", None)
+        recents = list(state()["system"].get("recents", [])) if callable(state) else []
+        by_name = {a.name: a.package for a in apps()} if callable(apps) else {}
+    found = [current] + [by_name[n] for n in recents if n in by_name]
+    return list(dict.fromkeys(found))
+
+
+def processes(phone: Phone) -> list[tuple[str, int, int, str]]:
+    """(user, pid, ppid, name) of every process: system ones, then apps; an app keeps its pid while it runs
+    and gets a new one after it stopped."""
+    running = running_packages(phone)
+    with _pid_lock, phone.lock:
+        for pkg in [p for p in phone.pids if p not in running]:
+            del phone.pids[pkg]
+        rows = []
+        for i, pkg in enumerate(running):
+            if pkg not in phone.pids:
+                phone.pids[pkg] = next(_new_pids)
+            rows.append((f"u0_a{100 + i}", phone.pids[pkg], 312, pkg))
+    return [*_SYSTEM, *sorted(rows, key=lambda r: r[1])]
+
+
+def tool_ps(sh: Shell, args: list[str], stdin: bytes) -> Result:
+    """`ps [-A] [NAME...]` in toybox's columns (the last one is the process name)."""
+    names = [a for a in args if not a.startswith("-")]
+    rows = [r for r in processes(_phone(sh)) if not names or r[3] in names]
+    body = "".join(f"{u:<10} {pid:>7} {ppid:>5} {12345678:>10} {65432:>6} do_epoll_wait       0 S {name}\n"
+                   for u, pid, ppid, name in rows)
+    return Result(out=(_PS_HEAD + body).encode(), code=0 if rows or not names else 1)
+
+
+def tool_pidof(sh: Shell, args: list[str], stdin: bytes) -> Result:
+    """`pidof NAME...`: the pids, space separated; exit 1 when none runs."""
+    names = [a for a in args if not a.startswith("-")]
+    pids = [str(pid) for _, pid, _, name in processes(_phone(sh)) if name in names]
+    return Result(out=(" ".join(pids) + "\n").encode() if pids else b"", code=0 if pids else 1)
+
+
+def tool_md5sum(sh: Shell, args: list[str], stdin: bytes) -> Result:
+    """`md5sum FILE...` (stdin without files), as toybox prints it."""
+    files = [a for a in args if not a.startswith("-")]
+    if not files:
+        return Result(out=f"{hashlib.md5(stdin).hexdigest()}  -\n".encode())
+    out, err = [], []
+    for name in files:
+        path = name if name.startswith("/") else f"{sh.cwd.rstrip('/')}/{name}"
+        try:
+            data = sh.fs.read(path)  # type: ignore[attr-defined]
+        except OSError as exc:
+            err.append(f"md5sum: {name}: {exc}\n")
+            continue
+        out.append(f"{hashlib.md5(data).hexdigest()}  {name}\n")
+    return Result(out="".join(out).encode(), err="".join(err).encode(), code=1 if err else 0)
+
+
+def tool_toybox(sh: Shell, args: list[str], stdin: bytes) -> Result:
+    """`toybox APPLET ARGS...`: the multi-call binary most shell tools are on Android."""
+    if not args:
+        return Result(out=(" ".join(sorted(k for k in sh.tools if "/" not in k)) + "\n").encode())
+    tool = sh.tools.get(args[0])
+    if tool is None or args[0] in ("toybox", "app_process"):
+        return Result(err=f"toybox: Unknown command {args[0]}\n".encode(), code=1)
+    return tool(sh, args[1:], stdin)
+
+
+def _class_error(cls: str, why: str) -> Result:
+    text = f"Error: Could not find class '{cls}' ({why})\n"
+    return Result(err=text.encode(), code=1)
+
+
+def tool_app_process(sh: Shell, args: list[str], stdin: bytes) -> Result:
+    """`CLASSPATH=JAR app_process DIR CLASS [-p PORT]`: runs a pushed uiautomator server (its main class
+    in a dex jar on the phone) in the foreground, listening on PORT until the shell hangs up."""
+    phone = _phone(sh)
+    words = [a for a in args if not a.startswith("--")]
+    if len(words) < 2:
+        return Result(err=b"Usage: app_process [java-options] cmd-dir start-class-name [options]\n", code=1)
+    cls, rest = words[1], words[2:]
+    classpath = sh.env.get("CLASSPATH", "")
+    jars = [p for p in classpath.split(":") if p]
+    if not jars:
+        return _class_error(cls, "CLASSPATH is not set")
+    if cls not in U2_SERVER_CLASSES:
+        return _class_error(cls, "SimPhone runs only the uiautomator server: " + ", ".join(U2_SERVER_CLASSES))
+    for jar in jars:
+        try:
+            data = sh.fs.read(jar)  # type: ignore[attr-defined]
+            with zipfile.ZipFile(io.BytesIO(data)) as z:
+                if "classes.dex" in z.namelist():
+                    break
+        except (OSError, zipfile.BadZipFile):
+            continue
+    else:
+        return _class_error(cls, f"no dex jar at {classpath}")
+    port = U2_DEFAULT_PORT
+    if "-p" in rest and rest.index("-p") + 1 < len(rest):
+        text = rest[rest.index("-p") + 1]
+        if not text.isdigit() or not 0 < int(text) < 65536:
+            return Result(err=f"Error: bad port '{text}'\n".encode(), code=1)
+        port = int(text)
+    if sh.hangup is None:
+        return Result(err=b"app_process: SimPhone runs the server only from a one-shot `adb shell COMMAND`\n",
+                      code=1)
+    from droidpilot.device.u2.server import start_server  # the server lives in its own package
+
+    try:
+        stop = start_server(phone, port)
+    except PortInUse as exc:
+        return Result(err=f"java.net.BindException: {exc}\n".encode(), code=1)
+    sh.hangup.append(stop)
+    return Result(out=f"SimPhone uiautomator server ({cls}) listening on tcp:{port}\n".encode())
+
+
+TOOLS: dict[str, Tool] = {"ps": tool_ps, "pidof": tool_pidof, "md5sum": tool_md5sum, "toybox": tool_toybox,
+                          "app_process": tool_app_process}
+
