@@ -13,7 +13,9 @@ import cv2
 import numpy as np
 
 from droidpilot.perception.icons.colours import colour_distribution, dominant_colour
+from droidpilot.perception.icons.glyphs.match import mask_descriptor
 from droidpilot.perception.icons.shapes import classify_shape
+from droidpilot.perception.icons.tiles import Tile, find_tile
 from droidpilot.perception.types import Box
 
 FG_THRESHOLD = 24  # max per-channel difference from the local background that makes a pixel "icon"
@@ -31,11 +33,17 @@ class IconDescription:
     shapes: dict[str, float] = field(default_factory=dict)
     background: tuple[int, int, int] = (0, 0, 0)  # BGR
     fill: float = 0.0  # share of the box covered by the icon
+    descriptor: np.ndarray | None = None  # the mask's glyph descriptor (glyphs.match)
+    tile: Tile | None = None  # when the region is a tile or button with a glyph drawn on it
 
     @property
     def text(self) -> str:
-        """E.g. "red heart"; the shape word is left out when no class fits."""
-        return self.colour if self.shape == "unknown" else f"{self.colour} {self.shape}"
+        """E.g. "red heart", "white arrow on red circle"; the shape word is left out when no class fits."""
+        own = self.colour if self.shape == "unknown" else f"{self.colour} {self.shape}"
+        if self.tile is None:
+            return own
+        glyph = self.tile.colour if self.tile.shape == "unknown" else f"{self.tile.colour} {self.tile.shape}"
+        return f"{glyph} on {own}"
 
 
 def foreground_mask(image: np.ndarray, box: Box, background: tuple[int, int, int] | None = None
@@ -72,7 +80,8 @@ def describe_mask(crop: np.ndarray, mask: np.ndarray, background: tuple[int, int
     colour, share = dominant_colour(colours)
     shape, confidence, shapes = classify_shape(mask * 255)
     fill = float(mask.sum()) / max(1, mask.size)
-    return IconDescription(colour, share, shape, confidence, colours, shapes, background, fill)
+    return IconDescription(colour, share, shape, confidence, colours, shapes, background, fill,
+                           mask_descriptor(mask), find_tile(crop, mask))
 
 
 def describe_region(image: np.ndarray, box: Box, background: tuple[int, int, int] | None = None
