@@ -12,7 +12,12 @@ from dataclasses import dataclass, field
 import cv2
 import numpy as np
 
-from droidpilot.perception.icons.colours import colour_distribution, dominant_colour
+from droidpilot.perception.icons.colours import (
+    COLOUR_NAMES,
+    colour_distribution,
+    dominant_colour,
+    pixel_names,
+)
 from droidpilot.perception.icons.glyphs.match import mask_descriptor
 from droidpilot.perception.icons.shapes import classify_shape
 from droidpilot.perception.icons.tiles import Tile, find_tile
@@ -35,6 +40,7 @@ class IconDescription:
     fill: float = 0.0  # share of the box covered by the icon
     descriptor: np.ndarray | None = None  # the mask's glyph descriptor (glyphs.match)
     tile: Tile | None = None  # when the region is a tile or button with a glyph drawn on it
+    main_descriptor: np.ndarray | None = None  # the dominant colour's pixels only (an icon without its badge)
 
     @property
     def text(self) -> str:
@@ -80,8 +86,12 @@ def describe_mask(crop: np.ndarray, mask: np.ndarray, background: tuple[int, int
     colour, share = dominant_colour(colours)
     shape, confidence, shapes = classify_shape(mask * 255)
     fill = float(mask.sum()) / max(1, mask.size)
+    main = None
+    if 0.3 <= share <= 0.85:  # a second colour (a badge on a corner, a dot): read the icon without it
+        names = pixel_names(crop).reshape(mask.shape)
+        main = mask_descriptor((mask > 0) & (names == COLOUR_NAMES.index(colour)))
     return IconDescription(colour, share, shape, confidence, colours, shapes, background, fill,
-                           mask_descriptor(mask), find_tile(crop, mask))
+                           mask_descriptor(mask), find_tile(crop, mask), main)
 
 
 def describe_region(image: np.ndarray, box: Box, background: tuple[int, int, int] | None = None

@@ -161,7 +161,7 @@ def parse_icon_query(description: str, position: str | None = None) -> IconQuery
     status_bar = False
     for k in range(len(words) - 1):
         if words[k] in ("status", "notification") and words[k + 1] == "bar":
-            status_bar, words = True, words[:k] + ["in", "the"] + words[k + 2:]
+            status_bar, words = True, [*words[:k], "in", "the", *words[k + 2:]]
             break
     colour, shape, glyphs, glyph_words, unknown, trailing = _read_words(words)
     if not pos_text and trailing:

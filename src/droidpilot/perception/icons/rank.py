@@ -19,16 +19,17 @@ from droidpilot.perception.icons.candidates import Region, find_regions, iou
 from droidpilot.perception.icons.colours import colour_match
 from droidpilot.perception.icons.describe import IconDescription, describe_region
 from droidpilot.perception.icons.glyphs.match import best_glyphs, glyph_fits
-from droidpilot.perception.icons.readings import Reading, readings_of
 from droidpilot.perception.icons.imageio import to_bgr
 from droidpilot.perception.icons.plugins import Detector, Ranker, plugins_from_env
 from droidpilot.perception.icons.query import IconQuery, Position, parse_icon_query
+from droidpilot.perception.icons.readings import Reading, readings_of
 from droidpilot.perception.types import Box, Candidate, LocateResult, OcrLine, box_center
 
 MAX_AMBIGUOUS = 4
 MIN_COLOUR, MIN_SHAPE, MIN_POSITION = 0.6, 0.45, 0.5
 TIE_RATIO = 0.8  # candidates scoring at least this share of the best are indistinguishable from it
 CONFIDENT = 0.45  # a best score below this is shown to the model with its runners-up (set-of-marks)
+DRAWN_WITH_GLYPHS = 0.6  # weight of the drawn shape class when the query also names glyphs
 STATUS_BAR = 0.04  # the top share of the screen taken by the system status bar
 
 
@@ -93,7 +94,9 @@ def _reading_scores(readings: list[Reading], query: IconQuery, glyph_fit: list[f
         c = colour_match(r.colours, query.colour) if query.colour else None
         s = None
         if query.has_shape:
-            s = max(_shape_fit(r.shapes, query.shape) if query.shape else 0.0, g)
+            drawn = _shape_fit(r.shapes, query.shape) if query.shape else 0.0
+            # with glyphs to compare, the drawn classes (coarse, eleven) only back them up
+            s = max(DRAWN_WITH_GLYPHS * drawn, g) if query.glyphs else drawn
         looks = (0.05 + 0.95 * c if c is not None else 1.0) * (0.05 + 0.95 * s if s is not None else 1.0)
         if best is None or looks > best[0]:
             best = (looks, c, s, r.label)
@@ -202,6 +205,16 @@ def locate_icon(image: Any, description: str, position: str | None = None,
     result = _outcome(bgr, query, scored)
     result.query = query.to_dict()
     return result
+
+
+def rank_icons(image: Any, description: str, position: str | None = None,
+               ocr_lines: Sequence[OcrLine] | None = None) -> list[ScoredIcon]:
+    """Every candidate scored against the description, best first, one per icon (for recall@k)."""
+    query = parse_icon_query(description, position)
+    bgr = to_bgr(image)
+    regions = [r for r in find_regions(bgr, ocr_lines)
+               if query.status_bar or not in_status_bar(r.box, bgr.shape[0])]
+    return _suppress(score_regions(bgr, regions, query))
 
 
 def in_status_bar(box: Box, height: int) -> bool:

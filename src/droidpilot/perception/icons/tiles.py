@@ -59,7 +59,7 @@ def find_tile(crop: np.ndarray, mask: np.ndarray) -> Tile | None:
         return None
     glyph_mask = glyph.astype(np.uint8)
     count, labels, stats, _ = cv2.connectedComponentsWithStats(glyph_mask, connectivity=8)
-    keep = [i for i in range(1, count) if stats[i, cv2.CC_STAT_AREA] >= 0.1 * glyph.sum()]
+    keep = [i for i in range(1, count) if stats[i, cv2.CC_STAT_AREA] >= 0.02 * glyph.sum()]
     glyph_mask = np.isin(labels, keep).astype(np.uint8)
     inner = cv2.erode(glyph_mask, np.ones((3, 3), np.uint8))
     pixels = crop[inner > 0] if int(inner.sum()) >= 0.2 * glyph_mask.sum() else crop[glyph_mask > 0]

@@ -2,8 +2,8 @@
 
 A mask is cropped to its ink, padded to a square around its centre (so the aspect ratio counts), resized
 to GRID x GRID and blurred, then compared by cosine similarity. A candidate's fit to the asked glyphs is
-its similarity, discounted when many other glyphs of the library fit it as well (a filled disc looks a
-little like every round glyph; an arrow looks like arrows only).
+its similarity, discounted by how many other glyphs of the library fit it better (a filled disc looks a
+little like every round glyph; the asked glyph must be among the very best fits to count).
 """
 
 from __future__ import annotations
@@ -18,7 +18,8 @@ from droidpilot.perception.icons.glyphs.catalogue import font_path, glyph_codepo
 from droidpilot.perception.icons.glyphs.render import glyph_mask
 
 GRID = 24
-SIM_FLOOR, SIM_SPAN = 0.55, 0.35  # similarity at which a fit starts, and the span to a full fit
+SIM_FLOOR, SIM_SPAN = 0.7, 0.2  # similarity at which a fit starts, and the span to a full fit
+RIVALS = 6.0  # each library glyph fitting a candidate better than the asked one costs a factor e^(-1/6)
 
 
 def mask_descriptor(mask: np.ndarray) -> np.ndarray | None:
@@ -69,9 +70,8 @@ def glyph_fits(descriptors: Sequence[np.ndarray | None], wanted: Sequence[str]) 
     sims = cand @ matrix.T  # (candidates, library)
     own = sims[:, rows].max(axis=1)
     others = np.delete(sims, rows, axis=1)
-    # share of the library that fits the candidate worse than the asked glyph does
-    beaten = (others < own[:, None] - 0.01).mean(axis=1) if others.shape[1] else np.ones_like(own)
-    fit = np.clip((own - SIM_FLOOR) / SIM_SPAN, 0.0, 1.0) * np.clip((beaten - 0.5) / 0.45, 0.0, 1.0)
+    better = (others > own[:, None] + 0.002).sum(axis=1)  # library glyphs fitting better than the asked
+    fit = np.clip((own - SIM_FLOOR) / SIM_SPAN, 0.0, 1.0) * np.exp(-better / RIVALS)
     for k, i in enumerate(present):
         out[i] = float(fit[k])
     return out
