@@ -128,12 +128,40 @@ def describe(s: RapidSettings) -> str:
             f"cls {'on' if s.use_cls else 'off'}")
 
 
+SIZES = ((540, 1170), (720, 1600), (1080, 2400), (1440, 3200))
+
+
+def by_size(repeats: int) -> None:
+    """Bare RapidOCR (as shipped) against ours at each phone size, with a status-bar-sized text screen."""
+    for w, h in SIZES:
+        k = w / 1080
+        shots = [(f"{w}x{h} en light", render_list_screen(size=(w, h), lang="en", theme="light", seed=11,
+                                                          scale=k)),
+                 (f"{w}x{h} small text (status-bar sized)",
+                  render_list_screen(size=(w, h), lang="en", theme="dark", seed=12, scale=0.6 * k))]
+        entries = [Entry("bare", bare_reader({})), Entry("ours", ours(RapidSettings()))]
+        run(entries, shots, repeats)
+        bare, mine = entries
+        small_bare = recall(shots[1][1], bare.reader(shots[1][1]))  # type: ignore[misc]
+        small_mine = recall(shots[1][1], mine.reader(shots[1][1]))  # type: ignore[misc]
+        print(f"{w}x{h}: warm ours/bare {mine.warm_median() / bare.warm_median():.2f} "
+              f"(cpu {mine.cpu_median() / bare.cpu_median():.2f}), cold {mine.cold / bare.cold:.2f}; "
+              f"recall bare {bare.hits}/{bare.total} ours {mine.hits}/{mine.total}; small text bare "
+              f"{small_bare[0]}/{small_bare[1]} ours {small_mine[0]}/{small_mine[1]}; "
+              f"det side {RapidOcrEngine().det_side(w, h)}")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repeats", type=int, default=3, help="warm runs per screen and engine")
     parser.add_argument("--ablations", action="store_true", help="also vary each setting of ours alone")
     parser.add_argument("--quick", action="store_true", help="two screens only")
+    parser.add_argument("--sizes", action="store_true",
+                        help="only compare with bare RapidOCR at 540x1170, 720x1600, 1080x2400, 1440x3200")
     args = parser.parse_args()
+    if args.sizes:
+        by_size(args.repeats)
+        return
 
     shots = screens(args.quick)
     default = RapidSettings()

@@ -35,6 +35,9 @@ class RapidSettings:
     # slower); see benchmarks/ocr_speed.py.
     det_limit_side: int = 960
     det_min_scale: float = 0.35  # but never scale below this (long scrolling screenshots keep their text)
+    # Screenshots whose longest side is at most this are never shrunk for detection: their small text
+    # (a 540x1170 status bar's "0.00 KB/S", about 10 px tall) is lost at 0.82x.
+    det_full_side: int = 1600
     rec_batch: int = 8  # line crops recognised per onnxruntime call
     threads: int = 2  # onnxruntime intra-op threads
     use_cls: bool = False  # text-direction classifier (upside-down text); phone UIs do not need it
@@ -112,7 +115,10 @@ class RapidOcrEngine:
     def det_side(self, width: int, height: int) -> int:
         """The longest side detection runs at for a ``width`` x ``height`` image."""
         s = self.settings
-        return max(s.det_limit_side, int(max(width, height) * s.det_min_scale))
+        long_side = max(width, height)
+        if long_side <= s.det_full_side:
+            return long_side
+        return max(s.det_limit_side, int(long_side * s.det_min_scale))
 
     def recognize(self, image: ImageInput) -> list[OcrLine]:
         """Lines on ``image`` with boxes in its own pixels (axis-aligned hulls of the detected quads)."""

@@ -44,9 +44,11 @@ class SizeLimits:
 
 def _is_text(line: OcrLine) -> bool:
     # A line of one or two symbols ("+", "<") is more likely an icon the OCR read than text; a single
-    # letter or digit read with high confidence ("1" on a badge) is text, except an "x" (close).
+    # digit or CJK character read with high confidence ("1" on a badge) is text. A lone Latin letter
+    # stays an icon candidate: OCR reads a magnifier as "Q", a ring as "O", a close button as "X".
     alnum = sum(ch.isalnum() for ch in line.text)
-    single = alnum == 1 and len(line.text.strip()) == 1 and line.text.strip().lower() != "x"
+    ch = line.text.strip()
+    single = alnum == 1 and len(ch) == 1 and not ("a" <= ch.lower() <= "z")
     return alnum >= 2 or (single and line.score >= SINGLE_CHAR_SCORE)
 
 
