@@ -23,6 +23,7 @@ from droidpilot.perception.icons.shapes import classify_shape
 from droidpilot.perception.icons.tiles import Tile, find_tile
 from droidpilot.perception.types import Box
 
+PART_MIN, PART_MAX = 0.15, 0.85  # colour shares that make a region two-coloured (icon + badge)
 FG_THRESHOLD = 24  # max per-channel difference from the local background that makes a pixel "icon"
 
 
@@ -40,7 +41,9 @@ class IconDescription:
     fill: float = 0.0  # share of the box covered by the icon
     descriptor: np.ndarray | None = None  # the mask's glyph descriptor (glyphs.match)
     tile: Tile | None = None  # when the region is a tile or button with a glyph drawn on it
-    main_descriptor: np.ndarray | None = None  # the dominant colour's pixels only (an icon without its badge)
+    # (colour, glyph descriptor of that colour's pixels) for each colour sharing a two-colour region:
+    # a gray bell under a red badge is read as the gray part alone, and the badge alone
+    parts: list[tuple[str, np.ndarray]] = field(default_factory=list)
 
     @property
     def text(self) -> str:
@@ -86,12 +89,16 @@ def describe_mask(crop: np.ndarray, mask: np.ndarray, background: tuple[int, int
     colour, share = dominant_colour(colours)
     shape, confidence, shapes = classify_shape(mask * 255)
     fill = float(mask.sum()) / max(1, mask.size)
-    main = None
-    if 0.3 <= share <= 0.85:  # a second colour (a badge on a corner, a dot): read the icon without it
+    parts: list[tuple[str, np.ndarray]] = []
+    if share <= PART_MAX:  # a second colour (a badge on a corner, a dot): read each colour alone
         names = pixel_names(crop).reshape(mask.shape)
-        main = mask_descriptor((mask > 0) & (names == COLOUR_NAMES.index(colour)))
+        for name, part_share in colours.items():
+            if part_share >= PART_MIN:
+                d = mask_descriptor((mask > 0) & (names == COLOUR_NAMES.index(name)))
+                if d is not None:
+                    parts.append((name, d))
     return IconDescription(colour, share, shape, confidence, colours, shapes, background, fill,
-                           mask_descriptor(mask), find_tile(crop, mask), main)
+                           mask_descriptor(mask), find_tile(crop, mask), parts)
 
 
 def describe_region(image: np.ndarray, box: Box, background: tuple[int, int, int] | None = None

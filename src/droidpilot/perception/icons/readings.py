@@ -28,8 +28,8 @@ class Reading:
 def readings_of(desc: IconDescription, tile_bgr: tuple[int, int, int] | None = None) -> list[Reading]:
     """Every reading of a described candidate; ``tile_bgr`` is the tile an "inner" region sits on."""
     out = [Reading("icon", desc.colours, desc.shapes, desc.descriptor)]
-    if desc.main_descriptor is not None:
-        out.append(Reading("main colour", desc.colours, {}, desc.main_descriptor))
+    for colour, descriptor in desc.parts:  # one colour of a two-coloured region (icon without badge)
+        out.append(Reading(f"{colour} part", {colour: 1.0}, {}, descriptor))
     if desc.tile is not None:
         t = desc.tile
         out.append(Reading("glyph", t.colours, t.shapes, t.descriptor))

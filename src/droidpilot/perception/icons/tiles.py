@@ -17,7 +17,7 @@ from droidpilot.perception.icons.glyphs.match import mask_descriptor
 from droidpilot.perception.icons.shapes import classify_shape
 
 GLYPH_THRESHOLD = 40  # max per-channel difference from the tile colour that still counts as tile
-MIN_GLYPH, MAX_GLYPH = 0.03, 0.6  # glyph area as a share of the tile
+MIN_GLYPH, MAX_GLYPH = 0.01, 0.6  # glyph area as a share of the tile
 
 
 @dataclass
