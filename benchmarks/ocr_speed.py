@@ -129,6 +129,36 @@ def describe(s: RapidSettings) -> str:
 
 
 SIZES = ((540, 1170), (720, 1600), (1080, 2400), (1440, 3200))
+BARE_PROCESS = """
+import sys
+import numpy as np
+from PIL import Image
+from rapidocr import RapidOCR
+bgr = np.asarray(Image.open(sys.argv[1]).convert("RGB"))[:, :, ::-1].copy()
+out = RapidOCR(params={"Global.log_level": "error"})(bgr)
+print(len(out.txts or []))
+"""
+
+
+def cold_processes(path: str, runs: int) -> tuple[float, float]:
+    """Median wall time of a cold bare-RapidOCR process and of a cold `droidpilot ocr --no-cache`."""
+    import os
+    import subprocess
+    import sys
+    import tempfile
+    from pathlib import Path
+
+    droidpilot = str(Path(sys.executable).with_name("droidpilot"))
+    bare, ours_t = [], []
+    with tempfile.TemporaryDirectory() as cache:
+        env = {**os.environ, "DROIDPILOT_CACHE_DIR": cache}
+        for _ in range(runs):  # interleaved, so load on the machine weighs on both alike
+            for cmd, sink in (([sys.executable, "-c", BARE_PROCESS, path], bare),
+                              ([droidpilot, "ocr", path, "--no-cache", "--json"], ours_t)):
+                start = time.perf_counter()
+                subprocess.run(cmd, check=True, capture_output=True, env=env)
+                sink.append(time.perf_counter() - start)
+    return statistics.median(bare), statistics.median(ours_t)
 
 
 def by_size(repeats: int) -> None:
@@ -144,7 +174,13 @@ def by_size(repeats: int) -> None:
         bare, mine = entries
         small_bare = recall(shots[1][1], bare.reader(shots[1][1]))  # type: ignore[misc]
         small_mine = recall(shots[1][1], mine.reader(shots[1][1]))  # type: ignore[misc]
-        print(f"{w}x{h}: warm ours/bare {mine.warm_median() / bare.warm_median():.2f} "
+        import tempfile
+
+        with tempfile.NamedTemporaryFile(suffix=".png") as f:
+            shots[0][1].image.save(f.name)
+            cold_bare, cold_ours = cold_processes(f.name, repeats)
+        print(f"{w}x{h}: cold process ours/bare {cold_ours / cold_bare:.2f} ({cold_ours:.2f} s / "
+              f"{cold_bare:.2f} s); warm ours/bare {mine.warm_median() / bare.warm_median():.2f} "
               f"(cpu {mine.cpu_median() / bare.cpu_median():.2f}), cold {mine.cold / bare.cold:.2f}; "
               f"recall bare {bare.hits}/{bare.total} ours {mine.hits}/{mine.total}; small text bare "
               f"{small_bare[0]}/{small_bare[1]} ours {small_mine[0]}/{small_mine[1]}; "

@@ -43,6 +43,10 @@ class RapidSettings:
     use_cls: bool = False  # text-direction classifier (upside-down text); phone UIs do not need it
     text_score: float = 0.5  # lines recognised with a lower confidence are dropped
     box_thresh: float = 0.5  # detection confidence of a text box
+    # "onnx": the same models run straight on onnxruntime (perception/onnx_ocr.py), which spares a cold
+    # process the wrapper's import (its YAML configuration alone costs about 0.5 s); "rapidocr": the
+    # wrapper itself (needed for the direction classifier).
+    backend: str = "onnx"
 
     def key(self) -> str:
         """A stable string of every setting, for cache keys."""
@@ -87,6 +91,13 @@ class RapidOcrEngine:
     def settings_key(self) -> str:
         return f"{DET_MODEL}+{REC_MODEL};{self.settings.key()}"
 
+    def _direct(self) -> Any:
+        if self._ocr is None:
+            from droidpilot.perception.onnx_ocr import OnnxOcr
+
+            self._ocr = OnnxOcr(self._paths["Det"], self._paths["Rec"], self.settings.threads)
+        return self._ocr
+
     def _engine(self) -> Any:
         if self._ocr is None:
             from rapidocr import RapidOCR
@@ -125,6 +136,12 @@ class RapidOcrEngine:
         img = load_image(image)
         width, height = img.size
         bgr = np.ascontiguousarray(np.asarray(img)[:, :, ::-1])
+        s = self.settings
+        if s.backend == "onnx" and not s.use_cls:
+            with self._lock:
+                raw = self._direct().read(bgr, self.det_side(width, height), s.box_thresh, s.rec_batch)
+            return sort_lines([OcrLine(r.text.strip(), clip_box(*r.box, width, height), r.score)
+                               for r in raw if r.text.strip() and r.score >= s.text_score])
         with self._lock:
             ocr = self._engine()
             load_detector = getattr(ocr, "_load_det_model", None)  # RapidOCR reads the side per call
