@@ -10,6 +10,8 @@ and, with ``--ablations``, each setting of droidpilot's engine varied alone. Run
 interleaved screen by screen so that other load on the machine weighs on all of them alike.
 
     .venv/bin/python benchmarks/ocr_speed.py [--repeats 3] [--ablations] [--quick]
+    .venv/bin/python benchmarks/ocr_speed.py --sizes   # 540x1170 .. 1440x3200: cold processes, warm,
+                                                       # recall incl. a status-bar-sized text screen
 """
 
 from __future__ import annotations

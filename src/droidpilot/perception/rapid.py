@@ -4,7 +4,9 @@ Tuned for phone screenshots (see ``benchmarks/ocr_speed.py`` for the measurement
 text detection runs on the screenshot scaled so its longest side is ``det_limit_side`` pixels, while
 recognition reads each line cropped from the full-resolution image, so small text keeps its detail;
 the text-direction classifier is off (phone UI text is upright); onnxruntime uses ``threads`` threads.
-Model files are given to RapidOCR by path, so it never tries to download anything.
+Model files are given to RapidOCR by path, so it never tries to download anything. By default the
+models run straight on onnxruntime (``perception/onnx_ocr.py``, same maths), which saves a cold process
+the wrapper's import; screenshots up to ``det_full_side`` pixels long are detected at full size.
 """
 
 from __future__ import annotations
