@@ -220,15 +220,64 @@ def simphone(apps: list[str]) -> None:
           + (f" missed: {', '.join(missed)}" if missed else ""))
 
 
+def glyph_screens(split: str, count: int) -> None:
+    """Open-vocabulary queries on held-out Material-glyph screens: hit rate, recall@1/4/8, s/query."""
+    sys.path.insert(0, str(Path(__file__).resolve().parent))
+    from droidpilot.perception.icons.rank import rank_icons
+    from icon_screens import screens
+
+    hits = n = 0
+    at = {1: 0, 4: 0, 8: 0}
+    seconds = 0.0
+    statuses: dict[str, int] = {}
+    missed: list[str] = []
+    rank_icons(screens("tune", 1)[0].image, "gray gear")  # warm: the glyph library is built once
+    for screen in screens(split, count):
+        for t in screen.targets:
+            n += 1
+            t0 = time.perf_counter()
+            res = locate_icon(screen.image, t.query, ocr_lines=screen.lines)
+            seconds += time.perf_counter() - t0
+            statuses[res.status] = statuses.get(res.status, 0) + 1
+            b = t.box
+            inside = [b[0] <= c.point[0] <= b[2] and b[1] <= c.point[1] <= b[3] for c in res.candidates]
+            ok = res.status == "found" and inside[0]
+            hits += ok
+            ranked = rank_icons(screen.image, t.query, ocr_lines=screen.lines)
+            pos = next((i for i, s in enumerate(ranked)
+                        if b[0] <= (s.region.box[0] + s.region.box[2]) // 2 <= b[2]
+                        and b[1] <= (s.region.box[1] + s.region.box[3]) // 2 <= b[3]), None)
+            for k in at:
+                at[k] += pos is not None and pos < k
+            if not ok and len(missed) < 12:
+                got = res.candidates[0].description if res.candidates else ""
+                missed.append(f"{t.query!r}->{res.status} {got} (rank {pos})")
+    print(f"glyph_hit_rate_{split} {hits / n:.3f} ({n} queries on {count} Material-glyph screens, "
+          "1080x2400 and 720x1600, found and inside the target)")
+    print(f"glyph_recall_{split} " + " ".join(f"@{k}={v / n:.3f}" for k, v in at.items()))
+    print(f"glyph_outcomes_{split} " + ", ".join(f"{k}:{v}" for k, v in sorted(statuses.items())))
+    print(f"glyph_seconds_per_query {seconds / n:.3f} (locate_icon, warm)")
+    if missed:
+        print("glyph_missed " + "; ".join(missed))
+
+
 def main(argv: list[str]) -> None:
     ap = argparse.ArgumentParser(description=__doc__)
     ap.add_argument("--seed", type=int, default=7)
     ap.add_argument("--screens", type=int, default=10)
     ap.add_argument("--shapes", type=int, default=600)
     ap.add_argument("--no-templates", action="store_true")
+    ap.add_argument("--glyph-screens", type=int, default=24, help="held-out Material-glyph screens")
+    ap.add_argument("--split", choices=["tune", "report"], default="report",
+                    help="glyph screens to measure on: tune while developing, report for quoted figures")
+    ap.add_argument("--only-glyphs", action="store_true", help="run the glyph-screen measure only")
     args = ap.parse_args(argv)
     cv2.setNumThreads(2)
     rng = random.Random(args.seed)
+    if args.glyph_screens:
+        glyph_screens(args.split, args.glyph_screens)
+    if args.only_glyphs:
+        return
     shape_and_colour(rng, args.shapes, hard=False)
     shape_and_colour(rng, args.shapes, hard=True)
     if args.screens:

@@ -10,6 +10,8 @@ and, with ``--ablations``, each setting of droidpilot's engine varied alone. Run
 interleaved screen by screen so that other load on the machine weighs on all of them alike.
 
     .venv/bin/python benchmarks/ocr_speed.py [--repeats 3] [--ablations] [--quick]
+    .venv/bin/python benchmarks/ocr_speed.py --sizes   # 540x1170 .. 1440x3200: cold processes, warm,
+                                                       # recall incl. a status-bar-sized text screen
 """
 
 from __future__ import annotations
@@ -128,12 +130,76 @@ def describe(s: RapidSettings) -> str:
             f"cls {'on' if s.use_cls else 'off'}")
 
 
+SIZES = ((540, 1170), (720, 1600), (1080, 2400), (1440, 3200))
+BARE_PROCESS = """
+import sys
+import numpy as np
+from PIL import Image
+from rapidocr import RapidOCR
+bgr = np.asarray(Image.open(sys.argv[1]).convert("RGB"))[:, :, ::-1].copy()
+out = RapidOCR(params={"Global.log_level": "error"})(bgr)
+print(len(out.txts or []))
+"""
+
+
+def cold_processes(path: str, runs: int) -> tuple[float, float]:
+    """Median wall time of a cold bare-RapidOCR process and of a cold `droidpilot ocr --no-cache`."""
+    import os
+    import subprocess
+    import sys
+    import tempfile
+    from pathlib import Path
+
+    droidpilot = str(Path(sys.executable).with_name("droidpilot"))
+    bare, ours_t = [], []
+    with tempfile.TemporaryDirectory() as cache:
+        env = {**os.environ, "DROIDPILOT_CACHE_DIR": cache}
+        for _ in range(runs):  # interleaved, so load on the machine weighs on both alike
+            for cmd, sink in (([sys.executable, "-c", BARE_PROCESS, path], bare),
+                              ([droidpilot, "ocr", path, "--no-cache", "--json"], ours_t)):
+                start = time.perf_counter()
+                subprocess.run(cmd, check=True, capture_output=True, env=env)
+                sink.append(time.perf_counter() - start)
+    return statistics.median(bare), statistics.median(ours_t)
+
+
+def by_size(repeats: int) -> None:
+    """Bare RapidOCR (as shipped) against ours at each phone size, with a status-bar-sized text screen."""
+    for w, h in SIZES:
+        k = w / 1080
+        shots = [(f"{w}x{h} en light", render_list_screen(size=(w, h), lang="en", theme="light", seed=11,
+                                                          scale=k)),
+                 (f"{w}x{h} small text (status-bar sized)",
+                  render_list_screen(size=(w, h), lang="en", theme="dark", seed=12, scale=0.6 * k))]
+        entries = [Entry("bare", bare_reader({})), Entry("ours", ours(RapidSettings()))]
+        run(entries, shots, repeats)
+        bare, mine = entries
+        small_bare = recall(shots[1][1], bare.reader(shots[1][1]))  # type: ignore[misc]
+        small_mine = recall(shots[1][1], mine.reader(shots[1][1]))  # type: ignore[misc]
+        import tempfile
+
+        with tempfile.NamedTemporaryFile(suffix=".png") as f:
+            shots[0][1].image.save(f.name)
+            cold_bare, cold_ours = cold_processes(f.name, repeats)
+        print(f"{w}x{h}: cold process ours/bare {cold_ours / cold_bare:.2f} ({cold_ours:.2f} s / "
+              f"{cold_bare:.2f} s); warm ours/bare {mine.warm_median() / bare.warm_median():.2f} "
+              f"(cpu {mine.cpu_median() / bare.cpu_median():.2f}), cold {mine.cold / bare.cold:.2f}; "
+              f"recall bare {bare.hits}/{bare.total} ours {mine.hits}/{mine.total}; small text bare "
+              f"{small_bare[0]}/{small_bare[1]} ours {small_mine[0]}/{small_mine[1]}; "
+              f"det side {RapidOcrEngine().det_side(w, h)}")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repeats", type=int, default=3, help="warm runs per screen and engine")
     parser.add_argument("--ablations", action="store_true", help="also vary each setting of ours alone")
     parser.add_argument("--quick", action="store_true", help="two screens only")
+    parser.add_argument("--sizes", action="store_true",
+                        help="only compare with bare RapidOCR at 540x1170, 720x1600, 1080x2400, 1440x3200")
     args = parser.parse_args()
+    if args.sizes:
+        by_size(args.repeats)
+        return
 
     shots = screens(args.quick)
     default = RapidSettings()

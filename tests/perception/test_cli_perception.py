@@ -150,3 +150,18 @@ def test_the_installed_command_reports_a_missing_file_without_a_traceback(tmp_pa
                          capture_output=True, text=True, timeout=120)
     assert out.returncode == 2
     assert "does not exist" in out.stderr and "Traceback" not in out.stderr
+
+
+def test_locate_icon_json_shows_the_parsed_query_and_how_candidates_were_read(tmp_path: Path) -> None:
+    img = Image.new("RGB", (360, 640), (250, 250, 250))
+    ImageDraw.Draw(img).ellipse((150, 520, 230, 600), fill=(220, 30, 30))
+    path = tmp_path / "icon.png"
+    img.save(path)
+    result = invoke("locate", path, "--icon", "red frobnicator circle", "--engine", "none", "--json")
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.output)
+    assert data["query"]["colour"] == "red" and data["query"]["shape"] == "circle"
+    assert data["query"]["unknown"] == ["frobnicator"]
+    assert {"reading", "parts"} <= set(data["candidates"][0]["details"])
+    human = invoke("locate", path, "--icon", "red frobnicator circle", "--engine", "none")
+    assert human.exit_code == 0 and "not understood: frobnicator" in human.output

@@ -178,7 +178,9 @@ def test_accepts_path_bytes_and_pil(tmp_path: Path) -> None:
         assert result.status == "found" and _inside(result.candidates[0].point, icon)
     as_json = result.to_dict()
     assert as_json["candidates"][0]["description"] == "orange star"
-    assert set(as_json["candidates"][0]) == {"box", "point", "score", "description"}
+    assert set(as_json["candidates"][0]) == {"box", "point", "score", "description", "details"}
+    assert as_json["candidates"][0]["details"]["reading"] == "icon"
+    assert as_json["query"]["colour"] == "orange" and as_json["query"]["unknown"] == []
 
 
 def test_bad_descriptions_are_input_errors() -> None:

@@ -49,13 +49,28 @@ def test_position_words_after_the_shape_are_a_position() -> None:
 
 
 def test_unknown_words_are_kept() -> None:
-    q = parse_icon_query("red gear")
-    assert q.colour == "red" and q.shape is None and q.unknown == ("gear",)
+    q = parse_icon_query("red frobnicator")
+    assert q.colour == "red" and q.shape is None and not q.glyphs and q.unknown == ("frobnicator",)
+    assert q.to_dict()["unknown"] == ["frobnicator"]
+
+
+def test_glyph_words_map_to_material_glyphs_through_names_and_synonyms() -> None:
+    gear = parse_icon_query("gray gear, top right")
+    assert gear.glyphs == ("settings",) and gear.glyph_words == ("gear",) and not gear.unknown
+    assert str(gear.position) == "top right"
+    assert parse_icon_query("three dots").glyphs[:1] == ("more_vert",)
+    assert parse_icon_query("white hamburger menu").glyphs == ("menu",)
+    assert parse_icon_query("shopping cart").glyphs == ("shopping_cart",)  # a name spelt with a space
+    up = parse_icon_query("red up arrow")
+    assert up.shape == "arrow" and "arrow_upward" in up.glyphs and up.position.given is False
+    heart = parse_icon_query("red heart")  # a drawn class and glyphs at once
+    assert heart.shape == "heart" and "favorite" in heart.glyphs
+    assert parse_icon_query("blue circle").glyphs == ()  # plain geometry stays a drawn class
 
 
 def test_errors_say_what_is_accepted() -> None:
     with pytest.raises(InputError, match="red heart"):
-        parse_icon_query("the settings thing")
+        parse_icon_query("the frobnicator thing")
     with pytest.raises(InputError, match="empty"):
         parse_icon_query("  ")
     with pytest.raises(InputError, match="top, bottom, left, right, center"):

@@ -104,6 +104,12 @@ def test_detection_size_grows_for_long_screenshots_only() -> None:
     assert engine.det_side(1080, 8000) == 2800  # a scrolling capture keeps a third of its size
 
 
+def test_low_resolution_screenshots_are_not_shrunk_for_detection() -> None:
+    engine = RapidOcrEngine()
+    assert engine.det_side(540, 1170) == 1170  # 960 would lose 10-px status-bar text
+    assert engine.det_side(720, 1600) == 1600
+
+
 def test_engines_by_name() -> None:
     engine = make_ocr_engine("RapidOCR")
     assert isinstance(engine, RapidOcrEngine) and isinstance(engine, OcrEngine)

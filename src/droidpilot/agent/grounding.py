@@ -38,6 +38,7 @@ class Grounding:
     chosen: int | None = None
     message: str = ""
     choice_note: str = ""
+    query: dict[str, Any] | None = None  # icons: the parsed description, with the words not understood
 
     @property
     def ok(self) -> bool:
@@ -66,6 +67,8 @@ class Grounding:
             out["message"] = self.message
         if self.choice_note:
             out["choice_note"] = self.choice_note
+        if self.query is not None:
+            out["query"] = self.query
         return out
 
 
@@ -141,7 +144,7 @@ class Grounder:
     # -- outcomes ------------------------------------------------------------------------------
     def _from_locate(self, result: LocateResult, target: str, kind: str) -> Grounding:
         g = Grounding(result.status, target=target, candidates=list(result.candidates),
-                      closest=list(result.closest))
+                      closest=list(result.closest), query=result.query)
         if result.status == "found" and result.candidates:
             best = result.candidates[0]
             g.point, g.box = tuple(best.point), tuple(best.box)  # type: ignore[assignment]
@@ -149,7 +152,9 @@ class Grounder:
             g.status = "not_found"
         if g.status == "not_found":
             if kind == "icon":
-                g.message = self._msg("icon_not_found", target=target, where="")
+                unknown = result.unknown_words
+                where = f" (not understood: {', '.join(unknown)})" if unknown else ""
+                g.message = self._msg("icon_not_found", target=target, where=where)
             elif kind == "app":
                 g.message = self._msg("app_not_found", target=target,
                                       closest=_quote_list(g.closest) or "-")

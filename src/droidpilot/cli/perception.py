@@ -71,6 +71,14 @@ def _print_result(result: Any, what: str) -> None:
         console.print(table)
     if result.closest:
         console.print("closest texts on screen: " + ", ".join(escape(repr(t)) for t in result.closest))
+    query = getattr(result, "query", None)
+    if query:
+        understood = " ".join(p for p in (query.get("colour"), query.get("shape")) if p) or "-"
+        glyphs = ", ".join(query.get("glyphs", [])[:6]) or "-"
+        console.print(f"understood: {escape(understood)}; glyphs: {escape(glyphs)}; "
+                      f"position: {escape(str(query.get('position')))}")
+        if query.get("unknown"):
+            console.print("[bold yellow]not understood:[/] " + escape(", ".join(query["unknown"])))
 
 
 def _write_crops(result: Any, folder: Path) -> list[Path]:

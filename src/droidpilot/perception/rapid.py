@@ -4,7 +4,9 @@ Tuned for phone screenshots (see ``benchmarks/ocr_speed.py`` for the measurement
 text detection runs on the screenshot scaled so its longest side is ``det_limit_side`` pixels, while
 recognition reads each line cropped from the full-resolution image, so small text keeps its detail;
 the text-direction classifier is off (phone UI text is upright); onnxruntime uses ``threads`` threads.
-Model files are given to RapidOCR by path, so it never tries to download anything.
+Model files are given to RapidOCR by path, so it never tries to download anything. By default the
+models run straight on onnxruntime (``perception/onnx_ocr.py``, same maths), which saves a cold process
+the wrapper's import; screenshots up to ``det_full_side`` pixels long are detected at full size.
 """
 
 from __future__ import annotations
@@ -35,11 +37,18 @@ class RapidSettings:
     # slower); see benchmarks/ocr_speed.py.
     det_limit_side: int = 960
     det_min_scale: float = 0.35  # but never scale below this (long scrolling screenshots keep their text)
+    # Screenshots whose longest side is at most this are never shrunk for detection: their small text
+    # (a 540x1170 status bar's "0.00 KB/S", about 10 px tall) is lost at 0.82x.
+    det_full_side: int = 1600
     rec_batch: int = 8  # line crops recognised per onnxruntime call
     threads: int = 2  # onnxruntime intra-op threads
     use_cls: bool = False  # text-direction classifier (upside-down text); phone UIs do not need it
     text_score: float = 0.5  # lines recognised with a lower confidence are dropped
     box_thresh: float = 0.5  # detection confidence of a text box
+    # "onnx": the same models run straight on onnxruntime (perception/onnx_ocr.py), which spares a cold
+    # process the wrapper's import (its YAML configuration alone costs about 0.5 s); "rapidocr": the
+    # wrapper itself (needed for the direction classifier).
+    backend: str = "onnx"
 
     def key(self) -> str:
         """A stable string of every setting, for cache keys."""
@@ -84,6 +93,13 @@ class RapidOcrEngine:
     def settings_key(self) -> str:
         return f"{DET_MODEL}+{REC_MODEL};{self.settings.key()}"
 
+    def _direct(self) -> Any:
+        if self._ocr is None:
+            from droidpilot.perception.onnx_ocr import OnnxOcr
+
+            self._ocr = OnnxOcr(self._paths["Det"], self._paths["Rec"], self.settings.threads)
+        return self._ocr
+
     def _engine(self) -> Any:
         if self._ocr is None:
             from rapidocr import RapidOCR
@@ -112,13 +128,22 @@ class RapidOcrEngine:
     def det_side(self, width: int, height: int) -> int:
         """The longest side detection runs at for a ``width`` x ``height`` image."""
         s = self.settings
-        return max(s.det_limit_side, int(max(width, height) * s.det_min_scale))
+        long_side = max(width, height)
+        if long_side <= s.det_full_side:
+            return long_side
+        return max(s.det_limit_side, int(long_side * s.det_min_scale))
 
     def recognize(self, image: ImageInput) -> list[OcrLine]:
         """Lines on ``image`` with boxes in its own pixels (axis-aligned hulls of the detected quads)."""
         img = load_image(image)
         width, height = img.size
         bgr = np.ascontiguousarray(np.asarray(img)[:, :, ::-1])
+        s = self.settings
+        if s.backend == "onnx" and not s.use_cls:
+            with self._lock:
+                raw = self._direct().read(bgr, self.det_side(width, height), s.box_thresh, s.rec_batch)
+            return sort_lines([OcrLine(r.text.strip(), clip_box(*r.box, width, height), r.score)
+                               for r in raw if r.text.strip() and r.score >= s.text_score])
         with self._lock:
             ocr = self._engine()
             load_detector = getattr(ocr, "_load_det_model", None)  # RapidOCR reads the side per call

@@ -39,8 +39,15 @@ class Candidate:
     text: str | None = None
     description: str | None = None
     crop: Any = None  # PIL image of the region around the box with the box drawn (ambiguous outcomes)
+    details: dict[str, Any] | None = None  # how the candidate was read and scored (icons), for --json
 
     def to_dict(self) -> dict[str, Any]:
+        out = self._base_dict()
+        if self.details:
+            out["details"] = self.details
+        return out
+
+    def _base_dict(self) -> dict[str, Any]:
         out: dict[str, Any] = {"box": list(self.box), "point": list(self.point),
                                "score": round(float(self.score), 4)}
         if self.text is not None:
@@ -58,9 +65,18 @@ class LocateResult:
     candidates: list[Candidate] = field(default_factory=list)
     # On not_found: the closest texts on screen, so the agent can choose another target.
     closest: list[str] = field(default_factory=list)
+    # Icons: the parsed query (colour, shape, glyphs, position, unknown words), never dropped silently.
+    query: dict[str, Any] | None = None
+
+    @property
+    def unknown_words(self) -> list[str]:
+        """Words of an icon description that were not understood (empty for text lookups)."""
+        return list((self.query or {}).get("unknown", []))
 
     def to_dict(self) -> dict[str, Any]:
         out: dict[str, Any] = {"status": self.status, "candidates": [c.to_dict() for c in self.candidates]}
         if self.closest:
             out["closest"] = self.closest
+        if self.query is not None:
+            out["query"] = self.query
         return out

@@ -17,6 +17,7 @@ import numpy as np
 
 from droidpilot.perception.types import Box, OcrLine
 
+SINGLE_CHAR_SCORE = 0.9  # OCR confidence above which a lone letter or digit is text, not an icon
 WORK_SHORT_SIDE = 720  # proposals are computed on a copy whose short side is at most this
 
 
@@ -42,8 +43,39 @@ class SizeLimits:
 
 
 def _is_text(line: OcrLine) -> bool:
-    # A line of one or two symbols ("+", "<") is more likely an icon the OCR read than text.
-    return sum(ch.isalnum() for ch in line.text) >= 2
+    # A line of one or two symbols ("+", "<") is more likely an icon the OCR read than text; a single
+    # digit or CJK character read with high confidence ("1" on a badge) is text. A lone Latin letter
+    # stays an icon candidate: OCR reads a magnifier as "Q", a ring as "O", a close button as "X".
+    alnum = sum(ch.isalnum() for ch in line.text)
+    ch = line.text.strip()
+    single = alnum == 1 and len(ch) == 1 and not ("a" <= ch.lower() <= "z")
+    return alnum >= 2 or (single and line.score >= SINGLE_CHAR_SCORE)
+
+
+def split_leading_glyph(mask: np.ndarray, box: Box) -> Box:
+    """The text part of an OCR line box whose first part is a glyph glued to the text ("←title").
+
+    The leading ink blob is split off when it is about as tall as the line and a clear gap separates it
+    from the rest; the returned box starts after the gap (the blob is left for icon proposals).
+    """
+    x1, y1, x2, y2 = box
+    h = y2 - y1
+    if h < 6 or x2 - x1 < 3 * h:
+        return box
+    cols = mask[y1:y2, x1:x2].any(axis=0)
+    ink = np.flatnonzero(cols)
+    if len(ink) == 0:
+        return box
+    gaps = np.flatnonzero(np.diff(ink) > max(2, round(0.3 * h)))
+    if len(gaps) == 0:
+        return box
+    first_end, next_start = ink[gaps[0]], ink[gaps[0] + 1]
+    width = first_end - ink[0] + 1
+    rows = np.flatnonzero(mask[y1:y2, x1 + ink[0]:x1 + first_end + 1].any(axis=1))
+    tall = len(rows) > 0 and rows[-1] - rows[0] + 1 >= 0.6 * h
+    if tall and 0.5 * h <= width <= 1.6 * h:
+        return (x1 + int(next_start), y1, x2, y2)
+    return box
 
 
 def _overlap_share(box: Box, other: Box) -> float:
@@ -223,12 +255,13 @@ def find_regions(image: np.ndarray, ocr_lines: Sequence[OcrLine] | None = None,
     scale = min(1.0, WORK_SHORT_SIDE / min(h, w))
     work = image if scale == 1.0 else cv2.resize(image, (round(w * scale), round(h * scale)),
                                                   interpolation=cv2.INTER_AREA)
-    text_boxes = [ln.box for ln in (ocr_lines or []) if _is_text(ln)]
-    work_text = [tuple(round(v * scale) for v in b) for b in text_boxes]
-
     page = _background(work)
     diff = cv2.absdiff(work, page).max(axis=2)
     fg = (diff > 35).astype(np.uint8)
+    work_text = [split_leading_glyph(fg, tuple(round(v * scale) for v in ln.box))  # type: ignore[arg-type]
+                 for ln in (ocr_lines or []) if _is_text(ln)]
+    text_boxes = [(int(b[0] / scale), int(b[1] / scale), int(np.ceil(b[2] / scale)),
+                   int(np.ceil(b[3] / scale))) for b in work_text]
     gray = cv2.cvtColor(work, cv2.COLOR_BGR2GRAY)
     edges = cv2.dilate(cv2.Canny(gray, 40, 120), np.ones((3, 3), np.uint8))
     for x1, y1, x2, y2 in work_text:  # text must not glue itself to a neighbouring icon

@@ -30,6 +30,10 @@ NEIGHBOURS: dict[str, dict[str, float]] = {
 }
 
 
+CHROMATIC = frozenset(COLOUR_NAMES[:8])
+MULTI_SHARE = 0.12  # a hue with at least this share of an icon's pixels is one of its colours
+
+
 def pixel_names(bgr: np.ndarray) -> np.ndarray:
     """The index into COLOUR_NAMES of each pixel of an (N, 3) or (H, W, 3) BGR uint8 array."""
     flat = np.ascontiguousarray(bgr.reshape(-1, 1, 3).astype(np.uint8))
@@ -54,13 +58,41 @@ def pixel_names(bgr: np.ndarray) -> np.ndarray:
     return idx
 
 
+# Hue boundaries (OpenCV hue) between neighbouring names. Near a boundary a colour is seen as both
+# (teal is greenish cyan, Material pink is a pinkish red): a pixel's weight is shared out linearly
+# within a blend width of hue units, half and half on the boundary itself. The wide blends are where
+# people's names overlap most (teal, rose).
+HUE_BOUNDARIES: tuple[tuple[int, str, str, float], ...] = (
+    (8, "red", "orange", 4.0), (21, "orange", "yellow", 4.0), (35, "yellow", "green", 5.0),
+    (82, "green", "cyan", 10.0), (100, "cyan", "blue", 6.0), (128, "blue", "purple", 6.0),
+    (150, "purple", "pink", 6.0), (168, "pink", "red", 10.0))
+
+
+def colour_weights(bgr: np.ndarray) -> np.ndarray:
+    """(N, len(COLOUR_NAMES)) weights of each colour name per pixel, summing to 1: perceptual naming."""
+    flat = np.ascontiguousarray(bgr.reshape(-1, 1, 3).astype(np.uint8))
+    idx = pixel_names(flat).astype(np.int64)
+    weights = np.zeros((len(idx), len(COLOUR_NAMES)), np.float32)
+    weights[np.arange(len(idx)), idx] = 1.0
+    hue = cv2.cvtColor(flat, cv2.COLOR_BGR2HSV).reshape(-1, 3)[:, 0].astype(np.float32)
+    for at, below, above, blend in HUE_BOUNDARIES:
+        lo, hi = COLOUR_NAMES.index(below), COLOUR_NAMES.index(above)
+        dist = np.abs(hue - at)
+        share = np.clip(0.5 - dist / (2 * blend), 0.0, 0.5)
+        for own, other in ((lo, hi), (hi, lo)):
+            side = (idx == own) & (share > 0)
+            weights[side, own] -= share[side]
+            weights[side, other] += share[side]
+    return weights
+
+
 def colour_distribution(bgr_pixels: np.ndarray) -> dict[str, float]:
-    """Share of each colour name among the given pixels (names with no pixel are left out)."""
+    """Share of each colour name among the given pixels (names with no share are left out)."""
     if bgr_pixels.size == 0:
         return {}
-    counts = np.bincount(pixel_names(bgr_pixels), minlength=len(COLOUR_NAMES))
+    counts = colour_weights(bgr_pixels).sum(axis=0)
     total = float(counts.sum())
-    return {COLOUR_NAMES[i]: float(c) / total for i, c in enumerate(counts) if c}
+    return {COLOUR_NAMES[i]: float(c) / total for i, c in enumerate(counts) if c > 1e-6}
 
 
 def dominant_colour(distribution: dict[str, float]) -> tuple[str, float]:
@@ -78,5 +110,11 @@ def colour_match(distribution: dict[str, float], wanted: str) -> float:
     share = distribution.get(wanted, 0.0)
     near = sum(w * distribution.get(n, 0.0) for n, w in NEIGHBOURS.get(wanted, {}).items())
     top = max(distribution.values())
+    if share + near <= 0:
+        return 0.0
     # A region is "red" when red is (nearly) its main colour, whatever the share of anti-aliased edges.
-    return min(1.0, (share + near) / max(top, 1e-6)) if share + near > 0 else 0.0
+    fit = min(1.0, (share + near) / max(top, 1e-6))
+    # ...but not when other strong hues share it: a multicoloured logo is not "blue".
+    rivals = sum(v for k, v in distribution.items() if k in CHROMATIC and k != wanted
+                 and k not in NEIGHBOURS.get(wanted, {}) and v >= MULTI_SHARE)
+    return fit * (share + near) / (share + near + rivals)

@@ -12,10 +12,18 @@ from dataclasses import dataclass, field
 import cv2
 import numpy as np
 
-from droidpilot.perception.icons.colours import colour_distribution, dominant_colour
+from droidpilot.perception.icons.colours import (
+    COLOUR_NAMES,
+    colour_distribution,
+    dominant_colour,
+    pixel_names,
+)
+from droidpilot.perception.icons.glyphs.match import mask_descriptor
 from droidpilot.perception.icons.shapes import classify_shape
+from droidpilot.perception.icons.tiles import Tile, find_tile
 from droidpilot.perception.types import Box
 
+PART_MIN, PART_MAX = 0.15, 0.85  # colour shares that make a region two-coloured (icon + badge)
 FG_THRESHOLD = 24  # max per-channel difference from the local background that makes a pixel "icon"
 
 
@@ -31,11 +39,20 @@ class IconDescription:
     shapes: dict[str, float] = field(default_factory=dict)
     background: tuple[int, int, int] = (0, 0, 0)  # BGR
     fill: float = 0.0  # share of the box covered by the icon
+    descriptor: np.ndarray | None = None  # the mask's glyph descriptor (glyphs.match)
+    tile: Tile | None = None  # when the region is a tile or button with a glyph drawn on it
+    # (colour, glyph descriptor of that colour's pixels) for each colour sharing a two-colour region:
+    # a gray bell under a red badge is read as the gray part alone, and the badge alone
+    parts: list[tuple[str, np.ndarray]] = field(default_factory=list)
 
     @property
     def text(self) -> str:
-        """E.g. "red heart"; the shape word is left out when no class fits."""
-        return self.colour if self.shape == "unknown" else f"{self.colour} {self.shape}"
+        """E.g. "red heart", "white arrow on red circle"; the shape word is left out when no class fits."""
+        own = self.colour if self.shape == "unknown" else f"{self.colour} {self.shape}"
+        if self.tile is None:
+            return own
+        glyph = self.tile.colour if self.tile.shape == "unknown" else f"{self.tile.colour} {self.tile.shape}"
+        return f"{glyph} on {own}"
 
 
 def foreground_mask(image: np.ndarray, box: Box, background: tuple[int, int, int] | None = None
@@ -72,7 +89,16 @@ def describe_mask(crop: np.ndarray, mask: np.ndarray, background: tuple[int, int
     colour, share = dominant_colour(colours)
     shape, confidence, shapes = classify_shape(mask * 255)
     fill = float(mask.sum()) / max(1, mask.size)
-    return IconDescription(colour, share, shape, confidence, colours, shapes, background, fill)
+    parts: list[tuple[str, np.ndarray]] = []
+    if share <= PART_MAX:  # a second colour (a badge on a corner, a dot): read each colour alone
+        names = pixel_names(crop).reshape(mask.shape)
+        for name, part_share in colours.items():
+            if part_share >= PART_MIN:
+                d = mask_descriptor((mask > 0) & (names == COLOUR_NAMES.index(name)))
+                if d is not None:
+                    parts.append((name, d))
+    return IconDescription(colour, share, shape, confidence, colours, shapes, background, fill,
+                           mask_descriptor(mask), find_tile(crop, mask), parts)
 
 
 def describe_region(image: np.ndarray, box: Box, background: tuple[int, int, int] | None = None

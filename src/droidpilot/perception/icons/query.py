@@ -1,7 +1,8 @@
-"""Parse what a model says about an icon: "red heart", "gray magnifier", "red heart, bottom", "top left".
+"""Parse what a model says about an icon: "red heart", "gray gear", "three dots, top right", "top left".
 
-Colour and shape words have synonyms ("grey", "magnifying glass", "search icon", "x"); a shape word
-outside the vocabulary is kept in ``unknown`` so callers can say it was not understood.
+Colour and shape words have synonyms ("grey", "magnifying glass", "x"); glyph words ("gear", "kebab",
+"shopping cart") map to Material glyphs through the glyph library. A word understood as neither is kept
+in ``unknown`` so callers can say it was not understood (never dropped silently).
 """
 
 from __future__ import annotations
@@ -10,6 +11,7 @@ import re
 from dataclasses import dataclass, field
 
 from droidpilot.errors import InputError
+from droidpilot.perception.icons.glyphs.vocabulary import longest_glyph_phrase, synonyms
 
 COLOUR_WORDS: dict[str, str] = {
     "red": "red", "crimson": "red", "scarlet": "red", "maroon": "brown",
@@ -75,20 +77,39 @@ class Position:
         return " ".join(p for p in (self.vertical, self.horizontal) if p) or "anywhere"
 
 
+# Drawn classes that are plain geometry: their words do not also name glyphs ("circle", "bar").
+GEOMETRIC = {"circle", "square", "rounded square", "rectangle", "triangle", "line"}
+
+
 @dataclass(frozen=True)
 class IconQuery:
-    """A parsed icon description: colour name, shape class, position, and words not understood."""
+    """A parsed icon description: colour name, shape class, glyphs, position, and words not understood."""
 
     colour: str | None
     shape: str | None
     position: Position = field(default_factory=Position)
     unknown: tuple[str, ...] = ()
     raw: str = ""
+    glyphs: tuple[str, ...] = ()  # Material glyph names the shape words stand for
+    glyph_words: tuple[str, ...] = ()  # the words that named them ("three dots")
+    status_bar: bool = False  # the query asks for an icon of the system status bar
 
     @property
     def text(self) -> str:
-        """The description in canonical words ("red heart"), as a ranker reads it."""
-        return " ".join(p for p in (self.colour, self.shape) if p) or self.raw
+        """The description in canonical words ("red heart", "gray three dots"), as a ranker reads it."""
+        what = self.shape or (" ".join(self.glyph_words) if self.glyph_words else None)
+        return " ".join(p for p in (self.colour, what) if p) or self.raw
+
+    @property
+    def has_shape(self) -> bool:
+        """Does the query say what the icon looks like (a drawn class or a glyph)?"""
+        return self.shape is not None or bool(self.glyphs)
+
+    def to_dict(self) -> dict[str, object]:
+        """JSON-ready: what was understood and what was not."""
+        return {"raw": self.raw, "colour": self.colour, "shape": self.shape, "glyphs": list(self.glyphs),
+                "glyph_words": list(self.glyph_words), "position": str(self.position),
+                "unknown": list(self.unknown), "status_bar": self.status_bar}
 
 
 def _words(text: str) -> list[str]:
@@ -136,31 +157,69 @@ def parse_icon_query(description: str, position: str | None = None) -> IconQuery
         if tail_words and all(w in POSITION_WORDS or w in FILLER for w in tail_words):
             desc = head
             pos_text = position or tail  # an explicit position wins over the one in the text
-    lowered = " " + " ".join(_words(desc)) + " "
-    shape = None
-    for phrase, cls in SHAPE_PHRASES:
-        if f" {phrase} " in lowered:
-            shape = cls
-            lowered = lowered.replace(f" {phrase} ", " ")
+    words = _words(desc)
+    status_bar = False
+    for k in range(len(words) - 1):
+        if words[k] in ("status", "notification") and words[k + 1] == "bar":
+            status_bar, words = True, [*words[:k], "in", "the", *words[k + 2:]]
             break
-    colour = None
-    unknown: list[str] = []
-    trailing: list[str] = []  # position words after the shape ("blue circle at the top left")
-    for word in lowered.split():
-        if word in COLOUR_WORDS and colour is None:
-            colour = COLOUR_WORDS[word]
-        elif word in SHAPE_WORDS and shape is None:
-            shape = SHAPE_WORDS[word]
-        elif shape is not None and word in POSITION_WORDS and word not in ("up", "down"):
-            trailing.append(word)
-        elif word in POSITION_WORDS:
-            continue  # before the shape it describes the icon ("left arrow"), not where it is
-        elif word not in FILLER and word not in COLOUR_WORDS and word not in SHAPE_WORDS:
-            unknown.append(word)
+    colour, shape, glyphs, glyph_words, unknown, trailing = _read_words(words)
     if not pos_text and trailing:
         pos_text = " ".join(trailing)
-    if colour is None and shape is None:
+    if colour is None and shape is None and not glyphs:
         raise InputError(f"icon description {description!r} names no colour and no shape I know; use "
-                         "'[colour] [shape]' such as 'red heart' or 'gray magnifier' (colours: red, "
-                         "orange, yellow, green, cyan, blue, purple, pink, brown, black, white, gray)")
-    return IconQuery(colour, shape, parse_position(pos_text), tuple(unknown), raw)
+                         "'[colour] [shape]' such as 'red heart' or 'gray gear' (colours: red, "
+                         "orange, yellow, green, cyan, blue, purple, pink, brown, black, white, gray; "
+                         f"not understood: {', '.join(unknown) or '-'})")
+    return IconQuery(colour, shape, parse_position(pos_text), tuple(unknown), raw, tuple(glyphs),
+                     tuple(glyph_words), status_bar)
+
+
+def _read_words(words: list[str]) -> tuple[str | None, str | None, list[str], list[str], list[str],
+                                           list[str]]:
+    """(colour, shape class, glyphs, glyph words, unknown words, trailing position words)."""
+    colour = shape = None
+    glyphs: list[str] = []
+    glyph_words: list[str] = []
+    unknown: list[str] = []
+    trailing: list[str] = []  # position words after the shape ("blue circle at the top left")
+    i = 0
+    while i < len(words):
+        word = words[i]
+        phrase_shape, n = _shape_phrase(words, i)
+        if word in COLOUR_WORDS and colour is None:
+            colour = COLOUR_WORDS[word]
+            i += 1
+            continue
+        n_glyph, found = longest_glyph_phrase(words, i)
+        if word in FILLER and word != "like" and n_glyph < 2:  # "icon", "sign": not glyph words alone
+            n_glyph, found = 0, ()
+        if phrase_shape is not None or found or word in SHAPE_WORDS:
+            span = max(n, n_glyph, 1)
+            phrase = " ".join(words[i:i + span])
+            cls = phrase_shape or SHAPE_WORDS.get(phrase) or SHAPE_WORDS.get(words[i + span - 1])
+            if cls is not None and shape is None:
+                shape = cls
+            geometric = cls in GEOMETRIC and phrase not in synonyms()  # "circle", "bar": no glyphs
+            if found and not geometric and n_glyph == span:
+                glyphs += [g for g in found if g not in glyphs]
+                glyph_words.append(phrase)
+            i += span
+            continue
+        if (shape is not None or glyphs) and word in POSITION_WORDS and word not in ("up", "down"):
+            trailing.append(word)
+        elif word in POSITION_WORDS:
+            pass  # before the shape it describes the icon ("left arrow"), not where it is
+        elif word not in FILLER and word not in COLOUR_WORDS:
+            unknown.append(word)
+        i += 1
+    return colour, shape, glyphs, glyph_words, unknown, trailing
+
+
+def _shape_phrase(words: list[str], start: int) -> tuple[str | None, int]:
+    """A multi-word drawn-shape phrase ("magnifying glass") starting at ``start``: (class, words)."""
+    for phrase, cls in SHAPE_PHRASES:
+        parts = phrase.split()
+        if words[start:start + len(parts)] == parts:
+            return cls, len(parts)
+    return None, 0

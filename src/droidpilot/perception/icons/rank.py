@@ -18,14 +18,19 @@ from PIL import Image
 from droidpilot.perception.icons.candidates import Region, find_regions, iou
 from droidpilot.perception.icons.colours import colour_match
 from droidpilot.perception.icons.describe import IconDescription, describe_region
+from droidpilot.perception.icons.glyphs.match import best_glyphs, glyph_fits
 from droidpilot.perception.icons.imageio import to_bgr
 from droidpilot.perception.icons.plugins import Detector, Ranker, plugins_from_env
 from droidpilot.perception.icons.query import IconQuery, Position, parse_icon_query
+from droidpilot.perception.icons.readings import Reading, readings_of
 from droidpilot.perception.types import Box, Candidate, LocateResult, OcrLine, box_center
 
 MAX_AMBIGUOUS = 4
 MIN_COLOUR, MIN_SHAPE, MIN_POSITION = 0.6, 0.45, 0.5
 TIE_RATIO = 0.8  # candidates scoring at least this share of the best are indistinguishable from it
+CONFIDENT = 0.45  # a best score below this is shown to the model with its runners-up (set-of-marks)
+DRAWN_WITH_GLYPHS = 0.6  # weight of the drawn shape class when the query also names glyphs
+STATUS_BAR = 0.04  # the top share of the screen taken by the system status bar
 
 
 @dataclass
@@ -39,6 +44,7 @@ class ScoredIcon:
     position: float | None
     ranker: float | None
     score: float
+    reading: str = "icon"  # which reading of the candidate fitted best (icon, glyph, tile+glyph)
 
     @property
     def matches(self) -> bool:
@@ -73,26 +79,48 @@ def where_on_screen(point: tuple[int, int], size: tuple[int, int]) -> str:
     return f"{v} {h}" if h != "center" else v
 
 
-def _shape_fit(desc: IconDescription, shape: str) -> float:
-    if not desc.shapes:
+def _shape_fit(shapes: dict[str, float], shape: str) -> float:
+    if not shapes:
         return 0.0
-    best = max(desc.shapes.values())
-    return min(1.0, desc.shapes.get(shape, 0.0) / max(0.5, best))
+    best = max(shapes.values())
+    return min(1.0, shapes.get(shape, 0.0) / max(0.5, best))
+
+
+def _reading_scores(readings: list[Reading], query: IconQuery, glyph_fit: list[float]
+                    ) -> tuple[float | None, float | None, str]:
+    """(colour fit, shape fit, label) of the reading that fits the query best."""
+    best: tuple[float, float | None, float | None, str] | None = None
+    for r, g in zip(readings, glyph_fit, strict=True):
+        c = colour_match(r.colours, query.colour) if query.colour else None
+        s = None
+        if query.has_shape:
+            drawn = _shape_fit(r.shapes, query.shape) if query.shape else 0.0
+            # with glyphs to compare, the drawn classes (coarse, eleven) only back them up
+            s = max(DRAWN_WITH_GLYPHS * drawn, g) if query.glyphs else drawn
+        looks = (0.05 + 0.95 * c if c is not None else 1.0) * (0.05 + 0.95 * s if s is not None else 1.0)
+        if best is None or looks > best[0]:
+            best = (looks, c, s, r.label)
+    assert best is not None
+    return best[1], best[2], best[3]
 
 
 def score_regions(image: np.ndarray, regions: Sequence[Region], query: IconQuery,
                   ranker: Ranker | None = None) -> list[ScoredIcon]:
-    """Describe and score every region against the query, best first."""
+    """Describe and score every region against the query (each of its readings), best first."""
     h, w = image.shape[:2]
     descs = [describe_region(image, r.box, r.background) for r in regions]
+    readings = [readings_of(d, r.background) for r, d in zip(regions, descs, strict=True)]
+    flat = [rd.descriptor for rs in readings for rd in rs]
+    fits = glyph_fits(flat, query.glyphs) if query.glyphs else [0.0] * len(flat)
     rank_scores: list[float | None] = [None] * len(regions)
     if ranker is not None and regions:
         crops = [image[r.box[1]:r.box[3], r.box[0]:r.box[2]] for r in regions]
         rank_scores = list(ranker.score(crops, query.text))
     out = []
-    for region, desc, rs in zip(regions, descs, rank_scores, strict=True):
-        c = colour_match(desc.colours, query.colour) if query.colour else None
-        s = _shape_fit(desc, query.shape) if query.shape else None
+    at = 0
+    for region, desc, rd, rs in zip(regions, descs, readings, rank_scores, strict=True):
+        c, s, label = _reading_scores(rd, query, fits[at:at + len(rd)])
+        at += len(rd)
         p = position_score(box_center(region.box), (w, h), query.position) if query.position.given else None
         looks = 1.0
         for part in (c, s):
@@ -101,7 +129,7 @@ def score_regions(image: np.ndarray, regions: Sequence[Region], query: IconQuery
         if rs is not None:
             looks = 0.5 * looks + 0.5 * float(rs)
         score = looks * (0.1 + 0.9 * p if p is not None else 1.0)
-        out.append(ScoredIcon(region, desc, c, s, p, rs, score))
+        out.append(ScoredIcon(region, desc, c, s, p, rs, score, label))
     out.sort(key=lambda x: x.score, reverse=True)
     return out
 
@@ -137,9 +165,20 @@ def crop_with_box(image: np.ndarray, box: Box) -> Image.Image:
     return Image.fromarray(cv2.cvtColor(crop, cv2.COLOR_BGR2RGB))
 
 
+def scored_details(s: ScoredIcon) -> dict[str, object]:
+    """How a candidate was read and scored: the reading that fitted, the parts of the score, and the
+    library glyphs it looks most like."""
+    desc = s.description
+    shape_of = desc.tile.descriptor if desc.tile is not None and s.reading != "icon" else desc.descriptor
+    parts = {"colour": s.colour, "shape": s.shape, "position": s.position, "ranker": s.ranker}
+    return {"reading": s.reading, "source": s.region.source,
+            "parts": {k: round(v, 3) for k, v in parts.items() if v is not None},
+            "looks_like": [n for n, sim in best_glyphs(shape_of, 3) if sim >= 0.8]}
+
+
 def _candidate(s: ScoredIcon, with_crop: Image.Image | None = None) -> Candidate:
     return Candidate(box=s.region.box, point=box_center(s.region.box), score=round(s.score, 4),
-                     description=s.description.text, crop=with_crop)
+                     description=s.description.text, crop=with_crop, details=scored_details(s))
 
 
 def locate_icon(image: Any, description: str, position: str | None = None,
@@ -160,17 +199,52 @@ def locate_icon(image: Any, description: str, position: str | None = None,
     regions = find_regions(bgr, ocr_lines)
     if detector is not None:
         regions = [Region(box, "detector") for box, _ in detector.detect(bgr)] + regions
+    if not query.status_bar:
+        regions = [r for r in regions if not in_status_bar(r.box, bgr.shape[0])]
     scored = score_regions(bgr, regions, query, ranker)
+    result = _outcome(bgr, query, scored)
+    result.query = query.to_dict()
+    return result
+
+
+def rank_icons(image: Any, description: str, position: str | None = None,
+               ocr_lines: Sequence[OcrLine] | None = None) -> list[ScoredIcon]:
+    """Every candidate scored against the description, best first, one per icon (for recall@k)."""
+    query = parse_icon_query(description, position)
+    bgr = to_bgr(image)
+    regions = [r for r in find_regions(bgr, ocr_lines)
+               if query.status_bar or not in_status_bar(r.box, bgr.shape[0])]
+    return _suppress(score_regions(bgr, regions, query))
+
+
+def in_status_bar(box: Box, height: int) -> bool:
+    """Is the box inside the system status bar (the top STATUS_BAR share of the screen)?"""
+    return box[3] <= STATUS_BAR * height
+
+
+def _marks(bgr: np.ndarray, scored: list[ScoredIcon]) -> LocateResult:
+    """The top candidates, numbered with crops, for the model to choose from (set-of-marks)."""
+    top = _suppress(scored)[:MAX_AMBIGUOUS]
+    if len(top) == 1:
+        return LocateResult("found", [_candidate(top[0])])
+    return LocateResult("ambiguous", [_candidate(s, crop_with_box(bgr, s.region.box)) for s in top])
+
+
+def _outcome(bgr: np.ndarray, query: IconQuery, scored: list[ScoredIcon]) -> LocateResult:
     matching = _suppress([s for s in scored if s.matches])
     if not matching:
+        if query.unknown and scored:  # part of the description was not understood: let the model choose
+            return _marks(bgr, scored)
         size = (bgr.shape[1], bgr.shape[0])
         closest = [f"{s.description.text} ({where_on_screen(box_center(s.region.box), size)})"
                    for s in _suppress(scored)[:5]]
         return LocateResult("not_found", [], closest)
     best = matching[0].score
     ties = [s for s in matching if s.score >= TIE_RATIO * best]
-    if len(ties) == 1:
+    if len(ties) == 1 and (best >= CONFIDENT or len(matching) == 1) and not query.unknown:
         return LocateResult("found", [_candidate(ties[0])])
+    if len(ties) == 1 or (query.unknown and len(ties) > MAX_AMBIGUOUS):
+        return _marks(bgr, matching)  # not sure of the best: show it with its runners-up
     if len(ties) <= MAX_AMBIGUOUS:
         return LocateResult("ambiguous", [_candidate(s, crop_with_box(bgr, s.region.box)) for s in ties])
     return LocateResult("too_many", [_candidate(s) for s in ties[:10]])

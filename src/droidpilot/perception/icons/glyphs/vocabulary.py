@@ -1,0 +1,52 @@
+"""Query words -> glyph names: the synonym table (synonyms.json, data) plus the font's own glyph names.
+
+"three dots" -> more_vert, more_horiz; "cog" -> settings; "shopping cart" -> shopping_cart (a name
+spelt with spaces); "stars" -> star (plural). Names the installed font lacks are left out, so a word only
+maps to glyphs that can be rendered.
+"""
+
+from __future__ import annotations
+
+import json
+from functools import lru_cache
+from importlib import resources
+
+from droidpilot.perception.icons.glyphs.catalogue import glyph_codepoints
+
+MAX_PHRASE_WORDS = 3
+
+
+@lru_cache(maxsize=1)
+def synonyms() -> dict[str, tuple[str, ...]]:
+    """The synonym table: a word or phrase (lower case, words separated by spaces) -> glyph names."""
+    text = resources.files("droidpilot.perception.icons.glyphs").joinpath("synonyms.json").read_text("utf-8")
+    data = json.loads(text)
+    return {k: tuple(v) for k, v in data["phrases"].items()}
+
+
+def phrase_glyphs(phrase: str) -> tuple[str, ...]:
+    """Glyph names a phrase ("three dots", "gear", "shopping cart") stands for; () when none."""
+    names = glyph_codepoints()
+    if not names:
+        return ()
+    table = synonyms()
+    found: list[str] = []
+    for key in (phrase, phrase[:-1] if phrase.endswith("s") and len(phrase) > 3 else None):
+        if not key:
+            continue
+        found += [n for n in table.get(key, ()) if n in names]
+        joined = key.replace(" ", "_")
+        if joined in names:
+            found.append(joined)
+        if found:
+            break
+    return tuple(dict.fromkeys(found))
+
+
+def longest_glyph_phrase(words: list[str], start: int) -> tuple[int, tuple[str, ...]]:
+    """(number of words, glyphs) of the longest phrase starting at ``words[start]`` naming glyphs."""
+    for n in range(min(MAX_PHRASE_WORDS, len(words) - start), 0, -1):
+        glyphs = phrase_glyphs(" ".join(words[start:start + n]))
+        if glyphs:
+            return n, glyphs
+    return 0, ()

@@ -1,0 +1,116 @@
+"""PP-OCR detection and recognition run straight on onnxruntime, without the rapidocr wrapper.
+
+The same model files and the same maths as RapidOCR (DB detection: normalise, threshold 0.3, dilate,
+box score, unclip 1.6; CTC recognition at height 48 in width-sorted batches), minus the wrapper's cost:
+importing rapidocr loads its YAML configuration with OmegaConf (about 0.5 s of a cold process).
+Boxes are read as rotated rectangles; phone UI text is upright, so each line is cropped from the
+full-resolution image by its axis-aligned hull.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+DET_THRESH, UNCLIP, MIN_SIZE, MAX_CANDIDATES = 0.3, 1.6, 3, 1000
+REC_HEIGHT, REC_MIN_RATIO = 48, 320 / 48
+
+
+@dataclass(frozen=True)
+class RawLine:
+    """One recognised line: its box (x1, y1, x2, y2) in image pixels, text and confidence."""
+
+    box: tuple[int, int, int, int]
+    text: str
+    score: float
+
+
+class OnnxOcr:
+    """A detection and a recognition session, created once; ``read`` a BGR image into RawLines."""
+
+    def __init__(self, det_model: Path, rec_model: Path, threads: int = 2) -> None:
+        import onnxruntime as ort
+
+        opts = ort.SessionOptions()
+        opts.intra_op_num_threads = threads
+        opts.inter_op_num_threads = 1
+        opts.log_severity_level = 3
+        providers = ["CPUExecutionProvider"]
+        self.det = ort.InferenceSession(str(det_model), opts, providers=providers)
+        self.rec = ort.InferenceSession(str(rec_model), opts, providers=providers)
+        meta = self.rec.get_modelmeta().custom_metadata_map
+        self.chars = ["blank", *meta["character"].splitlines(), " "]
+
+    # -- detection ---------------------------------------------------------------------------
+    def detect(self, bgr: np.ndarray, side: int, box_thresh: float) -> list[tuple[int, int, int, int]]:
+        """Text boxes, detection run with the longest side scaled to ``side`` (multiple of 32)."""
+        h, w = bgr.shape[:2]
+        ratio = min(1.0, side / max(h, w)) if side < max(h, w) else side / max(h, w)
+        rh, rw = max(32, round(h * ratio / 32) * 32), max(32, round(w * ratio / 32) * 32)
+        img = cv2.resize(bgr, (rw, rh)).astype(np.float32)
+        img = (img * (1 / 127.5) - 1.0).transpose(2, 0, 1)[None]
+        pred = self.det.run(None, {self.det.get_inputs()[0].name: img})[0][0, 0]
+        seg = cv2.dilate((pred > DET_THRESH).astype(np.uint8), np.ones((2, 2), np.uint8))
+        contours, _ = cv2.findContours(seg, cv2.RETR_LIST, cv2.CHAIN_APPROX_SIMPLE)
+        sx, sy = w / rw, h / rh
+        boxes = []
+        for contour in contours[:MAX_CANDIDATES]:
+            (cx, cy), (bw, bh), angle = cv2.minAreaRect(contour)
+            if min(bw, bh) < MIN_SIZE:
+                continue
+            x1, y1, cw, ch = cv2.boundingRect(contour)
+            score = float(pred[y1:y1 + ch, x1:x1 + cw][seg[y1:y1 + ch, x1:x1 + cw] > 0].mean())
+            if score < box_thresh:
+                continue
+            d = bw * bh * UNCLIP / (2 * (bw + bh))  # pyclipper's offset of a rectangle by area*r/perimeter
+            if min(bw, bh) + 2 * d < MIN_SIZE + 2:
+                continue
+            pts = cv2.boxPoints(((cx, cy), (bw + 2 * d, bh + 2 * d), angle))
+            xs, ys = np.clip(pts[:, 0] * sx, 0, w), np.clip(pts[:, 1] * sy, 0, h)
+            box = (round(float(xs.min())), round(float(ys.min())), round(float(xs.max())),
+                   round(float(ys.max())))
+            if box[2] - box[0] > 3 and box[3] - box[1] > 3:
+                boxes.append(box)
+        return boxes
+
+    # -- recognition ---------------------------------------------------------------------------
+    def recognize(self, bgr: np.ndarray, boxes: list[tuple[int, int, int, int]], batch: int
+                  ) -> list[tuple[str, float]]:
+        """(text, confidence) for each box, in order; crops are read in batches of similar width."""
+        crops = [bgr[y1:y2, x1:x2] for x1, y1, x2, y2 in boxes]
+        crops = [np.rot90(c) if c.shape[0] >= 1.5 * c.shape[1] else c for c in crops]
+        order = np.argsort([c.shape[1] / c.shape[0] for c in crops])
+        out: list[tuple[str, float]] = [("", 0.0)] * len(crops)
+        name = self.rec.get_inputs()[0].name
+        for start in range(0, len(crops), batch):
+            idx = order[start:start + batch]
+            ratio = max([REC_MIN_RATIO] + [crops[i].shape[1] / crops[i].shape[0] for i in idx])
+            width = int(REC_HEIGHT * ratio)
+            tensor = np.zeros((len(idx), 3, REC_HEIGHT, width), np.float32)
+            for k, i in enumerate(idx):
+                c = crops[i]
+                rw = min(width, math.ceil(REC_HEIGHT * c.shape[1] / c.shape[0]))
+                img = cv2.resize(c, (rw, REC_HEIGHT)).astype(np.float32)
+                tensor[k, :, :, :rw] = (img * (1 / 127.5) - 1.0).transpose(2, 0, 1)
+            probs = self.rec.run(None, {name: tensor})[0]
+            for k, i in enumerate(idx):
+                out[i] = self._decode(probs[k])
+        return out
+
+    def _decode(self, prob: np.ndarray) -> tuple[str, float]:
+        ids, conf = prob.argmax(axis=1), prob.max(axis=1)
+        keep = np.ones(len(ids), bool)
+        keep[1:] = ids[1:] != ids[:-1]
+        keep &= ids != 0
+        text = "".join(self.chars[i] for i in ids[keep] if i < len(self.chars))
+        return text, float(conf[keep].mean()) if keep.any() else 0.0
+
+    def read(self, bgr: np.ndarray, det_side: int, box_thresh: float, batch: int) -> list[RawLine]:
+        """Detect then recognise every line of a BGR image."""
+        boxes = self.detect(bgr, det_side, box_thresh)
+        texts = self.recognize(bgr, boxes, batch)
+        return [RawLine(b, t, s) for b, (t, s) in zip(boxes, texts, strict=True)]

@@ -1,0 +1,130 @@
+"""The Material glyph library on real-looking screens: glyph words, tiles, badges, status bar, text glue."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from PIL import Image, ImageDraw, ImageFont
+
+from droidpilot.perception.icons import locate_icon
+from droidpilot.perception.icons.colours import colour_distribution, colour_match
+from droidpilot.perception.icons.glyphs import (
+    available,
+    best_glyphs,
+    glyph_codepoints,
+    glyph_mask,
+    mask_descriptor,
+    phrase_glyphs,
+    synonyms,
+)
+from droidpilot.perception.types import Box, OcrLine
+
+pytestmark = pytest.mark.skipif(not available(), reason="fonts-material-design-icons-iconfont not installed")
+FONT = "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf"
+W, H = 720, 1600
+
+
+def _glyph(canvas: Image.Image, name: str, xy: tuple[int, int], size: int, rgb: tuple[int, int, int]) -> Box:
+    from droidpilot.perception.icons.glyphs import draw_glyph
+
+    g = draw_glyph(name, size, rgb)
+    canvas.alpha_composite(g, xy)
+    b = g.getchannel("A").getbbox()
+    assert b is not None
+    return (xy[0] + b[0], xy[1] + b[1], xy[0] + b[2], xy[1] + b[3])
+
+
+@pytest.fixture(scope="module")
+def screen() -> tuple[np.ndarray, dict[str, Box], list[OcrLine]]:
+    """A light app screen: status bar, toolbar glyphs, a glyph glued to a title, a FAB, a badge, text."""
+    img = Image.new("RGBA", (W, H), (255, 255, 255, 255))
+    draw = ImageDraw.Draw(img)
+    font = ImageFont.truetype(FONT, 30)
+    ink = (95, 99, 104)
+    boxes = {"wifi": _glyph(img, "wifi", (620, 8), 36, ink)}
+    lines = [OcrLine("9:41", (20, 12, 80, 40), 0.99)]
+    draw.text((20, 10), "9:41", font=font, fill=ink)
+    boxes["menu"] = _glyph(img, "menu", (24, 90), 48, ink)
+    boxes["share"] = _glyph(img, "share", (520, 90), 48, ink)
+    boxes["more"] = _glyph(img, "more_vert", (630, 90), 48, ink)
+    boxes["back"] = _glyph(img, "arrow_back", (24, 300), 48, (32, 33, 36))
+    draw.text((80, 306), "sustainable living", font=font, fill=(32, 33, 36))
+    bb = draw.textbbox((80, 306), "sustainable living", font=font)
+    lines.append(OcrLine("←sustainable living", (28, bb[1], bb[2], bb[3]), 0.93))  # OCR glued them
+    boxes["settings"] = _glyph(img, "settings", (24, 500), 48, (26, 115, 232))
+    draw.ellipse((560, 1360, 672, 1472), fill=(229, 57, 53))  # a red disc with a white up arrow
+    _glyph(img, "arrow_upward", (592, 1392), 48, (255, 255, 255))
+    boxes["fab"] = (560, 1360, 672, 1472)
+    boxes["bell"] = _glyph(img, "notifications", (300, 1500), 56, ink)
+    draw.ellipse((342, 1492, 366, 1516), fill=(229, 57, 53))  # a badge on the bell
+    draw.text((600, 700), "1", font=font, fill=(32, 33, 36))
+    lines.append(OcrLine("1", (598, 702, 620, 736), 0.99))
+    return np.asarray(img.convert("RGB")).copy(), boxes, lines
+
+
+def _hit(result, box: Box) -> bool:
+    if result.status != "found":
+        return False
+    x, y = result.candidates[0].point
+    return box[0] <= x <= box[2] and box[1] <= y <= box[3]
+
+
+def test_library_reads_the_installed_font_and_the_synonym_table() -> None:
+    names = glyph_codepoints()
+    assert len(names) > 1500 and names["settings"] == 0xE8B8
+    assert all(n in names for glyphs in synonyms().values() for n in glyphs)
+    assert phrase_glyphs("cog") == ("settings",) and phrase_glyphs("kebab") == ("more_vert",)
+    assert phrase_glyphs("frobnicator") == ()
+
+
+def test_matching_is_scale_invariant() -> None:
+    import cv2
+
+    for name in ("settings", "more_vert", "shopping_cart", "arrow_back"):
+        mask = glyph_mask(name)
+        for scale in (0.35, 1.7):
+            size = (max(1, round(mask.shape[1] * scale)), max(1, round(mask.shape[0] * scale)))
+            resized = cv2.resize(mask * 255, size, interpolation=cv2.INTER_AREA) > 100
+            assert best_glyphs(mask_descriptor(resized), 3)[0][1] > 0.95
+            assert name in [n for n, _ in best_glyphs(mask_descriptor(resized), 3)]
+
+
+@pytest.mark.parametrize(("query", "key"), [
+    ("gray hamburger menu, top left", "menu"), ("gray share", "share"), ("three dots", "more"),
+    ("blue gear", "settings"), ("gray bell", "bell"), ("black back arrow", "back"),
+    ("red up arrow", "fab"), ("white arrow, bottom right", "fab"), ("red circle, bottom right", "fab"),
+])
+def test_open_vocabulary_queries_find_the_glyph(screen, query: str, key: str) -> None:
+    img, boxes, lines = screen
+    result = locate_icon(img, query, ocr_lines=lines)
+    assert _hit(result, boxes[key]), result.to_dict()
+    assert result.query is not None and result.query["unknown"] == []
+
+
+def test_status_bar_icons_only_when_asked(screen) -> None:
+    img, boxes, lines = screen
+    away = locate_icon(img, "gray wifi", ocr_lines=lines)
+    assert not any(boxes["wifi"][1] <= c.point[1] <= boxes["wifi"][3] for c in away.candidates)
+    assert _hit(locate_icon(img, "gray wifi in the status bar", ocr_lines=lines), boxes["wifi"])
+
+
+def test_lone_digit_read_by_ocr_is_text_not_an_icon(screen) -> None:
+    img, _, lines = screen
+    result = locate_icon(img, "black line", ocr_lines=lines)
+    assert not any(690 <= c.point[1] <= 740 and c.point[0] > 590 for c in result.candidates)
+
+
+def test_unknown_words_are_reported_and_the_model_gets_numbered_choices(screen) -> None:
+    img, _, lines = screen
+    result = locate_icon(img, "gray frobnicator", ocr_lines=lines)
+    assert result.unknown_words == ["frobnicator"]
+    assert result.status == "ambiguous" and 2 <= len(result.candidates) <= 4
+    assert all(c.crop is not None for c in result.candidates)
+    assert result.to_dict()["query"]["unknown"] == ["frobnicator"]
+
+
+def test_colour_names_are_perceptual_and_logos_are_not_single_colours() -> None:
+    teal = colour_distribution(np.array([[123, 137, 0]], np.uint8))  # BGR of Material teal
+    assert colour_match(teal, "cyan") == 1.0 and colour_match(teal, "green") >= 0.6
+    logo = {"blue": 0.32, "red": 0.26, "yellow": 0.2, "green": 0.22}
+    assert colour_match(logo, "blue") < 0.6 <= colour_match({"blue": 0.9, "white": 0.1}, "blue")
