@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from droidpilot.agent.actions import Action, ActionParseError, parse_action
+from droidpilot.agent.actions import FINAL_ACTIONS, Action, ActionParseError, parse_action
 from droidpilot.agent.brains.base import Brain, BrainError, BrainReply, BrainRequest, HistoryEntry
 from droidpilot.agent.coords import CoordFrame, fit_size
 from droidpilot.agent.execute import NO_CHANGE_EXPECTED, perform, trace_entries
@@ -62,9 +62,11 @@ class RunResult:
     trace_dir: Path | None = None
     final_state: dict[str, Any] | None = None
     error: str = ""
+    answer: str | None = None
 
     def to_dict(self) -> dict[str, Any]:
         return {"termination": self.termination, "completed": self.completed, "steps": self.steps,
+                "answer": self.answer,
                 "actions": self.actions, "model_calls": self.model_calls,
                 "prompt_tokens": self.prompt_tokens, "completion_tokens": self.completion_tokens,
                 "seconds": round(self.seconds, 3),
@@ -92,6 +94,7 @@ class _Run:
     timings: dict[str, float] = field(
         default_factory=lambda: {"perception": 0.0, "model": 0.0, "device": 0.0})
     last_thought: str = ""
+    answer: str | None = None
 
 
 class Agent:
@@ -154,7 +157,7 @@ class Agent:
             reason, error = "interrupted", "interrupted by the user"
         result = RunResult(reason, completed, run.steps, run.actions, run.model_calls, run.prompt_tokens,
                            run.completion_tokens, time.monotonic() - run.started, run.timings,
-                           recorder.folder if recorder else None, self._final_state(), error)
+                           recorder.folder if recorder else None, self._final_state(), error, run.answer)
         if recorder:
             recorder.finish(screen.image if screen else None, screen.xml if screen else None,
                             run.last_thought, reason, {"status": "finished", "termination": reason,
@@ -197,11 +200,17 @@ class Agent:
             tracker.record("<unparseable>", failed=True)
             return self._finish_step(run, record, screen, screen, t0, perception0, recorder), False
         record["action"] = action.to_dict()
-        if action.name == "stop":
+        if action.name == "answer":  # the reply is recorded as a frame of its own, then the run stops
+            run.answer = action.text
+            if recorder:
+                entry = {"type": "answer", "text": action.text, "status": "ok"}
+                record["frame"] = recorder.record_frame(screen.image, screen.xml, entry, parsed.thought,
+                                                        {"name": "answer", "parameters": {"text": action.text}})
+        if action.name in FINAL_ACTIONS:
             completed = self._confirm_stop(run, screen, record)
             tracker.record("stop", failed=not completed)
             if not completed:
-                run.history.append(HistoryEntry(run.steps, "stop", parsed.thought, parsed.observation,
+                run.history.append(HistoryEntry(run.steps, action.format(), parsed.thought, parsed.observation,
                                                 "not completed"))
         else:
             next_screen = self._act(run, action, parsed.thought, parsed.observation, screen, record,

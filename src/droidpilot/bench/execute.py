@@ -20,6 +20,7 @@ from droidpilot.bench import oracle as oracle_lang
 from droidpilot.bench.metrics import read_steps, task_metrics
 from droidpilot.bench.screenui import add_ui
 from droidpilot.bench.suite import BenchTask
+from droidpilot.errors import InputError
 from droidpilot.verify.engine import verify
 from droidpilot.verify.options import VerifierOptions
 from droidpilot.verify.result import VerifyResult
@@ -58,6 +59,11 @@ def _reset(device: Any, task: BenchTask) -> None:
         reset(task.seed)
     else:  # a real phone: start from its home screen
         device.key("home")
+    if task.setup:  # a template instance's seeded start state and distractors (SimPhone only)
+        apply = getattr(device, "apply_setup", None)
+        if not callable(apply):
+            raise InputError(f"task {task.id} starts from a seeded SimPhone state; run it with --device sim")
+        apply(task.setup)
 
 
 def run_task(task: BenchTask, device: Any, brain: Any, folder: Path, *, ocr_engine: Any,
@@ -76,6 +82,8 @@ def run_task(task: BenchTask, device: Any, brain: Any, folder: Path, *, ocr_engi
                   on_step=on_step)
     run = agent.run(task.instruction)
     state = run.final_state
+    if state is not None:  # the agent's reply (answer action) is judged with the phone's state
+        state = {**state, "agent": {"answer": run.answer}}
     oracle = oracle_lang.evaluate(task.oracle, state) if state is not None else None
     atomic_write_json(folder / "oracle.json", oracle.to_dict() if oracle else {"ok": None, "checks": []})
     result = verify_trace(task, folder, options)
@@ -83,7 +91,8 @@ def run_task(task: BenchTask, device: Any, brain: Any, folder: Path, *, ocr_engi
     reached = [s.node for s in result.nodes if s.state == "reached"]
     row: dict[str, Any] = {
         "id": task.id, "suite": task.suite, "level": task.level, "app": task.app, "scenario": task.scenario,
-        "instruction": task.instruction,
+        "instruction": task.instruction, "template": task.template, "kind": task.kind, "tier": task.tier,
+        "answer": run.answer,
         **task_metrics(task.rule, task.reference_steps, read_steps(folder), result.ok, reached,
                        None if oracle is None else oracle.ok),
         "termination": run.termination, "manual_review_needed": result.manual_review_needed,
