@@ -40,10 +40,14 @@ class RefOp:
 
     action: str
     choose: int | None = None
+    until: str | None = None  # repeat the action until this text is on screen (scrolling a long list)
 
     def to_dict(self) -> dict[str, Any]:
         """The operation as a plain mapping."""
-        return {"action": self.action, "choose": self.choose}
+        out: dict[str, Any] = {"action": self.action, "choose": self.choose}
+        if self.until is not None:
+            out["until"] = self.until
+        return out
 
 
 @dataclass

@@ -49,6 +49,6 @@ def derive(spec: dict[str, Any], rng: random.Random, ctx: dict[str, Any], where:
         raise ParamError(f"{where}: cannot draw a value absent from {spec['from']!r}")
     chosen = [i for i in items if _matches(i, spec, ctx, where)]
     if kind == "count":
-        return len(chosen)
+        return len(chosen) + int(spec.get("add", 0))
     total = sum(float(i.get(spec.get("field"), 0)) for i in chosen if isinstance(i, dict))
     return spec.get("format", "{:.2f}").format(total)

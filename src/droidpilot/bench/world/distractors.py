@@ -22,6 +22,8 @@ BANNER_WAIT = "wait (3)"
 
 
 def _seconds(op: str) -> float:
+    if op.startswith("@"):
+        return float("nan")  # scrolling until a text shows: its length is not known in advance
     action = parse_action(op)
     if action.name == "wait":
         return action.seconds if action.seconds is not None else 1.0
@@ -43,8 +45,8 @@ def add_distractors(rng: random.Random, ops: list[str], app: str, label: str
         drawn.append(kind)
     if rng.random() < 0.5 and len(ops) >= 3:
         j = rng.randint(1, len(ops) - 2)
-        if _seconds(ops[j]) >= 1.0:
-            at = sum(_seconds(op) for op in ops[:j + 1]) - 0.5
+        at = sum(_seconds(op) for op in ops[:j + 1]) - 0.5
+        if _seconds(ops[j]) >= 1.0 and at == at:  # (nan when a scroll comes first)
             title, text = rng.choice(NOTES)
             setup["notifications"] = [{"at": at, "title": title, "text": text, "app": ""}]
             ops.insert(j + 1, BANNER_WAIT)

@@ -65,14 +65,33 @@ def draw_params(template: Template, rng: random.Random) -> dict[str, Any]:
     return ctx
 
 
+SCROLL = "@scroll "
+CHOOSE = " @choose "
+
+
+def _as_text(op: Any, where: str) -> str:
+    """A reference item as one line: an action, or ``@scroll TEXT`` for ``{scroll_to: TEXT}``."""
+    if isinstance(op, dict) and set(op) == {"scroll_to"}:
+        return SCROLL + str(op["scroll_to"])
+    if isinstance(op, dict) and set(op) == {"action", "choose"}:
+        return f"{op['action']}{CHOOSE}{int(op['choose'])}"
+    if isinstance(op, str):
+        return op
+    raise SuiteError(f"{where}: a reference item is an action or {{scroll_to: TEXT}}, got {op!r}")
+
+
 def _reference(ops: list[str], where: str) -> list[RefOp]:
     out = []
     for i, op in enumerate(ops):
+        if op.startswith(SCROLL):
+            out.append(RefOp("page down", until=op[len(SCROLL):]))
+            continue
+        op, _, choose = op.partition(CHOOSE)
         try:
             action = parse_action(op)
         except ActionParseError as exc:
             raise SuiteError(f"{where}: reference[{i}] {op!r} is not an action: {exc}") from None
-        out.append(RefOp(action.format()))
+        out.append(RefOp(action.format(), int(choose) if choose else None))
     return out
 
 
@@ -88,9 +107,9 @@ def instantiate(template: Template, seed: int, k: int = 0, suite: str = "world")
         ctx = draw_params(template, rng)
     except ParamError as exc:
         raise SuiteError(str(exc)) from None
-    ops = [str(op) for op in fill(template.reference, ctx, f"{where} reference")]
+    ops = [_as_text(op, where) for op in fill(template.reference, ctx, f"{where} reference")]
     ops = _open_steps(ops)
-    base_steps = len(ops)
+    base_steps = len(ops) + sum(1 for op in ops if op.startswith(SCROLL))  # a scroll is a page or two
     setup = fill(template.setup, ctx, f"{where} setup")
     label, package = apps[template.apps[0]]
     drawn: list[str] = []
@@ -105,7 +124,8 @@ def instantiate(template: Template, seed: int, k: int = 0, suite: str = "world")
     elif template.answer is not None:
         answer = str(fill(template.answer, ctx, f"{where} answer"))
     if answer is not None:
-        oracle = {"all": [oracle, {"path": "agent.answer", "contains": answer}]}
+        said = {"path": "agent.answer", "contains": answer}
+        oracle = {"all": [oracle, said]} if oracle else said
     try:
         oracle_lang.validate(oracle, f"{where} oracle")
     except oracle_lang.OracleError as exc:

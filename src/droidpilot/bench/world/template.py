@@ -22,8 +22,8 @@ import yaml
 from droidpilot.bench.suite import SuiteError
 
 KINDS = ("settings", "data-entry", "search", "navigation", "multi-app", "retrieval", "infeasible", "edit")
-REQUIRED = ("id", "kind", "instruction", "reference", "oracle", "checkpoints")
-OPTIONAL = ("params", "apps", "lang", "setup", "answer", "variants", "distractors", "notes")
+REQUIRED = ("id", "kind", "instruction", "reference", "checkpoints")
+OPTIONAL = ("oracle", "params", "apps", "lang", "setup", "answer", "variants", "distractors", "notes")
 SUITE_FILE = "_suite.yaml"
 
 
@@ -102,6 +102,8 @@ def _check(raw: Any, path: Path, line: int, app: str) -> list[Template]:
             isinstance(c, list) and c and all(isinstance(t, (str, int, float)) for t in c) for c in cps):
         raise _fail(path, line, tid, "checkpoints", "expected a list of screens, each a list of texts",
                     'e.g. [["Contacts", "Ava Smith"], ["{name}"]]')
+    if raw["kind"] not in ("retrieval", "infeasible") and not raw.get("oracle"):
+        raise _fail(path, line, tid, "oracle", "missing", "only retrieval and infeasible tasks may leave it out")
     if raw["kind"] == "retrieval" and "answer" not in raw:
         raise _fail(path, line, tid, "answer", "a retrieval task needs the true answer (with placeholders)")
     params = raw.get("params") or {}
@@ -119,7 +121,7 @@ def _check(raw: Any, path: Path, line: int, app: str) -> list[Template]:
         out.append(Template(
             id=f"{tid}-{vid}" if vid else tid, app=app, kind=raw["kind"], apps=list(raw.get("apps") or [app]),
             instruction=str(raw["instruction"]), params=merged, reference=list(raw["reference"]),
-            oracle=raw["oracle"], checkpoints=[[str(t) for t in c] for c in cps], path=path, line=line,
+            oracle=raw.get("oracle") or {}, checkpoints=[[str(t) for t in c] for c in cps], path=path, line=line,
             lang=str(raw.get("lang", "en")), setup=dict(raw.get("setup") or {}),
             answer=None if raw.get("answer") is None else str(raw["answer"]),
             distractors=bool(raw.get("distractors", True))))
