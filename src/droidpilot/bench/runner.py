@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from droidpilot.bench.results import load_results, write_results
-from droidpilot.bench.suite import BenchTask, load_suite
+from droidpilot.bench.suite import BenchTask
 from droidpilot.bench.worker import BRAINS, RunConfig, error_row, worker_main
 from droidpilot.errors import DroidpilotError, InputError
 
@@ -73,7 +73,7 @@ def run_suite(config: RunConfig, devices: Sequence[str], *, task_ids: list[str] 
         raise InputError(f"--brain {config.brain!r} is not one of {', '.join(BRAINS)}")
     if not devices:
         raise InputError("no device to run on; use --device sim or give device serials")
-    suite = load_suite(config.suite)
+    suite = config.load()
     tasks = suite.select(task_ids)
     config = RunConfig(**{**asdict(config), "suite": str(suite.folder), "out": Path(config.out)})
     done = _previous_rows(config, resume, tasks)

@@ -36,6 +36,17 @@ class RunConfig:
     wrong_final: str | None = None
     check_completion: bool = True
     traces_dir: str = "traces"
+    seed: int = 0
+    instances: int = 1
+    templates: str | None = None
+    tier: str | None = None
+
+    def load(self) -> Any:
+        """The suite this run is about (a template suite instantiated for seed, instances, templates, tier)."""
+        from droidpilot.bench.suite import load_suite
+
+        return load_suite(self.suite, seed=self.seed, instances=self.instances, templates=self.templates,
+                          tier=self.tier)
 
 
 def make_brain(config: RunConfig, task: Any) -> Any:
@@ -81,12 +92,11 @@ def worker_main(wid: int, spec: str, config: RunConfig, tasks: Any, messages: An
     """Process entry point: set up, then run task ids from ``tasks`` until a None arrives."""
     try:
         from droidpilot.bench.execute import run_task
-        from droidpilot.bench.suite import load_suite
         from droidpilot.perception.cache import cached
         from droidpilot.perception.ocr import make_ocr_engine
         from droidpilot.verify.setup import VerifierChoices, build_options
 
-        suite = load_suite(config.suite)
+        suite = config.load()
         by_id = {t.id: t for t in suite.tasks}
         device, settle = make_device(spec, wid, config)
         engine = make_ocr_engine(config.ocr)

@@ -77,6 +77,11 @@ def bench(
     adb_host: str = typer.Option("127.0.0.1", "--adb-host", help="adb server host (real devices)."),
     adb_port: int = typer.Option(5037, "--adb-port", help="adb server port (real devices)."),
     no_report: bool = typer.Option(False, "--no-report", help="Skip writing report.html."),
+    seed: int = typer.Option(0, "--seed", help="Template suites (world): the seed the instances are drawn from."),
+    instances: int = typer.Option(1, "--instances", help="Template suites: instances per template."),
+    templates: str | None = typer.Option(None, "--templates", help="Template suites: comma-separated globs of "
+                                                                    "template ids or apps, e.g. 'contacts-*'."),
+    tier: str | None = typer.Option(None, "--tier", help="Template suites: easy | medium | hard."),
 ) -> None:
     """Run a benchmark suite, verify every trace, and report Su, Su-oracle, CR, RE and PS."""
     with guard():
@@ -89,7 +94,8 @@ def bench(
         if jobs < 0:
             raise InputError(f"--jobs must be 0 (automatic) or positive, got {jobs}")
         config = RunConfig(suite=suite, brain=brain, out=out, ocr=ocr, model=model, base_url=base_url,
-                           responses=responses, adb_host=adb_host, adb_port=adb_port)
+                           responses=responses, adb_host=adb_host, adb_port=adb_port, seed=seed,
+                           instances=instances, templates=templates, tier=tier)
         display = RunDisplay(console)
         try:
             outcome = run_suite(config, specs, task_ids=ids, resume=resume, on_event=display.on_event)

@@ -46,7 +46,8 @@ def add_distractors(rng: random.Random, ops: list[str], app: str, label: str
     if rng.random() < 0.5 and len(ops) >= 3:
         j = rng.randint(1, len(ops) - 2)
         at = sum(_seconds(op) for op in ops[:j + 1]) - 0.5
-        if _seconds(ops[j]) >= 1.0 and at == at:  # (nan when a scroll comes first)
+        calm = ops[j + 1].startswith(("click", "open", "answer", "exit", "back"))  # not while typing
+        if _seconds(ops[j]) >= 1.0 and at == at and calm:  # (nan when a scroll comes first)
             title, text = rng.choice(NOTES)
             setup["notifications"] = [{"at": at, "title": title, "text": text, "app": ""}]
             ops.insert(j + 1, BANNER_WAIT)
