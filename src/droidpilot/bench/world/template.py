@@ -117,9 +117,10 @@ def _check(raw: Any, path: Path, line: int, app: str) -> list[Template]:
         vid = var.get("id")
         if len(variants) > 1 and not isinstance(vid, str):
             raise _fail(path, line, tid, f"variants[{i}]", "each variant needs an `id`")
-        merged = {**{k: {"type": "const", "value": v} for k, v in var.items() if k != "id"}, **params}
+        merged = {**{k: {"type": "const", "value": v} for k, v in var.items() if k not in ("id", "apps")},
+                  **params}
         out.append(Template(
-            id=f"{tid}-{vid}" if vid else tid, app=app, kind=raw["kind"], apps=list(raw.get("apps") or [app]),
+            id=f"{tid}-{vid}" if vid else tid, app=app, kind=raw["kind"], apps=list(var.get("apps") or raw.get("apps") or [app]),
             instruction=str(raw["instruction"]), params=merged, reference=list(raw["reference"]),
             oracle=raw.get("oracle") or {}, checkpoints=[[str(t) for t in c] for c in cps], path=path, line=line,
             lang=str(raw.get("lang", "en")), setup=dict(raw.get("setup") or {}),

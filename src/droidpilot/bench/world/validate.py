@@ -14,7 +14,7 @@ from droidpilot.bench.reference import ReferenceBrain
 from droidpilot.bench.suite import BenchTask
 from droidpilot.bench.world.brains import DoNothingBrain, RandomBrain
 
-MODES = ("reference", "truncated", "wrong_final", "do_nothing", "random")
+MODES = ("reference", "truncated", "wrong_final", "do_nothing", "random", "heuristic")
 WRONG_FINAL = "back"
 
 
@@ -45,6 +45,10 @@ def brain_for(task: BenchTask, mode: str, seed: int = 0) -> Any:
         return DoNothingBrain()
     if mode == "random":
         return RandomBrain(seed, steps=min(12, task.step_limit() - 1))
+    if mode == "heuristic":
+        from droidpilot.agent.brains.heuristic import HeuristicBrain
+
+        return HeuristicBrain()
     raise ValueError(f"unknown validation mode {mode!r}; one of {', '.join(MODES)}")
 
 
