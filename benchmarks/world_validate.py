@@ -28,8 +28,12 @@ def _init() -> None:
     from droidpilot.perception.ocr import make_ocr_engine
     from droidpilot.verify.setup import VerifierChoices, build_options
 
-    _STATE.update(device=SimDevice(), ocr=cached(make_ocr_engine("rapidocr")),
-                  options=build_options(VerifierChoices(ocr="rapidocr")), out=Path(tempfile.mkdtemp()))
+    _STATE.update(
+        device=SimDevice(),
+        ocr=cached(make_ocr_engine("rapidocr")),
+        options=build_options(VerifierChoices(ocr="rapidocr")),
+        out=Path(tempfile.mkdtemp()),
+    )
 
 
 def _job(args: tuple[str, int, str, str | None]) -> dict[str, Any]:
@@ -39,10 +43,24 @@ def _job(args: tuple[str, int, str, str | None]) -> dict[str, Any]:
     task_id, seed, mode, pattern = args
     task = next(t for t in load_suite("world", seed=seed, templates=pattern).tasks if t.id == task_id)
     try:
-        v = run_mode(task, mode, _STATE["device"], _STATE["out"] / mode / task.id, ocr_engine=_STATE["ocr"],
-                     options=_STATE["options"], seed=seed).to_dict()
+        v = run_mode(
+            task,
+            mode,
+            _STATE["device"],
+            _STATE["out"] / mode / task.id,
+            ocr_engine=_STATE["ocr"],
+            options=_STATE["options"],
+            seed=seed,
+        ).to_dict()
     except Exception as exc:  # a crashed run is a failed run, reported
-        v = {"task": task.id, "mode": mode, "oracle": False, "rule": False, "rule_ocr": False, "error": repr(exc)}
+        v = {
+            "task": task.id,
+            "mode": mode,
+            "oracle": False,
+            "rule": False,
+            "rule_ocr": False,
+            "error": repr(exc),
+        }
     return {**v, "kind": task.kind, "tier": task.tier, "template": task.template, "seed": seed}
 
 
@@ -58,15 +76,21 @@ def main() -> int:
     from droidpilot.bench.world.check import check_suite
 
     report = check_suite(suite_folder("world"), (0, 1, 2))
-    print(f"templates {report.templates}; apps {len(report.apps)}; instances checked {report.instances}; "
-          f"problems {len(report.problems)}; solved at start {len(report.satisfied_at_start)}")
+    print(
+        f"templates {report.templates}; apps {len(report.apps)}; instances checked {report.instances}; "
+        f"problems {len(report.problems)}; solved at start {len(report.satisfied_at_start)}"
+    )
     print("by kind:", dict(sorted(report.kinds.items())))
     print("by tier:", dict(sorted(report.tiers.items())))
     print("by app:", dict(sorted(report.apps.items())))
     seeds = [int(s) for s in args.seeds.split(",")]
     modes = args.modes.split(",")
-    jobs = [(t.id, seed, mode, args.templates) for seed in seeds
-            for t in load_suite("world", seed=seed, templates=args.templates).tasks for mode in modes]
+    jobs = [
+        (t.id, seed, mode, args.templates)
+        for seed in seeds
+        for t in load_suite("world", seed=seed, templates=args.templates).tasks
+        for mode in modes
+    ]
     started = time.monotonic()
     with mp.get_context("spawn").Pool(args.jobs, initializer=_init) as pool:
         rows = list(pool.imap_unordered(_job, jobs))
@@ -75,8 +99,11 @@ def main() -> int:
     for mode in modes:
         rs = [r for r in rows if r["mode"] == mode]
         n = len(rs)
-        print(f"{mode:12s} n={n:4d}  oracle {sum(r['oracle'] for r in rs) / n:6.1%}  "
-              f"rule {sum(r['rule'] for r in rs) / n:6.1%}  rule(OCR only) {sum(r['rule_ocr'] for r in rs) / n:6.1%}")
+        print(
+            f"{mode:12s} n={n:4d}  oracle {sum(r['oracle'] for r in rs) / n:6.1%}  "
+            f"rule {sum(r['rule'] for r in rs) / n:6.1%}  "
+            f"rule(OCR only) {sum(r['rule_ocr'] for r in rs) / n:6.1%}"
+        )
         if mode in ("reference", "heuristic"):
             for key in ("tier", "kind"):
                 groups: dict[str, list[dict[str, Any]]] = defaultdict(list)
@@ -84,8 +111,11 @@ def main() -> int:
                     groups[r[key]].append(r)
                 parts = []
                 for g, items in sorted(groups.items()):
-                    per_seed = [statistics.mean(r["rule"] for r in items if r["seed"] == s) for s in seeds
-                                if any(r["seed"] == s for r in items)]
+                    per_seed = [
+                        statistics.mean(r["rule"] for r in items if r["seed"] == s)
+                        for s in seeds
+                        if any(r["seed"] == s for r in items)
+                    ]
                     spread = f"±{statistics.pstdev(per_seed):.0%}" if len(per_seed) > 1 else ""
                     parts.append(f"{g} {statistics.mean(per_seed):.0%}{spread} (n={len(items)})")
                 print(f"   Su by {key}: " + "; ".join(parts))
@@ -95,8 +125,10 @@ def main() -> int:
     judged = [r for r in rows if r["mode"] in ("reference", "truncated", "wrong_final")]
     if judged:
         agree = Counter(r["rule_ocr"] == r["oracle"] for r in judged)
-        print(f"rule (OCR only) vs oracle agreement on reference/truncated/wrong-final: "
-              f"{agree[True] / len(judged):.3f} (n={len(judged)})")
+        print(
+            f"rule (OCR only) vs oracle agreement on reference/truncated/wrong-final: "
+            f"{agree[True] / len(judged):.3f} (n={len(judged)})"
+        )
     if args.json:
         args.json.write_text(json.dumps(rows, indent=1), encoding="utf-8")
     return 0

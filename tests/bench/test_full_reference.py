@@ -9,8 +9,8 @@ import pytest
 
 from droidpilot.bench.runner import run_suite
 from droidpilot.bench.suite import available_suites, suite_folder
-from droidpilot.bench.world.template import is_template_suite
 from droidpilot.bench.worker import RunConfig
+from droidpilot.bench.world.template import is_template_suite
 
 
 @pytest.mark.slow

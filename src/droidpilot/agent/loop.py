@@ -204,14 +204,15 @@ class Agent:
             run.answer = action.text
             if recorder:
                 entry = {"type": "answer", "text": action.text, "status": "ok"}
+                function = {"name": "answer", "parameters": {"text": action.text}}
                 record["frame"] = recorder.record_frame(screen.image, screen.xml, entry, parsed.thought,
-                                                        {"name": "answer", "parameters": {"text": action.text}})
+                                                        function)
         if action.name in FINAL_ACTIONS:
             completed = self._confirm_stop(run, screen, record)
             tracker.record("stop", failed=not completed)
             if not completed:
-                run.history.append(HistoryEntry(run.steps, action.format(), parsed.thought, parsed.observation,
-                                                "not completed"))
+                run.history.append(HistoryEntry(run.steps, action.format(), parsed.thought,
+                                                parsed.observation, "not completed"))
         else:
             next_screen = self._act(run, action, parsed.thought, parsed.observation, screen, record,
                                     tracker, recorder)

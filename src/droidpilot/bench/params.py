@@ -13,25 +13,189 @@ from typing import Any
 
 from droidpilot.errors import InputError
 
-FIRST = ("Ava", "Liam", "Noah", "Emma", "Olivia", "Mason", "Sophia", "Lucas", "Mia", "Ethan", "Harper",
-         "Logan", "Amelia", "Jacob", "Ella", "Aiden", "Chloe", "Owen", "Grace", "Caleb", "Nora", "Wyatt",
-         "Zoe", "Henry", "Lily", "Jack", "Hannah", "Leo", "Aria", "Ryan", "Maya", "Isaac", "Ruby", "Daniel",
-         "Clara", "Julian", "Alice", "Felix", "Iris", "Oscar", "Stella", "Hugo", "Paige", "Victor", "Naomi")
-LAST = ("Smith", "Johnson", "Brown", "Garcia", "Miller", "Davis", "Wilson", "Moore", "Taylor", "Anderson",
-        "Thomas", "Jackson", "White", "Harris", "Martin", "Thompson", "Clark", "Lewis", "Walker", "Hall",
-        "Young", "King", "Wright", "Scott", "Green", "Baker", "Adams", "Nelson", "Carter", "Mitchell",
-        "Turner", "Parker", "Collins", "Edwards", "Stewart", "Morris", "Rogers", "Reed", "Cook", "Bell")
+FIRST = (
+    "Ava",
+    "Liam",
+    "Noah",
+    "Emma",
+    "Olivia",
+    "Mason",
+    "Sophia",
+    "Lucas",
+    "Mia",
+    "Ethan",
+    "Harper",
+    "Logan",
+    "Amelia",
+    "Jacob",
+    "Ella",
+    "Aiden",
+    "Chloe",
+    "Owen",
+    "Grace",
+    "Caleb",
+    "Nora",
+    "Wyatt",
+    "Zoe",
+    "Henry",
+    "Lily",
+    "Jack",
+    "Hannah",
+    "Leo",
+    "Aria",
+    "Ryan",
+    "Maya",
+    "Isaac",
+    "Ruby",
+    "Daniel",
+    "Clara",
+    "Julian",
+    "Alice",
+    "Felix",
+    "Iris",
+    "Oscar",
+    "Stella",
+    "Hugo",
+    "Paige",
+    "Victor",
+    "Naomi",
+)
+LAST = (
+    "Smith",
+    "Johnson",
+    "Brown",
+    "Garcia",
+    "Miller",
+    "Davis",
+    "Wilson",
+    "Moore",
+    "Taylor",
+    "Anderson",
+    "Thomas",
+    "Jackson",
+    "White",
+    "Harris",
+    "Martin",
+    "Thompson",
+    "Clark",
+    "Lewis",
+    "Walker",
+    "Hall",
+    "Young",
+    "King",
+    "Wright",
+    "Scott",
+    "Green",
+    "Baker",
+    "Adams",
+    "Nelson",
+    "Carter",
+    "Mitchell",
+    "Turner",
+    "Parker",
+    "Collins",
+    "Edwards",
+    "Stewart",
+    "Morris",
+    "Rogers",
+    "Reed",
+    "Cook",
+    "Bell",
+)
 ZH_SURNAME = "王李张刘陈杨黄赵吴周徐孙马朱胡郭何林高罗"
-ZH_GIVEN = ("伟", "芳", "娜", "敏", "静", "强", "磊", "洋", "艳", "勇", "军", "杰", "娟", "涛", "明", "超", "霞", "平",
-            "刚", "丽")
-WORDS = ("garden", "budget", "ticket", "laptop", "kitchen", "report", "holiday", "dentist", "invoice",
-         "birthday", "meeting", "library", "bicycle", "printer", "passport", "concert", "homework", "lunch",
-         "flight", "museum", "yoga", "charger", "groceries", "painting", "package", "plumber", "interview")
-CITIES = ("Paris", "Tokyo", "Berlin", "Madrid", "Toronto", "Sydney", "Boston", "Seattle", "Denver", "Austin",
-          "Lisbon", "Prague", "Vienna", "Dublin", "Oslo", "Chicago", "Portland", "Miami", "Phoenix", "Atlanta")
+ZH_GIVEN = (
+    "伟",
+    "芳",
+    "娜",
+    "敏",
+    "静",
+    "强",
+    "磊",
+    "洋",
+    "艳",
+    "勇",
+    "军",
+    "杰",
+    "娟",
+    "涛",
+    "明",
+    "超",
+    "霞",
+    "平",
+    "刚",
+    "丽",
+)
+WORDS = (
+    "garden",
+    "budget",
+    "ticket",
+    "laptop",
+    "kitchen",
+    "report",
+    "holiday",
+    "dentist",
+    "invoice",
+    "birthday",
+    "meeting",
+    "library",
+    "bicycle",
+    "printer",
+    "passport",
+    "concert",
+    "homework",
+    "lunch",
+    "flight",
+    "museum",
+    "yoga",
+    "charger",
+    "groceries",
+    "painting",
+    "package",
+    "plumber",
+    "interview",
+)
+CITIES = (
+    "Paris",
+    "Tokyo",
+    "Berlin",
+    "Madrid",
+    "Toronto",
+    "Sydney",
+    "Boston",
+    "Seattle",
+    "Denver",
+    "Austin",
+    "Lisbon",
+    "Prague",
+    "Vienna",
+    "Dublin",
+    "Oslo",
+    "Chicago",
+    "Portland",
+    "Miami",
+    "Phoenix",
+    "Atlanta",
+)
 TODAY = dt.date(2026, 11, 22)  # SimPhone's default date
-TYPES = ("first_name", "last_name", "full_name", "zh_name", "phone", "email", "int", "amount", "date",
-         "time", "word", "words", "city", "choice", "const", "record", "records")
+TYPES = (
+    "first_name",
+    "last_name",
+    "full_name",
+    "zh_name",
+    "phone",
+    "email",
+    "int",
+    "amount",
+    "date",
+    "time",
+    "word",
+    "words",
+    "city",
+    "choice",
+    "const",
+    "record",
+    "records",
+)
 
 
 class ParamError(InputError):
@@ -60,7 +224,11 @@ def draw(spec: Any, rng: random.Random, where: str = "param") -> Any:
         if kind == "full_name":
             return f"{rng.choice(FIRST)} {rng.choice(LAST)}"
         if kind == "zh_name":
-            return rng.choice(ZH_SURNAME) + rng.choice(ZH_GIVEN) + (rng.choice(ZH_GIVEN) if rng.random() < .5 else "")
+            return (
+                rng.choice(ZH_SURNAME)
+                + rng.choice(ZH_GIVEN)
+                + (rng.choice(ZH_GIVEN) if rng.random() < 0.5 else "")
+            )
         if kind == "phone":
             return f"555-{rng.randint(100, 999)}-{rng.randint(1000, 9999)}"
         if kind == "email":
@@ -78,7 +246,9 @@ def draw(spec: Any, rng: random.Random, where: str = "param") -> Any:
         if kind == "word":
             return rng.choice(tuple(spec.get("from") or WORDS))
         if kind == "words":
-            return " ".join(rng.sample(tuple(spec.get("from") or WORDS), int(spec.get("count", 2)))).capitalize()
+            return " ".join(
+                rng.sample(tuple(spec.get("from") or WORDS), int(spec.get("count", 2)))
+            ).capitalize()
         if kind == "city":
             return rng.choice(CITIES)
         if kind == "choice":

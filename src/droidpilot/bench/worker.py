@@ -42,7 +42,7 @@ class RunConfig:
     tier: str | None = None
 
     def load(self) -> Any:
-        """The suite this run is about (a template suite instantiated for seed, instances, templates, tier)."""
+        """The suite of this run (a template suite is instantiated for seed, instances, templates, tier)."""
         from droidpilot.bench.suite import load_suite
 
         return load_suite(self.suite, seed=self.seed, instances=self.instances, templates=self.templates,

@@ -77,10 +77,10 @@ def bench(
     adb_host: str = typer.Option("127.0.0.1", "--adb-host", help="adb server host (real devices)."),
     adb_port: int = typer.Option(5037, "--adb-port", help="adb server port (real devices)."),
     no_report: bool = typer.Option(False, "--no-report", help="Skip writing report.html."),
-    seed: int = typer.Option(0, "--seed", help="Template suites (world): the seed the instances are drawn from."),
+    seed: int = typer.Option(0, "--seed", help="Template suites (world): the seed instances are drawn from."),
     instances: int = typer.Option(1, "--instances", help="Template suites: instances per template."),
-    templates: str | None = typer.Option(None, "--templates", help="Template suites: comma-separated globs of "
-                                                                    "template ids or apps, e.g. 'contacts-*'."),
+    templates: str | None = typer.Option(None, "--templates", help="Template suites: comma-separated "
+                                         "globs of template ids or apps, e.g. 'contacts-*'."),
     tier: str | None = typer.Option(None, "--tier", help="Template suites: easy | medium | hard."),
 ) -> None:
     """Run a benchmark suite, verify every trace, and report Su, Su-oracle, CR, RE and PS."""

@@ -79,8 +79,11 @@ def test_distractors_are_seeded_recorded_and_handled_by_the_reference() -> None:
     for t in dialogs:
         kind = t.setup["dialogs"][0]["screen"]
         assert kind in t.distractors and kind in t.notes
-        assert any(op.action.startswith("click text (") and op.action[12:-1] in ("Don't allow", "Not now",
-                   "Get started") for op in t.reference)
+        assert any(
+            op.action.startswith("click text (")
+            and op.action[12:-1] in ("Don't allow", "Not now", "Get started")
+            for op in t.reference
+        )
     assert all("wait (3)" in [op.action for op in t.reference] for t in notes)
 
 
@@ -92,15 +95,26 @@ def _write(folder: Path, text: str) -> None:
 
 def test_a_users_folder_gets_clear_errors(tmp_path: Path) -> None:
     folder = tmp_path / "mine"
-    _write(folder, "app: notes\ntemplates:\n  - id: a\n    kind: chores\n    instruction: x\n"
-                   "    reference: [back]\n    checkpoints: [[Notes]]\n    oracle: {path: notes.notes, exists: true}\n")
+    _write(
+        folder,
+        "app: notes\ntemplates:\n  - id: a\n    kind: chores\n    instruction: x\n"
+        "    reference: [back]\n    checkpoints: [[Notes]]\n    oracle: {path: notes.notes, exists: true}\n",
+    )
     with pytest.raises(SuiteError, match=r"mine.yaml:3: template 'a' field 'kind': 'chores' is not a kind"):
         load_suite(str(folder))
-    _write(folder, "app: notes\ntemplates:\n  - id: b\n    kind: edit\n    instruction: 'Say {nothing}'\n"
-                   "    reference: [back]\n    checkpoints: [[Notes]]\n    oracle: {path: notes.notes, exists: true}\n")
-    with pytest.raises(SuiteError, match=r"mine.yaml:3: template 'b'.*placeholder \{nothing\} names no parameter"):
+    _write(
+        folder,
+        "app: notes\ntemplates:\n  - id: b\n    kind: edit\n    instruction: 'Say {nothing}'\n"
+        "    reference: [back]\n    checkpoints: [[Notes]]\n    oracle: {path: notes.notes, exists: true}\n",
+    )
+    with pytest.raises(
+        SuiteError, match=r"mine.yaml:3: template 'b'.*placeholder \{nothing\} names no parameter"
+    ):
         load_suite(str(folder))
-    _write(folder, "app: notes\ntemplates:\n  - id: c\n    kind: edit\n    instruction: x\n    reference: [back]\n"
-                   "    checkpoints: [[Notes]]\n    oracle: {path: notes.notes, exists: true}\n    colour: red\n")
+    _write(
+        folder,
+        "app: notes\ntemplates:\n  - id: c\n    kind: edit\n    instruction: x\n    reference: [back]\n"
+        "    checkpoints: [[Notes]]\n    oracle: {path: notes.notes, exists: true}\n    colour: red\n",
+    )
     with pytest.raises(SuiteError, match="field 'colour': unknown field"):
         load_suite(str(folder))

@@ -16,8 +16,12 @@ pytestmark = pytest.mark.slow
 
 # (template, seed, modes besides the reference): a settings change with a distractor, a retrieval, an
 # infeasible task, and a long list found by scrolling.
-SAMPLE = [("settings-switch-dark-on", 0, ("wrong_final",)), ("clock-label", 1, ("do_nothing", "truncated")),
-          ("files-zip", 2, ("random",)), ("recipes-save", 0, ())]
+SAMPLE = [
+    ("settings-switch-dark-on", 0, ("wrong_final",)),
+    ("clock-label", 1, ("do_nothing", "truncated")),
+    ("files-zip", 2, ("random",)),
+    ("recipes-save", 0, ()),
+]
 
 
 @pytest.fixture(scope="module")
@@ -27,8 +31,11 @@ def engines() -> dict[str, Any]:
     from droidpilot.perception.ocr import make_ocr_engine
     from droidpilot.verify.setup import VerifierChoices, build_options
 
-    return {"device": SimDevice(), "ocr_engine": cached(make_ocr_engine("rapidocr")),
-            "options": build_options(VerifierChoices(ocr="rapidocr"))}
+    return {
+        "device": SimDevice(),
+        "ocr_engine": cached(make_ocr_engine("rapidocr")),
+        "options": build_options(VerifierChoices(ocr="rapidocr")),
+    }
 
 
 def test_answer_is_an_action() -> None:
@@ -38,13 +45,27 @@ def test_answer_is_an_action() -> None:
 
 
 @pytest.mark.parametrize(("template", "seed", "modes"), SAMPLE)
-def test_reference_passes_and_broken_runs_fail(template: str, seed: int, modes: tuple[str, ...],
-                                               engines: dict[str, Any], tmp_path: Path) -> None:
+def test_reference_passes_and_broken_runs_fail(
+    template: str, seed: int, modes: tuple[str, ...], engines: dict[str, Any], tmp_path: Path
+) -> None:
     task = load_suite("world", seed=seed, templates=template).tasks[0]
-    ref = run_mode(task, "reference", engines["device"], tmp_path / "reference", ocr_engine=engines["ocr_engine"],
-                   options=engines["options"])
+    ref = run_mode(
+        task,
+        "reference",
+        engines["device"],
+        tmp_path / "reference",
+        ocr_engine=engines["ocr_engine"],
+        options=engines["options"],
+    )
     assert (ref.oracle, ref.rule, ref.rule_ocr) == (True, True, True), task.id
     for mode in modes:
-        v = run_mode(task, mode, engines["device"], tmp_path / mode, ocr_engine=engines["ocr_engine"],
-                     options=engines["options"], seed=seed)
+        v = run_mode(
+            task,
+            mode,
+            engines["device"],
+            tmp_path / mode,
+            ocr_engine=engines["ocr_engine"],
+            options=engines["options"],
+            seed=seed,
+        )
         assert (v.oracle, v.rule, v.rule_ocr) == (False, False, False), (task.id, mode)

@@ -15,16 +15,22 @@ def select_templates(templates: list[Template], patterns: str | None) -> list[Te
     if not patterns:
         return list(templates)
     globs = [p.strip() for p in patterns.split(",") if p.strip()]
-    chosen = [t for t in templates if any(fnmatch.fnmatchcase(t.id, g) or fnmatch.fnmatchcase(t.app, g)
-                                          for g in globs)]
+    chosen = [
+        t
+        for t in templates
+        if any(fnmatch.fnmatchcase(t.id, g) or fnmatch.fnmatchcase(t.app, g) for g in globs)
+    ]
     if not chosen:
-        raise SuiteError(f"--templates {patterns!r} matches no template (ids look like "
-                         f"{templates[0].id!r}; patterns are globs such as 'contacts-*')")
+        raise SuiteError(
+            f"--templates {patterns!r} matches no template (ids look like "
+            f"{templates[0].id!r}; patterns are globs such as 'contacts-*')"
+        )
     return chosen
 
 
-def load_world(folder: Path, *, seed: int = 0, instances: int = 1, patterns: str | None = None,
-               tier: str | None = None) -> Suite:
+def load_world(
+    folder: Path, *, seed: int = 0, instances: int = 1, patterns: str | None = None, tier: str | None = None
+) -> Suite:
     """The instances of a template suite for ``seed``: ``instances`` per selected template."""
     if instances < 1:
         raise SuiteError(f"--instances must be at least 1, got {instances}")
@@ -32,8 +38,11 @@ def load_world(folder: Path, *, seed: int = 0, instances: int = 1, patterns: str
         raise SuiteError(f"--seed must be >= 0, got {seed}")
     if tier is not None and tier not in TIERS:
         raise SuiteError(f"--tier {tier!r} is not one of {', '.join(TIERS)}")
-    tasks = [instantiate(t, seed, k, folder.name) for t in select_templates(load_templates(folder), patterns)
-             for k in range(instances)]
+    tasks = [
+        instantiate(t, seed, k, folder.name)
+        for t in select_templates(load_templates(folder), patterns)
+        for k in range(instances)
+    ]
     if tier is not None:
         tasks = [t for t in tasks if t.tier == tier]
         if not tasks:

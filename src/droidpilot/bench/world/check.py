@@ -29,13 +29,19 @@ class CheckReport:
 
     def to_dict(self) -> dict[str, Any]:
         """The report as plain data."""
-        return {"templates": self.templates, "instances": self.instances, "apps": dict(self.apps),
-                "kinds": dict(self.kinds), "tiers": dict(self.tiers),
-                "satisfied_at_start": self.satisfied_at_start, "problems": self.problems}
+        return {
+            "templates": self.templates,
+            "instances": self.instances,
+            "apps": dict(self.apps),
+            "kinds": dict(self.kinds),
+            "tiers": dict(self.tiers),
+            "satisfied_at_start": self.satisfied_at_start,
+            "problems": self.problems,
+        }
 
 
 def start_state(task: BenchTask) -> dict[str, Any]:
-    """SimPhone's state() right after the instance's setup, with no answer (what a do-nothing agent leaves)."""
+    """SimPhone's state() right after the instance's setup, with no answer (what doing nothing leaves)."""
     from droidpilot.device.sim.phone import SimDevice
 
     phone = SimDevice(seed=task.seed)

@@ -34,8 +34,11 @@ def derive(spec: dict[str, Any], rng: random.Random, ctx: dict[str, Any], where:
     items = _items(spec, ctx, where)
     if kind == "pick":
         lo, hi = int(spec.get("min", 0)), int(spec.get("max", len(items) - 1))
-        lo, hi = max(0, lo if lo >= 0 else len(items) + lo), min(len(items) - 1, hi if hi >= 0 else len(items) + hi)
-        pool = [i for i in items[lo:hi + 1] if _matches(i, spec, ctx, where)]
+        lo, hi = (
+            max(0, lo if lo >= 0 else len(items) + lo),
+            min(len(items) - 1, hi if hi >= 0 else len(items) + hi),
+        )
+        pool = [i for i in items[lo : hi + 1] if _matches(i, spec, ctx, where)]
         if not pool:
             raise ParamError(f"{where}: no item of {spec['from']!r} between {lo} and {hi} to pick")
         return copy_value(rng.choice(pool))

@@ -14,10 +14,16 @@ DIALOGS: dict[str, tuple[str, dict[str, str]]] = {
     "rate": ("Not now", {}),
     "onboarding": ("Get started", {"tip": "Everything you need, in one place."}),
 }
-NOTES = (("Mom", "Are you coming for dinner tonight?"), ("Delivery", "Your package is out for delivery"),
-         ("Bank alert", "A payment of $12.40 was approved"), ("Calendar", "Reminder: call the plumber"),
-         ("Liam Carter", "Running 10 minutes late, sorry!"), ("Weather", "Rain expected after 4 PM"),
-         ("Photos", "Your memories from last year are ready"), ("System update", "A new update is available"))
+NOTES = (
+    ("Mom", "Are you coming for dinner tonight?"),
+    ("Delivery", "Your package is out for delivery"),
+    ("Bank alert", "A payment of $12.40 was approved"),
+    ("Calendar", "Reminder: call the plumber"),
+    ("Liam Carter", "Running 10 minutes late, sorry!"),
+    ("Weather", "Rain expected after 4 PM"),
+    ("Photos", "Your memories from last year are ready"),
+    ("System update", "A new update is available"),
+)
 BANNER_WAIT = "wait (3)"
 
 
@@ -30,8 +36,9 @@ def _seconds(op: str) -> float:
     return 0.0 if action.name in ("answer", "stop") else 1.0
 
 
-def add_distractors(rng: random.Random, ops: list[str], app: str, label: str
-                    ) -> tuple[list[str], dict[str, Any], list[str]]:
+def add_distractors(
+    rng: random.Random, ops: list[str], app: str, label: str
+) -> tuple[list[str], dict[str, Any], list[str]]:
     """(reference with the distractor steps, setup additions, names of the distractors drawn)."""
     ops = list(ops)
     setup: dict[str, Any] = {}
@@ -45,7 +52,7 @@ def add_distractors(rng: random.Random, ops: list[str], app: str, label: str
         drawn.append(kind)
     if rng.random() < 0.5 and len(ops) >= 3:
         j = rng.randint(1, len(ops) - 2)
-        at = sum(_seconds(op) for op in ops[:j + 1]) - 0.5
+        at = sum(_seconds(op) for op in ops[: j + 1]) - 0.5
         calm = ops[j + 1].startswith(("click", "open", "answer", "exit", "back"))  # not while typing
         if _seconds(ops[j]) >= 1.0 and at == at and calm:  # (nan when a scroll comes first)
             title, text = rng.choice(NOTES)

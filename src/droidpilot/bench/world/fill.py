@@ -24,8 +24,9 @@ def lookup(ctx: dict[str, Any], path: str, where: str) -> Any:
         elif isinstance(node, list) and part.lstrip("-").isdigit() and -len(node) <= int(part) < len(node):
             node = node[int(part)]
         else:
-            raise SuiteError(f"{where}: placeholder {{{path}}} names no parameter (known: "
-                             f"{', '.join(sorted(ctx))})")
+            raise SuiteError(
+                f"{where}: placeholder {{{path}}} names no parameter (known: {', '.join(sorted(ctx))})"
+            )
     return node
 
 
@@ -39,5 +40,7 @@ def fill(value: Any, ctx: dict[str, Any], where: str) -> Any:
     if isinstance(value, list):
         return [fill(v, ctx, where) for v in value]
     if isinstance(value, dict):
-        return {fill(k, ctx, where) if isinstance(k, str) else k: fill(v, ctx, where) for k, v in value.items()}
+        return {
+            fill(k, ctx, where) if isinstance(k, str) else k: fill(v, ctx, where) for k, v in value.items()
+        }
     return value

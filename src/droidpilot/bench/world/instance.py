@@ -11,6 +11,7 @@ import functools
 import random
 from typing import Any
 
+from droidpilot.agent.actions import ActionParseError, parse_action
 from droidpilot.bench import oracle as oracle_lang
 from droidpilot.bench.params import ParamError, draw
 from droidpilot.bench.suite import BenchTask, RefOp, SuiteError
@@ -19,7 +20,6 @@ from droidpilot.bench.world.distractors import add_distractors
 from droidpilot.bench.world.fill import fill
 from droidpilot.bench.world.rulegen import build_rule, rule_document
 from droidpilot.bench.world.template import Template
-from droidpilot.agent.actions import ActionParseError, parse_action
 from droidpilot.errors import InputError
 
 TIERS = ("easy", "medium", "hard")
@@ -46,7 +46,7 @@ def _open_steps(ops: list[str]) -> list[str]:
     _, visible = _apps()
     out: list[str] = []
     for op in ops:
-        label = op[len("open App ("):-1] if op.startswith("open App (") and op.endswith(")") else None
+        label = op[len("open App (") : -1] if op.startswith("open App (") and op.endswith(")") else None
         if label is not None and label not in visible:
             out += ["click text (Search apps)", f"type ({label[:-1] if len(label) > 3 else label})"]
         out.append(op)
@@ -84,7 +84,7 @@ def _reference(ops: list[str], where: str) -> list[RefOp]:
     out = []
     for i, op in enumerate(ops):
         if op.startswith(SCROLL):
-            out.append(RefOp("page down", until=op[len(SCROLL):]))
+            out.append(RefOp("page down", until=op[len(SCROLL) :]))
             continue
         op, _, choose = op.partition(CHOOSE)
         try:
@@ -114,8 +114,9 @@ def instantiate(template: Template, seed: int, k: int = 0, suite: str = "world")
     label, package = apps[template.apps[0]]
     drawn: list[str] = []
     if template.distractors:
-        ops, extra, drawn = add_distractors(random.Random(f"distract:{template.id}:{seed}:{k}"), ops,
-                                            template.apps[0], label)
+        ops, extra, drawn = add_distractors(
+            random.Random(f"distract:{template.id}:{seed}:{k}"), ops, template.apps[0], label
+        )
         setup.update(extra)
     oracle = fill(template.oracle, ctx, f"{where} oracle")
     answer = None
@@ -134,15 +135,28 @@ def instantiate(template: Template, seed: int, k: int = 0, suite: str = "world")
     checkpoints = [[str(t) for t in cp] for cp in fill(template.checkpoints, ctx, f"{where} checkpoints")]
     task_id = f"{template.id}-{seed}-{k}"
     try:
-        rule, rule_text = build_rule(rule_document(task_id, package, template.kind, instruction, checkpoints,
-                                                   answer))
+        rule, rule_text = build_rule(
+            rule_document(task_id, package, template.kind, instruction, checkpoints, answer)
+        )
     except InputError as exc:
         raise SuiteError(f"{where}: the generated rule is invalid: {exc}") from None
     tier = tier_of(base_steps)
-    task = BenchTask(id=task_id, suite=suite, path=template.path, scenario=template.kind,
-                     level=TIERS.index(tier) + 1, apps=list(template.apps), instruction=instruction,
-                     reference=_reference(ops, where), oracle=oracle, rule=rule, rule_text=rule_text,
-                     seed=seed, lang=template.lang, notes=", ".join(drawn))
+    task = BenchTask(
+        id=task_id,
+        suite=suite,
+        path=template.path,
+        scenario=template.kind,
+        level=TIERS.index(tier) + 1,
+        apps=list(template.apps),
+        instruction=instruction,
+        reference=_reference(ops, where),
+        oracle=oracle,
+        rule=rule,
+        rule_text=rule_text,
+        seed=seed,
+        lang=template.lang,
+        notes=", ".join(drawn),
+    )
     task.setup = setup
     task.template, task.kind, task.tier, task.params = template.id, template.kind, tier, ctx
     task.distractors = drawn

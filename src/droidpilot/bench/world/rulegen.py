@@ -16,25 +16,40 @@ from droidpilot.verify.rule import Task
 from droidpilot.verify.spec import load_rule_text
 
 
-def rule_document(task_id: str, package: str, kind: str, description: str, checkpoints: list[list[str]],
-                  answer: str | None) -> dict[str, Any]:
+def rule_document(
+    task_id: str, package: str, kind: str, description: str, checkpoints: list[list[str]], answer: str | None
+) -> dict[str, Any]:
     """The rule as a mapping in MobiFlow's format."""
     nodes: list[dict[str, Any]] = []
     for i, texts in enumerate(checkpoints):
-        node: dict[str, Any] = {"id": f"screen_{i + 1}", "name": "The screen shows " + ", ".join(texts),
-                                "condition": {"type": "escalate",
-                                              "params": {"xml": {"all": list(texts)}, "ocr": {"all": list(texts)}}}}
+        node: dict[str, Any] = {
+            "id": f"screen_{i + 1}",
+            "name": "The screen shows " + ", ".join(texts),
+            "condition": {
+                "type": "escalate",
+                "params": {"xml": {"all": list(texts)}, "ocr": {"all": list(texts)}},
+            },
+        }
         if nodes:
             node["deps"] = [nodes[-1]["id"]]
         nodes.append(node)
     if answer is not None:
-        node = {"id": "answer", "name": f"The agent answers {answer}",
-                "condition": {"type": "action_match", "params": {"type": "answer", "contains": {"text": answer}}}}
+        node = {
+            "id": "answer",
+            "name": f"The agent answers {answer}",
+            "condition": {"type": "action_match", "params": {"type": "answer", "contains": {"text": answer}}},
+        }
         if nodes:
             node["deps"] = [nodes[-1]["id"]]
         nodes.append(node)
-    return {"task_id": task_id, "app_id": package, "task_type": kind, "description": description,
-            "nodes": nodes, "success": {"any_of": [nodes[-1]["id"]]}}
+    return {
+        "task_id": task_id,
+        "app_id": package,
+        "task_type": kind,
+        "description": description,
+        "nodes": nodes,
+        "success": {"any_of": [nodes[-1]["id"]]},
+    }
 
 
 def build_rule(document: dict[str, Any]) -> tuple[Task, str]:

@@ -76,7 +76,9 @@ def _lines(root: yaml.Node | None) -> list[int]:
 
 
 def _fail(path: Path, line: int, tid: str, key: str, message: str, fix: str = "") -> SuiteError:
-    return SuiteError(f"{path}:{line}: template {tid!r} field '{key}': {message}" + (f" — {fix}" if fix else ""))
+    return SuiteError(
+        f"{path}:{line}: template {tid!r} field '{key}': {message}" + (f" — {fix}" if fix else "")
+    )
 
 
 def _check(raw: Any, path: Path, line: int, app: str) -> list[Template]:
@@ -86,24 +88,45 @@ def _check(raw: Any, path: Path, line: int, app: str) -> list[Template]:
     for key in raw:
         if key not in REQUIRED + OPTIONAL:
             close = difflib.get_close_matches(str(key), REQUIRED + OPTIONAL, n=1)
-            raise _fail(path, line, tid, str(key), "unknown field",
-                        f"did you mean '{close[0]}'?" if close else f"known: {', '.join(REQUIRED + OPTIONAL)}")
+            raise _fail(
+                path,
+                line,
+                tid,
+                str(key),
+                "unknown field",
+                f"did you mean '{close[0]}'?" if close else f"known: {', '.join(REQUIRED + OPTIONAL)}",
+            )
     for key in REQUIRED:
         if key not in raw:
             raise _fail(path, line, tid, key, "missing", f"a template needs {', '.join(REQUIRED)}")
     if any(c.isspace() or c in "/\\" for c in tid):
         raise _fail(path, line, tid, "id", "not a usable id", "use letters, digits, '-' and '_'")
     if raw["kind"] not in KINDS:
-        raise _fail(path, line, tid, "kind", f"{raw['kind']!r} is not a kind", f"use one of {', '.join(KINDS)}")
+        raise _fail(
+            path, line, tid, "kind", f"{raw['kind']!r} is not a kind", f"use one of {', '.join(KINDS)}"
+        )
     if not isinstance(raw["reference"], list) or not raw["reference"]:
         raise _fail(path, line, tid, "reference", "expected a non-empty list of actions")
     cps = raw["checkpoints"]
-    if not isinstance(cps, list) or not cps or not all(
-            isinstance(c, list) and c and all(isinstance(t, (str, int, float)) for t in c) for c in cps):
-        raise _fail(path, line, tid, "checkpoints", "expected a list of screens, each a list of texts",
-                    'e.g. [["Contacts", "Ava Smith"], ["{name}"]]')
+    if (
+        not isinstance(cps, list)
+        or not cps
+        or not all(
+            isinstance(c, list) and c and all(isinstance(t, (str, int, float)) for t in c) for c in cps
+        )
+    ):
+        raise _fail(
+            path,
+            line,
+            tid,
+            "checkpoints",
+            "expected a list of screens, each a list of texts",
+            'e.g. [["Contacts", "Ava Smith"], ["{name}"]]',
+        )
     if raw["kind"] not in ("retrieval", "infeasible") and not raw.get("oracle"):
-        raise _fail(path, line, tid, "oracle", "missing", "only retrieval and infeasible tasks may leave it out")
+        raise _fail(
+            path, line, tid, "oracle", "missing", "only retrieval and infeasible tasks may leave it out"
+        )
     if raw["kind"] == "retrieval" and "answer" not in raw:
         raise _fail(path, line, tid, "answer", "a retrieval task needs the true answer (with placeholders)")
     params = raw.get("params") or {}
@@ -117,15 +140,29 @@ def _check(raw: Any, path: Path, line: int, app: str) -> list[Template]:
         vid = var.get("id")
         if len(variants) > 1 and not isinstance(vid, str):
             raise _fail(path, line, tid, f"variants[{i}]", "each variant needs an `id`")
-        merged = {**{k: {"type": "const", "value": v} for k, v in var.items() if k not in ("id", "apps")},
-                  **params}
-        out.append(Template(
-            id=f"{tid}-{vid}" if vid else tid, app=app, kind=raw["kind"], apps=list(var.get("apps") or raw.get("apps") or [app]),
-            instruction=str(raw["instruction"]), params=merged, reference=list(raw["reference"]),
-            oracle=raw.get("oracle") or {}, checkpoints=[[str(t) for t in c] for c in cps], path=path, line=line,
-            lang=str(raw.get("lang", "en")), setup=dict(raw.get("setup") or {}),
-            answer=None if raw.get("answer") is None else str(raw["answer"]),
-            distractors=bool(raw.get("distractors", True))))
+        merged = {
+            **{k: {"type": "const", "value": v} for k, v in var.items() if k not in ("id", "apps")},
+            **params,
+        }
+        out.append(
+            Template(
+                id=f"{tid}-{vid}" if vid else tid,
+                app=app,
+                kind=raw["kind"],
+                apps=list(var.get("apps") or raw.get("apps") or [app]),
+                instruction=str(raw["instruction"]),
+                params=merged,
+                reference=list(raw["reference"]),
+                oracle=raw.get("oracle") or {},
+                checkpoints=[[str(t) for t in c] for c in cps],
+                path=path,
+                line=line,
+                lang=str(raw.get("lang", "en")),
+                setup=dict(raw.get("setup") or {}),
+                answer=None if raw.get("answer") is None else str(raw["answer"]),
+                distractors=bool(raw.get("distractors", True)),
+            )
+        )
     return out
 
 
@@ -155,7 +192,9 @@ def load_templates(folder: Path) -> list[Template]:
     seen: dict[str, str] = {}
     for t in templates:
         if t.id in seen:
-            problems.append(f"{t.where}: template id {t.id!r} is also used at {seen[t.id]}; ids must be unique")
+            problems.append(
+                f"{t.where}: template id {t.id!r} is also used at {seen[t.id]}; ids must be unique"
+            )
         seen[t.id] = t.where
     if problems:
         raise SuiteError("\n".join(problems))

@@ -52,8 +52,9 @@ def brain_for(task: BenchTask, mode: str, seed: int = 0) -> Any:
     raise ValueError(f"unknown validation mode {mode!r}; one of {', '.join(MODES)}")
 
 
-def run_mode(task: BenchTask, mode: str, device: Any, folder: Path, *, ocr_engine: Any, options: Any,
-             seed: int = 0) -> Verdicts:
+def run_mode(
+    task: BenchTask, mode: str, device: Any, folder: Path, *, ocr_engine: Any, options: Any, seed: int = 0
+) -> Verdicts:
     """Run ``task`` in ``mode`` on ``device`` into ``folder``; the three verdicts."""
     row = run_task(task, device, brain_for(task, mode, seed), folder, ocr_engine=ocr_engine, options=options)
     ocr_only = verify_trace(task, folder, options, use_xml=False).ok

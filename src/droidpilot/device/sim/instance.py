@@ -46,13 +46,22 @@ def apply_setup(world: World, setup: dict[str, Any]) -> None:
     for i, note in enumerate(setup.get("notifications") or []):
         if not isinstance(note, dict) or not {"at", "title", "text"} <= set(note):
             raise DeviceError(f"setup.notifications[{i}]: needs at, title and text")
-        notes.append({"at": float(note["at"]), "title": str(note["title"]), "text": str(note["text"]),
-                      "app": str(note.get("app") or "")})
+        notes.append(
+            {
+                "at": float(note["at"]),
+                "title": str(note["title"]),
+                "text": str(note["text"]),
+                "app": str(note.get("app") or ""),
+            }
+        )
     world.scheduled = sorted(notes, key=lambda n: n["at"])
     world.launch_dialogs = {}
     for i, dialog in enumerate(setup.get("dialogs") or []):
         app = world.catalog.get(str(dialog.get("app")))
         if app is None or dialog.get("screen") not in app.screens:
-            raise DeviceError(f"setup.dialogs[{i}]: no screen {dialog.get('screen')!r} in app "
-                              f"{dialog.get('app')!r}")
-        world.launch_dialogs.setdefault(app.name, []).append((dialog["screen"], dict(dialog.get("params") or {})))
+            raise DeviceError(
+                f"setup.dialogs[{i}]: no screen {dialog.get('screen')!r} in app {dialog.get('app')!r}"
+            )
+        world.launch_dialogs.setdefault(app.name, []).append(
+            (dialog["screen"], dict(dialog.get("params") or {}))
+        )

@@ -90,7 +90,7 @@ class SimDevice(TextInput, SystemVerbs):
         return out
 
     def apply_setup(self, setup: dict[str, Any]) -> None:
-        """Start a task instance from this state (see ``instance.apply_setup``): state patches, distractors."""
+        """Start a task instance from here (``instance.apply_setup``): state patches, distractors."""
         apply_setup(self._world, setup)
         self._changed()
 
