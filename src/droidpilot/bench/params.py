@@ -270,7 +270,9 @@ def draw(spec: Any, rng: random.Random, where: str = "param") -> Any:
 
 def _records(spec: dict[str, Any], rng: random.Random, where: str) -> list[dict[str, Any]]:
     """``count`` records whose ``unique`` field differs, sorted by ``sort`` when given."""
-    count, unique = int(spec.get("count", 10)), spec.get("unique")
+    raw = spec.get("count", 10)
+    count = int(draw(raw, rng, f"{where}.count") if isinstance(raw, dict) else raw)
+    unique = spec.get("unique")
     out: list[dict[str, Any]] = []
     seen: set[str] = set()
     for _ in range(count * 20):

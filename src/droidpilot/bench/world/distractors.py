@@ -30,7 +30,7 @@ BANNER_WAIT = "wait (3)"
 def _seconds(op: str) -> float:
     if op.startswith("@"):
         return float("nan")  # scrolling until a text shows: its length is not known in advance
-    action = parse_action(op)
+    action = parse_action(op.partition(" @choose ")[0])
     if action.name == "wait":
         return action.seconds if action.seconds is not None else 1.0
     return 0.0 if action.name in ("answer", "stop") else 1.0
