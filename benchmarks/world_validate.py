@@ -36,32 +36,21 @@ def _init() -> None:
     )
 
 
-def _job(args: tuple[str, int, str, str | None]) -> dict[str, Any]:
+def _job(args: tuple[str, int, str]) -> dict[str, Any]:
     from droidpilot.bench.suite import load_suite
     from droidpilot.bench.world.validate import run_mode
 
-    task_id, seed, mode, pattern = args
-    task = next(t for t in load_suite("world", seed=seed, templates=pattern).tasks if t.id == task_id)
-    try:
-        v = run_mode(
-            task,
-            mode,
-            _STATE["device"],
-            _STATE["out"] / mode / task.id,
-            ocr_engine=_STATE["ocr"],
-            options=_STATE["options"],
-            seed=seed,
-        ).to_dict()
+    template, seed, mode = args
+    try:  # only this template is instantiated, so a run survives edits to other template files
+        task = load_suite("world", seed=seed, templates=template).tasks[0]
+        v = run_mode(task, mode, _STATE["device"], _STATE["out"] / mode / task.id, ocr_engine=_STATE["ocr"],
+                     options=_STATE["options"], seed=seed).to_dict()
+        info = {"kind": task.kind, "tier": task.tier}
     except Exception as exc:  # a crashed run is a failed run, reported
-        v = {
-            "task": task.id,
-            "mode": mode,
-            "oracle": False,
-            "rule": False,
-            "rule_ocr": False,
-            "error": repr(exc),
-        }
-    return {**v, "kind": task.kind, "tier": task.tier, "template": task.template, "seed": seed}
+        v = {"task": f"{template}-{seed}-0", "mode": mode, "oracle": False, "rule": False, "rule_ocr": False,
+             "error": repr(exc)}
+        info = {"kind": "?", "tier": "?"}
+    return {**v, **info, "template": template, "seed": seed}
 
 
 def main() -> int:
