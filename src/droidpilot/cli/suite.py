@@ -65,10 +65,10 @@ def show_cmd(
 ) -> None:
     """Print one instance as JSON: parameters, setup (start state, distractors), reference, oracle, rule."""
     with guard():
-        from droidpilot.bench.world import instantiate, select_templates
+        from droidpilot.bench.world import instantiate
 
         folder, all_templates = _templates(suite)
-        matches = [t for t in select_templates(all_templates, template) if t.id == template]
+        matches = [t for t in all_templates if t.id == template]
         if not matches:
             raise InputError(f"no template {template!r} in {folder.name}; see 'droidpilot suite list'")
         task = instantiate(matches[0], seed, instance, folder.name)

@@ -20,8 +20,18 @@ def draw_photo(c: Canvas, x1: float, y1: float, x2: float, y2: float, seed_text:
     sky = SKIES[rng.randrange(len(SKIES))]
     bands = 6
     for i in range(bands):  # a sky gradient in bands
-        c.rect(x1, y1 + h * 0.6 * i / bands, x2, y1 + h * 0.6 * (i + 1) / bands + 1, mix(sky, "#FFFFFF", i * 0.08))
-    sx, sy, r = x1 + w * rng.uniform(0.15, 0.85), y1 + h * rng.uniform(0.12, 0.35), min(w, h) * rng.uniform(.06, .11)
+        c.rect(
+            x1,
+            y1 + h * 0.6 * i / bands,
+            x2,
+            y1 + h * 0.6 * (i + 1) / bands + 1,
+            mix(sky, "#FFFFFF", i * 0.08),
+        )
+    sx, sy, r = (
+        x1 + w * rng.uniform(0.15, 0.85),
+        y1 + h * rng.uniform(0.12, 0.35),
+        min(w, h) * rng.uniform(0.06, 0.11),
+    )
     c.ellipse(sx - r * 1.6, sy - r * 1.6, sx + r * 1.6, sy + r * 1.6, "#FFF59D55")
     c.ellipse(sx - r, sy - r, sx + r, sy + r, "#FFF176")
     land = tint or LANDS[rng.randrange(len(LANDS))]
@@ -36,7 +46,7 @@ def draw_photo(c: Canvas, x1: float, y1: float, x2: float, y2: float, seed_text:
         c.rect(x1, y1 + h * 0.84, x2, y2, mix(sky, "#01579B", 0.45))
         for i in range(4):
             yy = y1 + h * (0.87 + i * 0.03)
-            c.line(x1 + w * rng.uniform(0, .5), yy, x1 + w * rng.uniform(.5, 1), yy, "#FFFFFF66", 3)
+            c.line(x1 + w * rng.uniform(0, 0.5), yy, x1 + w * rng.uniform(0.5, 1), yy, "#FFFFFF66", 3)
     for _ in range(rng.randint(2, 6)):  # trees
         tx, ty = x1 + w * rng.uniform(0.05, 0.95), y1 + h * rng.uniform(0.62, 0.8)
         th = h * rng.uniform(0.08, 0.16)
