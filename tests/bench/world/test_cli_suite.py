@@ -30,7 +30,8 @@ def test_validate_reports_problems_with_exit_2(tmp_path: Path) -> None:
     (folder / "_suite.yaml").write_text("type: templates\n", encoding="utf-8")
     (folder / "a.yaml").write_text(
         "app: notes\ntemplates:\n  - id: solved\n    kind: edit\n    instruction: Keep the grocery note.\n"
-        "    reference: [back]\n    checkpoints: [[Notes]]\n    oracle: {path: notes.notes, contains: Milk}\n",
+        "    reference: [back]\n    checkpoints: [[Notes]]\n"
+        "    oracle: {path: notes.notes, contains: Milk}\n",
         encoding="utf-8",
     )
     result = CliRunner().invoke(app, ["suite", "validate", str(folder), "--seeds", "1"])
