@@ -124,6 +124,8 @@ def instantiate(template: Template, seed: int, k: int = 0, suite: str = "world")
         answer = INFEASIBLE_WORD
     elif template.answer is not None:
         answer = str(fill(template.answer, ctx, f"{where} answer"))
+        # As the agent's answer reads once parsed (full-width punctuation folded, trailing '!' dropped).
+        answer = parse_action(f"answer ({answer})").text or answer
     if answer is not None:
         said = {"path": "agent.answer", "contains": answer}
         oracle = {"all": [oracle, said]} if oracle else said
