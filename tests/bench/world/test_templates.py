@@ -84,7 +84,7 @@ def test_distractors_are_seeded_recorded_and_handled_by_the_reference() -> None:
             and op.action[12:-1] in ("Don't allow", "Not now", "Get started")
             for op in t.reference
         )
-    assert all("wait (3)" in [op.action for op in t.reference] for t in notes)
+    assert all("wait (2)" in [op.action for op in t.reference] for t in notes)
 
 
 def _write(folder: Path, text: str) -> None:

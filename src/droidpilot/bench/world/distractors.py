@@ -24,7 +24,7 @@ NOTES = (
     ("Photos", "Your memories from last year are ready"),
     ("System update", "A new update is available"),
 )
-BANNER_WAIT = "wait (3)"
+BANNER_WAIT = ("wait (2)", "wait (2)")  # the banner shows after the first, is gone after the second
 
 
 def _seconds(op: str) -> float:
@@ -51,12 +51,13 @@ def add_distractors(
         ops.insert(ops.index(opener) + 1, f"click text ({button})")
         drawn.append(kind)
     if rng.random() < 0.5 and len(ops) >= 3:
+        # It arrives during the first wait after op j, so its banner is in the screenshot after it; the
+        # second wait outlasts the banner, so it never covers the next target or swallows a tap.
         j = rng.randint(1, len(ops) - 2)
-        at = sum(_seconds(op) for op in ops[: j + 1]) - 0.5
-        calm = ops[j + 1].startswith(("click", "open", "answer", "exit", "back"))  # not while typing
-        if _seconds(ops[j]) >= 1.0 and at == at and calm:  # (nan when a scroll comes first)
+        at = sum(_seconds(op) for op in ops[: j + 1]) + 0.5
+        if at == at:  # (nan when a scroll comes first: its length is not known)
             title, text = rng.choice(NOTES)
             setup["notifications"] = [{"at": at, "title": title, "text": text, "app": ""}]
-            ops.insert(j + 1, BANNER_WAIT)
+            ops[j + 1 : j + 1] = list(BANNER_WAIT)
             drawn.append("notification")
     return ops, setup, drawn
