@@ -75,7 +75,7 @@ def main() -> int:
     seeds = [int(s) for s in args.seeds.split(",")]
     modes = args.modes.split(",")
     jobs = [
-        (t.id, seed, mode, args.templates)
+        (t.template, seed, mode)
         for seed in seeds
         for t in load_suite("world", seed=seed, templates=args.templates).tasks
         for mode in modes
