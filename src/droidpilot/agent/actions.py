@@ -1,4 +1,7 @@
-"""The action grammar: Mobile-Agent's eight operations and the extended, self-grounded ones.
+"""The action grammar: Mobile-Agent's eight operations, the extended, self-grounded ones, and ``answer``.
+
+``answer (TEXT)`` ends the task with a reply (information retrieval; "infeasible: why" for a task that
+cannot be done): it is recorded in the trace and judged, never performed on the device.
 
 ``parse_action`` is a real parser (verb, then one parenthesised argument), tolerant of what models write
 (case, spacing, quotes, Chinese punctuation, a trailing period); ``format_action`` writes the canonical
@@ -36,17 +39,20 @@ _VERBS: dict[str, str] = {
     "home": "home", "press home": "home",
     "recents": "recents", "recent apps": "recents",
     "wait": "wait",
+    "answer": "answer", "reply": "answer",
 }
-TEXT_ACTIONS = ("open_app", "click_text", "type")
+TEXT_ACTIONS = ("open_app", "click_text", "type", "answer")
 NO_ARG_ACTIONS = ("page_up", "page_down", "back", "exit", "stop", "enter", "home", "recents")
 POINT_ACTIONS = ("tap", "long_press")
 ACTION_NAMES = (*TEXT_ACTIONS, "click_icon", *NO_ARG_ACTIONS, *POINT_ACTIONS, "swipe", "wait")
+# Actions that end the run (after the completion check) instead of being performed on the device.
+FINAL_ACTIONS = ("stop", "answer")
 
 GRAMMAR_HELP = (
     "Write exactly one action on the Action line, one of: open App (NAME), click text (TEXT), "
     "click icon (COLOR SHAPE, POSITION) with POSITION one or two of top/bottom/left/right/center, "
     "page up, page down, type (TEXT), back, exit, stop; extended: tap (x, y), long press (x, y), "
-    "swipe (x1, y1, x2, y2), enter, home, wait."
+    "swipe (x1, y1, x2, y2), enter, home, wait; answer (TEXT) to reply when the task asks a question."
 )
 
 _PUNCT_MAP = str.maketrans({"（": "(", "）": ")", "，": ",", "：": ":", "［": "[", "］": "]",
@@ -103,6 +109,8 @@ def format_action(action: Action) -> str:
         return f"click text ({action.text})"
     if n == "type":
         return f"type ({action.text})"
+    if n == "answer":
+        return f"answer ({action.text})"
     if n == "click_icon":
         pos = f", {' '.join(action.position)}" if action.position else ""
         return f"click icon ({action.description}{pos})"
@@ -255,12 +263,12 @@ def parse_action(text: str) -> Action:
         name = "click_text"  # "click (Settings)": a click on text, not coordinates.
     if name in TEXT_ACTIONS:
         value = _strip_quotes(arg) if arg is not None else ""
-        if name == "type" and arg is not None:
+        if name in ("type", "answer") and arg is not None:
             value = arg.strip()
             value = _strip_quotes(value) if len(value) >= 2 else value
         if not value:
             what = {"open_app": "the app's name", "click_text": "the text to click",
-                    "type": "the text to type"}[name]
+                    "type": "the text to type", "answer": "the reply"}[name]
             raise ActionParseError(
                 f"{format_action(Action(name, text='...')).split(' (')[0]} needs {what} in parentheses, "
                 f"e.g. {format_action(Action(name, text='Settings' if name != 'type' else 'hello'))}.")

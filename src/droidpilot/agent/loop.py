@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from droidpilot.agent.actions import Action
+from droidpilot.agent.actions import FINAL_ACTIONS, Action
 from droidpilot.agent.brains.base import Brain, BrainError, BrainReply, BrainRequest, HistoryEntry
 from droidpilot.agent.coords import CoordFrame, fit_size
 from droidpilot.agent.execute import NO_CHANGE_EXPECTED, perform, trace_entries
@@ -65,9 +65,11 @@ class RunResult:
     trace_dir: Path | None = None
     final_state: dict[str, Any] | None = None
     error: str = ""
+    answer: str | None = None
 
     def to_dict(self) -> dict[str, Any]:
         return {"termination": self.termination, "completed": self.completed, "steps": self.steps,
+                "answer": self.answer,
                 "actions": self.actions, "model_calls": self.model_calls,
                 "prompt_tokens": self.prompt_tokens, "completion_tokens": self.completion_tokens,
                 "seconds": round(self.seconds, 3),
@@ -99,6 +101,7 @@ class _Run:
     timings: dict[str, float] = field(
         default_factory=lambda: {"perception": 0.0, "model": 0.0, "device": 0.0})
     last_thought: str = ""
+    answer: str | None = None
 
 
 class Agent:
@@ -165,7 +168,7 @@ class Agent:
             reason, error = "interrupted", "interrupted by the user"
         result = RunResult(reason, completed, run.steps, run.actions, run.model_calls, run.prompt_tokens,
                            run.completion_tokens, time.monotonic() - run.started, run.timings,
-                           recorder.folder if recorder else None, self._final_state(), error)
+                           recorder.folder if recorder else None, self._final_state(), error, run.answer)
         if recorder:
             recorder.finish(screen.image if screen else None, screen.xml if screen else None,
                             run.last_thought, reason, {"status": "finished", "termination": reason,
@@ -210,12 +213,19 @@ class Agent:
         run.last_thought = parsed.thought or run.last_thought
         action = parsed.action
         record["action"] = action.to_dict()
-        if action.name == "stop":
+        if action.name == "answer":  # the reply is recorded as a frame of its own, then the run stops
+            run.answer = action.text
+            if recorder:
+                entry = {"type": "answer", "text": action.text, "status": "ok"}
+                function = {"name": "answer", "parameters": {"text": action.text}}
+                record["frame"] = recorder.record_frame(screen.image, screen.xml, entry, parsed.thought,
+                                                        function)
+        if action.name in FINAL_ACTIONS:
             completed = self._confirm_stop(run, screen, record)
             tracker.record("stop", failed=not completed)
             if not completed:
-                run.history.append(HistoryEntry(run.steps, "stop", parsed.thought, parsed.observation,
-                                                "not completed"))
+                run.history.append(HistoryEntry(run.steps, action.format(), parsed.thought,
+                                                parsed.observation, "not completed"))
         else:
             next_screen = self._act(run, action, parsed.thought, parsed.observation, screen, record,
                                     tracker, recorder)

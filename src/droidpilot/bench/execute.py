@@ -20,6 +20,7 @@ from droidpilot.bench import oracle as oracle_lang
 from droidpilot.bench.failures import failure_cause, failure_reason
 from droidpilot.bench.metrics import read_steps, task_metrics
 from droidpilot.bench.suite import BenchTask
+from droidpilot.errors import InputError
 from droidpilot.verify.engine import verify
 from droidpilot.verify.options import VerifierOptions
 from droidpilot.verify.result import VerifyResult
@@ -51,12 +52,17 @@ def verification_record(result: VerifyResult) -> dict[str, Any]:
     return out
 
 
-def _reset(device: Any, seed: int) -> None:
+def _reset(device: Any, task: BenchTask, seed: int) -> None:
     reset = getattr(device, "reset", None)
     if callable(reset):
         reset(seed)
     else:  # a real phone: start from its home screen
         device.key("home")
+    if task.setup:  # a template instance's seeded start state and distractors (SimPhone only)
+        apply = getattr(device, "apply_setup", None)
+        if not callable(apply):
+            raise InputError(f"task {task.id} starts from a seeded SimPhone state; run it with --device sim")
+        apply(task.setup)
 
 
 def run_task(task: BenchTask, device: Any, brain: Any, folder: Path, *, ocr_engine: Any,
@@ -70,7 +76,7 @@ def run_task(task: BenchTask, device: Any, brain: Any, folder: Path, *, ocr_engi
     folder.mkdir(parents=True)
     atomic_write(folder / "rule.yaml", task.rule_text.encode("utf-8"))
     the_seed = task.seed if seed is None else seed
-    _reset(device, the_seed)
+    _reset(device, task, the_seed)
     started = time.monotonic()
     limit = max_steps or task.step_limit()
     agent = Agent(device, brain, ocr_engine=ocr_engine, out_dir=folder, language=language or task.lang,
@@ -79,6 +85,8 @@ def run_task(task: BenchTask, device: Any, brain: Any, folder: Path, *, ocr_engi
                   on_step=on_step)
     run = agent.run(task.instruction)
     state = run.final_state
+    if state is not None:  # the agent's reply (answer action) is judged with the phone's state
+        state = {**state, "agent": {"answer": run.answer}}
     oracle = oracle_lang.evaluate(task.oracle, state) if state is not None else None
     atomic_write_json(folder / "oracle.json", oracle.to_dict() if oracle else {"ok": None, "checks": []})
     result = verify_trace(task, folder, options)
@@ -86,7 +94,8 @@ def run_task(task: BenchTask, device: Any, brain: Any, folder: Path, *, ocr_engi
     reached = [s.node for s in result.nodes if s.state == "reached"]
     row: dict[str, Any] = {
         "id": task.id, "suite": task.suite, "level": task.level, "app": task.app, "scenario": task.scenario,
-        "instruction": task.instruction,
+        "instruction": task.instruction, "template": task.template, "kind": task.kind, "tier": task.tier,
+        "answer": run.answer,
         **task_metrics(task.rule, task.reference_steps, read_steps(folder), result.ok, reached,
                        None if oracle is None else oracle.ok, run.termination),
         "termination": run.termination, "manual_review_needed": result.manual_review_needed,

@@ -14,7 +14,7 @@ from typing import Any
 
 from droidpilot.bench.provenance import run_metadata, settings, settings_changed
 from droidpilot.bench.results import load_results, write_results
-from droidpilot.bench.suite import BenchTask, load_suite
+from droidpilot.bench.suite import BenchTask
 from droidpilot.bench.worker import BRAINS, RunConfig, error_row, split_key, work_key
 from droidpilot.errors import InputError
 
@@ -119,9 +119,9 @@ def open_run(config: RunConfig, devices: Sequence[str], task_ids: list[str] | No
         raise InputError("no device to run on; use --device sim or give device serials")
     if config.trials < 1:
         raise InputError(f"--trials must be at least 1, got {config.trials}")
-    suite = load_suite(config.suite)
+    suite = config.load()
     tasks = suite.select(task_ids)
     config = RunConfig(**{**asdict(config), "suite": str(suite.folder), "out": Path(config.out)})
-    seeds = {t.id: t.seed if config.seed is None else config.seed for t in tasks}
+    seeds = {t.id: t.seed if config.seed is None or t.template else config.seed for t in tasks}
     meta = {**run_meta(config, devices), **run_metadata(config, devices, suite, seeds)}
     return config, Ledger(config, devices, tasks, resume, meta)

@@ -25,7 +25,8 @@ from droidpilot.errors import InputError
 
 # Settings a resumed run must share with the run it continues (the others may differ, e.g. --devices).
 RESUME_KEYS = ("brain", "model", "base_url", "max_steps", "lang", "extended_actions", "coord_space",
-               "temperature", "seed", "trials", "image_max_side", "check_completion", "ocr")
+               "temperature", "seed", "trials", "image_max_side", "check_completion", "ocr",
+               "instances", "templates", "tier")
 
 
 def suite_digest(suite: Suite) -> str:

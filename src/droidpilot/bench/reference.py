@@ -32,6 +32,15 @@ def pick_candidate(target: str, choices: list[dict[str, Any]]) -> int:
     return best
 
 
+MAX_SCROLLS = 30
+
+
+def _visible(request: BrainRequest, text: str) -> bool:
+    """Whether OCR reads ``text`` on the request's screen (normalised, as one line or inside one)."""
+    want = match_key(text)
+    return any(want and want in match_key(line.text) for line in request.screen.lines())
+
+
 class ReferenceBrain:
     """Answers with the reference operations in order, then ``stop``; ``wrong_final`` replaces the last
     operation (used to record negative traces for the verifier's evaluation)."""
@@ -46,6 +55,7 @@ class ReferenceBrain:
             self.ops[-1] = RefOp(wrong_final)
         self.wrong_final = wrong_final
         self._next = 0
+        self._scrolled = 0
         self._current: RefOp | None = None
 
     def decide(self, request: BrainRequest) -> BrainReply:
@@ -58,6 +68,18 @@ class ReferenceBrain:
             number = wanted if wanted and wanted <= len(request.choices) else pick_candidate(
                 request.target, request.choices)
             return BrainReply(str(number), model_calls=0)
+        if self._next >= len(self.ops):
+            self._current = None
+            return BrainReply(format_response("The reference operations are done.",
+                                              "Nothing is left to do.", "stop"), model_calls=0)
+        while self._next < len(self.ops) and self.ops[self._next].until is not None:
+            op = self.ops[self._next]
+            if self._scrolled >= MAX_SCROLLS or _visible(request, op.until or ""):
+                self._next, self._scrolled = self._next + 1, 0
+                continue
+            self._current, self._scrolled = op, self._scrolled + 1
+            return BrainReply(format_response(f"Step {request.step}.", f"Scrolling until {op.until} shows.",
+                                              op.action), model_calls=0)
         if self._next >= len(self.ops):
             self._current = None
             return BrainReply(format_response("The reference operations are done.",

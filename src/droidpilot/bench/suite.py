@@ -40,10 +40,14 @@ class RefOp:
 
     action: str
     choose: int | None = None
+    until: str | None = None  # repeat the action until this text is on screen (scrolling a long list)
 
     def to_dict(self) -> dict[str, Any]:
         """The operation as a plain mapping."""
-        return {"action": self.action, "choose": self.choose}
+        out: dict[str, Any] = {"action": self.action, "choose": self.choose}
+        if self.until is not None:
+            out["until"] = self.until
+        return out
 
 
 @dataclass
@@ -65,6 +69,13 @@ class BenchTask:
     max_steps: int | None = None
     lang: str = "en"
     notes: str = ""
+    # Set for instances of a template suite (``droidpilot.bench.world``); plain task files leave them empty.
+    setup: dict[str, Any] = field(default_factory=dict)
+    template: str = ""
+    kind: str = ""
+    tier: str = ""
+    params: dict[str, Any] = field(default_factory=dict)
+    distractors: list[str] = field(default_factory=list)
 
     @property
     def app(self) -> str:
@@ -120,9 +131,18 @@ def suite_folder(name_or_path: str) -> Path:
                      f"({', '.join(available_suites())})")
 
 
-def load_suite(name_or_path: str) -> Suite:
-    """Load every ``*.yaml`` task file of a suite (sorted by file name); SuiteError lists every problem."""
+def load_suite(name_or_path: str, *, seed: int = 0, instances: int = 1, templates: str | None = None,
+               tier: str | None = None) -> Suite:
+    """Load every ``*.yaml`` task file of a suite (sorted by file name); SuiteError lists every problem.
+    A template suite (``_suite.yaml``: ``type: templates``) is instantiated for ``seed``: ``instances``
+    per template, only templates matching ``templates`` (comma-separated globs) and ``tier``."""
     folder = suite_folder(name_or_path)
+    from droidpilot.bench.world.template import is_template_suite
+
+    if is_template_suite(folder):
+        from droidpilot.bench.world import load_world
+
+        return load_world(folder, seed=seed, instances=instances, patterns=templates, tier=tier)
     files = sorted(p for p in folder.glob("*.yaml") if not p.name.startswith("_"))
     if not files:
         raise SuiteError(f"{folder}: no task files (*.yaml) in the suite folder")

@@ -42,10 +42,21 @@ class RunConfig:
     extended_actions: bool = False
     coord_space: str | None = None
     temperature: float | None = None  # None: the brain's default (0 for openai)
-    seed: int | None = None  # None: each task's own SimPhone seed
+    seed: int | None = None  # fixed suites: SimPhone's seed (None: each task's own); template suites: the
+    # seed instances are drawn from (None: 0), each instance keeping its own SimPhone state
     trials: int = 1
     image_max_side: int = 1024
     action_format: str = "text"  # how the openai brain answers: text | tools
+    instances: int = 1  # template suites: instances per template
+    templates: str | None = None  # template suites: comma-separated globs of template ids or apps
+    tier: str | None = None  # template suites: easy | medium | hard
+
+    def load(self) -> Any:
+        """The suite of this run (a template suite is instantiated for seed, instances, templates, tier)."""
+        from droidpilot.bench.suite import load_suite
+
+        return load_suite(self.suite, seed=self.seed or 0, instances=self.instances, templates=self.templates,
+                          tier=self.tier)
 
 
 def work_key(task_id: str, trial: int, trials: int) -> str:
@@ -104,12 +115,11 @@ class Workbench:
 
 def setup_worker(spec: str, wid: int, config: RunConfig) -> Workbench:
     """Load the suite, open the phone and the OCR engine (once per worker); InputError when impossible."""
-    from droidpilot.bench.suite import load_suite
     from droidpilot.perception.cache import cached
     from droidpilot.perception.ocr import make_ocr_engine
     from droidpilot.verify.setup import VerifierChoices, build_options
 
-    suite = load_suite(config.suite)
+    suite = config.load()
     device, settle = make_device(spec, wid, config)
     engine = make_ocr_engine(config.ocr)
     if engine is None:
@@ -134,7 +144,8 @@ def execute_task(bench: Workbench, key: str, config: RunConfig, traces_root: Pat
         row = run_task(task, bench.device, make_brain(config, task), folder, ocr_engine=bench.ocr,
                        options=bench.options, settle_s=bench.settle,
                        check_completion=config.check_completion, on_step=on_step,
-                       max_steps=config.max_steps, language=config.lang, seed=config.seed)
+                       max_steps=config.max_steps, language=config.lang,
+                       seed=None if task.template else config.seed)  # an instance keeps its own state
     except Exception as exc:  # one task's crash is recorded; the others go on
         detail = str(exc) if isinstance(exc, DroidpilotError) else traceback.format_exc(limit=4)
         row = error_row(task, f"{type(exc).__name__}: {detail}", getattr(bench.device, "serial", bench.spec))

@@ -27,7 +27,9 @@ CoordSpaceOpt = Annotated[str | None, typer.Option("--coord-space", help="How th
 ExtendedOpt = Annotated[bool, typer.Option("--extended-actions", help="Offer tap/swipe/... to models.")]
 ImageMaxSideOpt = Annotated[int, typer.Option("--image-max-side", help="Longest image side sent to models.")]
 SeedOpt = Annotated[int | None, typer.Option("--seed", help="SimPhone's seed: the phone's initial state "
-                                                            "(bench: default each task's own).")]
+                                                            "(bench: default each task's own; a template "
+                                                            "suite such as world draws its instances from "
+                                                            "it, default 0).")]
 
 
 def check_agent_options(*, max_steps: int | None = None, lang: str | None = None,

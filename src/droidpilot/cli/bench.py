@@ -160,6 +160,10 @@ def bench(
                                  "cluster, or one actor per --device SERIAL on the node offering the "
                                  "resource phone:SERIAL. Trace folders come back to --out as bytes "
                                  "returned by each task, so --out need not be shared with the cluster."),
+    instances: int = typer.Option(1, "--instances", help="Template suites: instances per template."),
+    templates: str | None = typer.Option(None, "--templates", help="Template suites: comma-separated "
+                                         "globs of template ids or apps, e.g. 'contacts-*'."),
+    tier: str | None = typer.Option(None, "--tier", help="Template suites: easy | medium | hard."),
 ) -> None:
     """Run a benchmark suite, verify every trace, and report Su, Su-oracle, CR, RE and PS.
 
@@ -192,7 +196,8 @@ def bench(
                            responses=responses, adb_host=adb_host, adb_port=adb_port, max_steps=max_steps,
                            lang=language, extended_actions=extended, coord_space=coord_space,
                            temperature=temperature, seed=seed, trials=trials, image_max_side=image_max_side,
-                           action_format=action_format)
+                           action_format=action_format, instances=instances,
+                           templates=templates, tier=tier)
         human = None
         if labels is not None:  # checked before anything runs
             if not judge_eval:

@@ -29,6 +29,21 @@ def _widgets(app: App) -> list[Widget]:
     return out
 
 
+def _shared_screens(folder: Path) -> dict[str, object]:
+    """Screens every app gets (``_shared.yaml``: permission, rate-this-app and onboarding prompts)."""
+    path = folder / "_shared.yaml"
+    if not path.exists():
+        return {}
+    try:
+        raw = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
+    except (OSError, yaml.YAMLError) as exc:
+        raise InputError(f"{path}: cannot read shared screens: {exc}") from None
+    screens = raw.get("screens") if isinstance(raw, dict) else None
+    if not isinstance(screens, dict):
+        raise InputError(f"{path}: expected a mapping with `screens:` (name -> screen)")
+    return screens
+
+
 def load_app(path: Path) -> App:
     """Parse and validate one app file; InputError says which file, where, and what is wrong."""
     try:
@@ -37,6 +52,9 @@ def load_app(path: Path) -> App:
         raise InputError(f"{path}: cannot read app data: {exc}") from None
     if not isinstance(raw, dict):
         raise InputError(f"{path}: an app file must be a mapping with name, package, label, icon, screens")
+    if isinstance(raw.get("screens"), dict):
+        for name, screen in _shared_screens(path.parent).items():
+            raw["screens"].setdefault(name, screen)
     try:
         app = App.model_validate(raw)
     except ValidationError as exc:
@@ -55,7 +73,7 @@ def load_app(path: Path) -> App:
 def load_catalog(folder: str = str(APPS_DIR)) -> dict[str, App]:
     """All apps in ``folder`` by name, in file-name order (the launcher's order)."""
     apps: dict[str, App] = {}
-    for path in sorted(Path(folder).glob("*.yaml")):
+    for path in sorted(p for p in Path(folder).glob("*.yaml") if not p.name.startswith("_")):
         app = load_app(path)
         if app.name in apps:
             raise InputError(f"{path}: app name {app.name!r} is already used by another file")

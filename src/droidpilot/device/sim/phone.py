@@ -17,6 +17,7 @@ from droidpilot.device.base import DeviceError
 from droidpilot.device.sim import actions
 from droidpilot.device.sim.canvas import BASE_WIDTH, Node, Tap
 from droidpilot.device.sim.catalog import APPS_DIR, load_catalog
+from droidpilot.device.sim.instance import apply_setup
 from droidpilot.device.sim.model import App
 from droidpilot.device.sim.png import encode_png
 from droidpilot.device.sim.render import draw_ops, ops_key
@@ -87,6 +88,11 @@ class SimDevice(TextInput, SystemVerbs):
             "shade_open": w.overlay == "shade",
         }
         return out
+
+    def apply_setup(self, setup: dict[str, Any]) -> None:
+        """Start a task instance from here (``instance.apply_setup``): state patches, distractors."""
+        apply_setup(self._world, setup)
+        self._changed()
 
     def apps(self) -> list[App]:
         """Every app SimPhone knows (installed or installable)."""
@@ -308,6 +314,8 @@ class SimDevice(TextInput, SystemVerbs):
             w.tasks[name] = [Entry(home, focus=w.catalog[name].screens[home].autofocus)]
             w.foreground = name
             self._entered()
+            for screen, params in w.launch_dialogs.pop(name, []):  # seeded first-launch distractors
+                self.push(screen, params)
         w.foreground = name
         if name in w.recents:
             w.recents.remove(name)
@@ -390,7 +398,6 @@ class SimDevice(TextInput, SystemVerbs):
         else:
             assert tap.ctx is not None
             actions.run(self, tap.actions, tap.ctx)
-
 
 
 def _inside(node: Node, x: int, y: int) -> bool:

@@ -14,6 +14,7 @@ from droidpilot.device.sim.canvas import Canvas, Node, Tap, union
 from droidpilot.device.sim.expr import condition, lookup, render, to_text
 from droidpilot.device.sim.fonts import one_line
 from droidpilot.device.sim.model import Widget
+from droidpilot.device.sim.photo import draw_photo
 from droidpilot.device.sim.theme import Palette, mix
 
 MARGIN = 48
@@ -114,7 +115,10 @@ def _row(w, ctx, x, y, width, env):
     if w.thumb:
         thumb = text_of(w.thumb, ctx) or env.accent
         c.rect(left, y + 30, left + 340, y + height - 30, thumb, radius=20)
-        c.glyph(w.glyph or "play", left + 130, cy - 40, 80, "#FFFFFF")
+        if "photo" in w.style:  # a procedural picture (gallery grids), seeded by the row's title
+            draw_photo(c, left, y + 30, left + 340, y + height - 30, title, thumb)
+        else:
+            c.glyph(w.glyph or "play", left + 130, cy - 40, 80, "#FFFFFF")
         children.append(Node("android.widget.ImageView", c.box(left, y + 30, left + 340, y + height - 30),
                              desc=title, package=env.package))
         left += 380
@@ -270,9 +274,12 @@ def _image(w, ctx, x, y, width, env):
         color = "#242F3E"
     inset = 0 if "bleed" in w.style else MARGIN
     c.rect(x + inset, y + 16, x + width - inset, y + height - 16, color, radius=0 if inset == 0 else 28)
-    if is_map:
+    if "photo" in w.style:  # a procedural picture seeded by its description
+        draw_photo(c, x + inset, y + 16, x + width - inset, y + height - 16,
+                   text_of(w.desc, ctx) or text_of(w.text, ctx), text_of(w.color, ctx))
+    elif is_map:
         _map(c, x + inset, y + 16, x + width - inset, y + height - 16, env.pal.name == "dark")
-    if w.glyph:
+    if w.glyph and "photo" not in w.style:
         g = min(height * 0.32, 220)
         c.glyph(text_of(w.glyph, ctx), x + (width - g) / 2, y + (height - g) / 2, g,
                 "#EA4335" if is_map else "#FFFFFFCC")

@@ -47,6 +47,8 @@ class World:
     notifications: list[dict[str, Any]] = field(default_factory=list)
     heads_up_until: float = -1.0
     time: float = 0.0
+    scheduled: list[dict[str, Any]] = field(default_factory=list)
+    launch_dialogs: dict[str, list[tuple[str, dict[str, Any]]]] = field(default_factory=dict)
 
     def reset(self, seed: int, dark: bool) -> None:
         """Fresh state for ``seed``: apps' initial state, seeded data order, launcher in front."""
@@ -67,6 +69,7 @@ class World:
         self.foreground = self.overlay = None
         self.launcher_query, self.launcher_focus, self.shift = "", False, False
         self.toast, self.notifications, self.heads_up_until, self.time = None, [], -1.0, 0.0
+        self.scheduled, self.launch_dialogs = [], {}
 
     # -- derived ------------------------------------------------------------------------------
     @property
@@ -117,6 +120,9 @@ class World:
                 label = self.catalog[name].label
                 self.notify(f"{label} installed", "Download complete. Tap to open.", name,
                             at=started + INSTALL_SECONDS)
+        while self.scheduled and self.time >= self.scheduled[0]["at"]:  # seeded mid-task notifications
+            note = self.scheduled.pop(0)
+            self.notify(note["title"], note["text"], note.get("app"), at=note["at"])
         if self.toast and self.time >= self.toast[1]:
             self.toast = None
 

@@ -1,0 +1,57 @@
+"""Parameters computed from earlier ones: an item picked from a drawn list (found only by scrolling
+when it is far down), a value absent from it (infeasible tasks), counts and sums (retrieval answers)."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from droidpilot.bench.params import ParamError, copy_value, draw
+from droidpilot.bench.world.fill import fill, lookup
+
+DERIVED = ("pick", "absent", "count", "sum", "fill")
+
+
+def _items(spec: dict[str, Any], ctx: dict[str, Any], where: str) -> list[Any]:
+    items = lookup(ctx, str(spec.get("from", "")), f"{where}.from")
+    if not isinstance(items, list) or not items:
+        raise ParamError(f"{where}.from: {spec.get('from')!r} is not a non-empty list parameter")
+    return items
+
+
+def _matches(item: Any, spec: dict[str, Any], ctx: dict[str, Any], where: str) -> bool:
+    if "where" not in spec:
+        return True
+    want = fill(spec.get("equals"), ctx, where)
+    return isinstance(item, dict) and str(item.get(spec["where"])) == str(want)
+
+
+def derive(spec: dict[str, Any], rng: random.Random, ctx: dict[str, Any], where: str) -> Any:
+    """The value of a derived parameter spec (``type`` one of ``DERIVED``)."""
+    kind = spec["type"]
+    if kind == "fill":
+        return fill(spec.get("value"), ctx, where)
+    items = _items(spec, ctx, where)
+    if kind == "pick":
+        lo, hi = int(spec.get("min", 0)), int(spec.get("max", len(items) - 1))
+        lo, hi = (
+            max(0, lo if lo >= 0 else len(items) + lo),
+            min(len(items) - 1, hi if hi >= 0 else len(items) + hi),
+        )
+        pool = [i for i in items[lo : hi + 1] if _matches(i, spec, ctx, where)]
+        if not pool:
+            raise ParamError(f"{where}: no item of {spec['from']!r} between {lo} and {hi} to pick")
+        return copy_value(rng.choice(pool))
+    if kind == "absent":
+        field = spec.get("field")
+        taken = {str(i.get(field) if isinstance(i, dict) and field else i) for i in items}
+        for _ in range(200):
+            value = draw(spec.get("draw", "full_name"), rng, f"{where}.draw")
+            if str(value) not in taken:
+                return value
+        raise ParamError(f"{where}: cannot draw a value absent from {spec['from']!r}")
+    chosen = [i for i in items if _matches(i, spec, ctx, where)]
+    if kind == "count":
+        return len(chosen) + int(spec.get("add", 0))
+    total = sum(float(i.get(spec.get("field"), 0)) for i in chosen if isinstance(i, dict))
+    return spec.get("format", "{:.2f}").format(total)

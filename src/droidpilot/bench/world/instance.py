@@ -1,0 +1,165 @@
+"""Task instances: a template, a seed and an instance number give one concrete, reproducible task.
+
+Parameters are drawn in order (later ones may pick from earlier lists), every placeholder is filled,
+``open App`` of an app that is not on the launcher's first screen becomes the launcher search a person
+would use, distractors are drawn, and the oracle and MobiFlow rule are completed for the kind.
+"""
+
+from __future__ import annotations
+
+import functools
+import random
+from typing import Any
+
+from droidpilot.agent.actions import ActionParseError, parse_action
+from droidpilot.bench import oracle as oracle_lang
+from droidpilot.bench.params import ParamError, draw
+from droidpilot.bench.suite import BenchTask, RefOp, SuiteError
+from droidpilot.bench.world.derived import DERIVED, derive
+from droidpilot.bench.world.distractors import add_distractors
+from droidpilot.bench.world.fill import fill
+from droidpilot.bench.world.rulegen import build_rule, rule_document
+from droidpilot.bench.world.template import Template
+from droidpilot.errors import InputError
+
+TIERS = ("easy", "medium", "hard")
+INFEASIBLE_WORD = "infeasible"
+
+
+def tier_of(steps: int) -> str:
+    """easy <= 4 reference operations, medium 5-9, hard >= 10."""
+    return "easy" if steps <= 4 else ("medium" if steps <= 9 else "hard")
+
+
+@functools.cache
+def _apps() -> tuple[dict[str, tuple[str, str]], frozenset[str]]:
+    """(app name -> (label, package), labels shown on the launcher's first screen)."""
+    from droidpilot.device.sim.phone import SimDevice
+
+    phone = SimDevice()
+    info = {a.name: (a.label, a.package) for a in phone.apps()}
+    return info, frozenset(text for text, _ in phone.labels())
+
+
+def _open_steps(ops: list[str]) -> list[str]:
+    """``open App (X)`` for an app below the launcher's first screen becomes: search apps, type, open."""
+    _, visible = _apps()
+    out: list[str] = []
+    for op in ops:
+        label = op[len("open App (") : -1] if op.startswith("open App (") and op.endswith(")") else None
+        if label is not None and label not in visible:
+            out += ["click text (Search apps)", f"type ({label[:-1] if len(label) > 3 else label})"]
+        out.append(op)
+    return out
+
+
+def draw_params(template: Template, rng: random.Random) -> dict[str, Any]:
+    """Every parameter of ``template``, in order."""
+    ctx: dict[str, Any] = {}
+    for name, spec in template.params.items():
+        where = f"{template.where}: template {template.id!r} params.{name}"
+        if isinstance(spec, dict) and spec.get("type") in DERIVED:
+            ctx[name] = derive(spec, rng, ctx, where)
+        else:
+            ctx[name] = draw(spec, rng, where)
+    return ctx
+
+
+SCROLL = "@scroll "
+CHOOSE = " @choose "
+
+
+def _as_text(op: Any, where: str) -> str:
+    """A reference item as one line: an action, or ``@scroll TEXT`` for ``{scroll_to: TEXT}``."""
+    if isinstance(op, dict) and set(op) == {"scroll_to"}:
+        return SCROLL + str(op["scroll_to"])
+    if isinstance(op, dict) and set(op) == {"action", "choose"}:
+        return f"{op['action']}{CHOOSE}{int(op['choose'])}"
+    if isinstance(op, str):
+        return op
+    raise SuiteError(f"{where}: a reference item is an action or {{scroll_to: TEXT}}, got {op!r}")
+
+
+def _reference(ops: list[str], where: str) -> list[RefOp]:
+    out = []
+    for i, op in enumerate(ops):
+        if op.startswith(SCROLL):
+            out.append(RefOp("page down", until=op[len(SCROLL) :]))
+            continue
+        op, _, choose = op.partition(CHOOSE)
+        try:
+            action = parse_action(op)
+        except ActionParseError as exc:
+            raise SuiteError(f"{where}: reference[{i}] {op!r} is not an action: {exc}") from None
+        out.append(RefOp(action.format(), int(choose) if choose else None))
+    return out
+
+
+def instantiate(template: Template, seed: int, k: int = 0, suite: str = "world") -> BenchTask:
+    """Instance ``k`` of ``template`` for ``seed``; SuiteError names the template when it cannot be built."""
+    where = f"{template.where}: template {template.id!r}"
+    apps, _ = _apps()
+    for name in template.apps:
+        if name not in apps:
+            raise SuiteError(f"{where}: apps: no SimPhone app {name!r} (known: {', '.join(sorted(apps))})")
+    rng = random.Random(f"{template.id}:{seed}:{k}")
+    try:
+        ctx = draw_params(template, rng)
+    except ParamError as exc:
+        raise SuiteError(str(exc)) from None
+    ops = [_as_text(op, where) for op in fill(template.reference, ctx, f"{where} reference")]
+    ops = _open_steps(ops)
+    base_steps = len(ops) + sum(1 for op in ops if op.startswith(SCROLL))  # a scroll is a page or two
+    setup = fill(template.setup, ctx, f"{where} setup")
+    label, package = apps[template.apps[0]]
+    drawn: list[str] = []
+    if template.distractors:
+        ops, extra, drawn = add_distractors(
+            random.Random(f"distract:{template.id}:{seed}:{k}"), ops, template.apps[0], label
+        )
+        setup.update(extra)
+    oracle = fill(template.oracle, ctx, f"{where} oracle")
+    answer = None
+    if template.kind == "infeasible":
+        answer = INFEASIBLE_WORD
+    elif template.answer is not None:
+        answer = str(fill(template.answer, ctx, f"{where} answer"))
+        # As the agent's answer reads once parsed (full-width punctuation folded, trailing '!' dropped).
+        answer = parse_action(f"answer ({answer})").text or answer
+    if answer is not None:
+        said = {"path": "agent.answer", "contains": answer}
+        oracle = {"all": [oracle, said]} if oracle else said
+    try:
+        oracle_lang.validate(oracle, f"{where} oracle")
+    except oracle_lang.OracleError as exc:
+        raise SuiteError(str(exc)) from None
+    instruction = str(fill(template.instruction, ctx, f"{where} instruction")).strip()
+    checkpoints = [[str(t) for t in cp] for cp in fill(template.checkpoints, ctx, f"{where} checkpoints")]
+    task_id = f"{template.id}-{seed}-{k}"
+    try:
+        rule, rule_text = build_rule(
+            rule_document(task_id, package, template.kind, instruction, checkpoints, answer)
+        )
+    except InputError as exc:
+        raise SuiteError(f"{where}: the generated rule is invalid: {exc}") from None
+    tier = tier_of(base_steps)
+    task = BenchTask(
+        id=task_id,
+        suite=suite,
+        path=template.path,
+        scenario=template.kind,
+        level=TIERS.index(tier) + 1,
+        apps=list(template.apps),
+        instruction=instruction,
+        reference=_reference(ops, where),
+        oracle=oracle,
+        rule=rule,
+        rule_text=rule_text,
+        seed=seed,
+        lang=template.lang,
+        notes=", ".join(drawn),
+    )
+    task.setup = setup
+    task.template, task.kind, task.tier, task.params = template.id, template.kind, tier, ctx
+    task.distractors = drawn
+    return task

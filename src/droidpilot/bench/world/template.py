@@ -1,0 +1,201 @@
+"""Task templates as data: one YAML file per app under a template suite folder, validated on load.
+
+A file holds ``app`` (the app its templates are filed under) and ``templates``, a list of mappings:
+``id``, ``kind`` (see ``KINDS``), ``instruction`` (``{param}`` placeholders), ``params`` (name -> spec, see
+``droidpilot.bench.params``; ``pick`` / ``absent`` / ``count`` / ``sum`` reach into earlier list params),
+``reference`` (Mobile-Agent actions with placeholders), ``oracle`` (a predicate over ``state()``),
+``checkpoints`` (the screens a run must show, in order, each a list of texts: the generated rule's
+milestones), and optionally ``apps``, ``lang``, ``setup`` (start state: ``state: {app.key: value}``),
+``answer`` (the true reply of a retrieval task), ``variants`` (a list of mappings, each its own template
+with those values as constant parameters and ``id`` appended), ``distractors`` (false to opt out).
+"""
+
+from __future__ import annotations
+
+import difflib
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from droidpilot.bench.suite import SuiteError
+
+KINDS = ("settings", "data-entry", "search", "navigation", "multi-app", "retrieval", "infeasible", "edit")
+REQUIRED = ("id", "kind", "instruction", "reference", "checkpoints")
+OPTIONAL = ("oracle", "params", "apps", "lang", "setup", "answer", "variants", "distractors", "notes")
+SUITE_FILE = "_suite.yaml"
+
+
+@dataclass
+class Template:
+    """One validated task template (a variant is a template of its own)."""
+
+    id: str
+    app: str
+    kind: str
+    apps: list[str]
+    instruction: str
+    params: dict[str, Any]
+    reference: list[Any]
+    oracle: dict[str, Any]
+    checkpoints: list[list[str]]
+    path: Path
+    line: int
+    lang: str = "en"
+    setup: dict[str, Any] = field(default_factory=dict)
+    answer: str | None = None
+    distractors: bool = True
+
+    @property
+    def where(self) -> str:
+        """``file:line`` of the template, for error messages."""
+        return f"{self.path}:{self.line}"
+
+
+def is_template_suite(folder: Path) -> bool:
+    """Whether ``folder`` holds templates (a ``_suite.yaml`` saying ``type: templates``)."""
+    marker = folder / SUITE_FILE
+    if not marker.is_file():
+        return False
+    try:
+        data = yaml.safe_load(marker.read_text(encoding="utf-8"))
+    except (OSError, yaml.YAMLError) as exc:
+        raise SuiteError(f"{marker}: cannot read ({exc})") from None
+    return isinstance(data, dict) and data.get("type") == "templates"
+
+
+def _lines(root: yaml.Node | None) -> list[int]:
+    """Line (1-based) of each item of the ``templates`` list."""
+    if not isinstance(root, yaml.MappingNode):
+        return []
+    for key, value in root.value:
+        if getattr(key, "value", None) == "templates" and isinstance(value, yaml.SequenceNode):
+            return [item.start_mark.line + 1 for item in value.value]
+    return []
+
+
+def _fail(path: Path, line: int, tid: str, key: str, message: str, fix: str = "") -> SuiteError:
+    return SuiteError(
+        f"{path}:{line}: template {tid!r} field '{key}': {message}" + (f" — {fix}" if fix else "")
+    )
+
+
+def _check(raw: Any, path: Path, line: int, app: str) -> list[Template]:
+    tid = raw.get("id") if isinstance(raw, dict) else None
+    if not isinstance(raw, dict) or not isinstance(tid, str) or not tid.strip():
+        raise SuiteError(f"{path}:{line}: a template must be a mapping with an `id` (text)")
+    for key in raw:
+        if key not in REQUIRED + OPTIONAL:
+            close = difflib.get_close_matches(str(key), REQUIRED + OPTIONAL, n=1)
+            raise _fail(
+                path,
+                line,
+                tid,
+                str(key),
+                "unknown field",
+                f"did you mean '{close[0]}'?" if close else f"known: {', '.join(REQUIRED + OPTIONAL)}",
+            )
+    for key in REQUIRED:
+        if key not in raw:
+            raise _fail(path, line, tid, key, "missing", f"a template needs {', '.join(REQUIRED)}")
+    if any(c.isspace() or c in "/\\" for c in tid):
+        raise _fail(path, line, tid, "id", "not a usable id", "use letters, digits, '-' and '_'")
+    if raw["kind"] not in KINDS:
+        raise _fail(
+            path, line, tid, "kind", f"{raw['kind']!r} is not a kind", f"use one of {', '.join(KINDS)}"
+        )
+    if not isinstance(raw["reference"], list) or not raw["reference"]:
+        raise _fail(path, line, tid, "reference", "expected a non-empty list of actions")
+    cps = raw["checkpoints"]
+    if (
+        not isinstance(cps, list)
+        or not cps
+        or not all(
+            isinstance(c, list) and c and all(isinstance(t, (str, int, float)) for t in c) for c in cps
+        )
+    ):
+        raise _fail(
+            path,
+            line,
+            tid,
+            "checkpoints",
+            "expected a list of screens, each a list of texts",
+            'e.g. [["Contacts", "Ava Smith"], ["{name}"]]',
+        )
+    if raw["kind"] not in ("retrieval", "infeasible") and not raw.get("oracle"):
+        raise _fail(
+            path, line, tid, "oracle", "missing", "only retrieval and infeasible tasks may leave it out"
+        )
+    if raw["kind"] == "retrieval" and "answer" not in raw:
+        raise _fail(path, line, tid, "answer", "a retrieval task needs the true answer (with placeholders)")
+    params = raw.get("params") or {}
+    if not isinstance(params, dict):
+        raise _fail(path, line, tid, "params", "expected a mapping name -> parameter spec")
+    variants = raw.get("variants") or [{}]
+    if not isinstance(variants, list) or not all(isinstance(v, dict) for v in variants):
+        raise _fail(path, line, tid, "variants", "expected a list of mappings (each with an id)")
+    out = []
+    for i, var in enumerate(variants):
+        vid = var.get("id")
+        if len(variants) > 1 and not isinstance(vid, str):
+            raise _fail(path, line, tid, f"variants[{i}]", "each variant needs an `id`")
+        merged = {
+            **{k: {"type": "const", "value": v} for k, v in var.items() if k not in ("id", "apps")},
+            **params,
+        }
+        out.append(
+            Template(
+                id=f"{tid}-{vid}" if vid else tid,
+                app=app,
+                kind=raw["kind"],
+                apps=list(var.get("apps") or raw.get("apps") or [app]),
+                instruction=str(raw["instruction"]),
+                params=merged,
+                reference=list(raw["reference"]),
+                oracle=raw.get("oracle") or {},
+                checkpoints=[[str(t) for t in c] for c in cps],
+                path=path,
+                line=line,
+                lang=str(raw.get("lang", "en")),
+                setup=dict(raw.get("setup") or {}),
+                answer=None if raw.get("answer") is None else str(raw["answer"]),
+                distractors=bool(raw.get("distractors", True)),
+            )
+        )
+    return out
+
+
+def load_templates(folder: Path) -> list[Template]:
+    """Every template of a template suite folder, in file order; SuiteError lists every problem."""
+    files = sorted(p for p in folder.glob("*.yaml") if not p.name.startswith("_"))
+    if not files:
+        raise SuiteError(f"{folder}: no template files (*.yaml) in the suite folder")
+    templates: list[Template] = []
+    problems: list[str] = []
+    for path in files:
+        try:
+            text = path.read_text(encoding="utf-8")
+            data = yaml.safe_load(text)
+            root = yaml.compose(text, Loader=yaml.SafeLoader)
+        except (OSError, UnicodeDecodeError, yaml.YAMLError) as exc:
+            problems.append(f"{path}: cannot read the template file ({exc})")
+            continue
+        if not isinstance(data, dict) or not isinstance(data.get("templates"), list) or not data.get("app"):
+            problems.append(f"{path}: a template file is a mapping with `app` and a `templates` list")
+            continue
+        for raw, line in zip(data["templates"], _lines(root), strict=False):
+            try:
+                templates.extend(_check(raw, path, line, str(data["app"])))
+            except SuiteError as exc:
+                problems.append(str(exc))
+    seen: dict[str, str] = {}
+    for t in templates:
+        if t.id in seen:
+            problems.append(
+                f"{t.where}: template id {t.id!r} is also used at {seen[t.id]}; ids must be unique"
+            )
+        seen[t.id] = t.where
+    if problems:
+        raise SuiteError("\n".join(problems))
+    return templates

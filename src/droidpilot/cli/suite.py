@@ -1,0 +1,124 @@
+"""`droidpilot suite list|show|validate`: browse a template suite, print one instance, check a folder.
+
+Exit status 0 on success, 2 on bad input (unknown suite or template, a template file with problems).
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import typer
+from rich.console import Console
+from rich.markup import escape
+from rich.table import Table
+
+from droidpilot.cli._common import guard
+from droidpilot.errors import InputError
+
+console = Console()
+suite_app = typer.Typer(
+    help="Browse and validate benchmark suites (templates and instances).", no_args_is_help=True
+)
+
+
+def _templates(suite: str):
+    from droidpilot.bench.suite import suite_folder
+    from droidpilot.bench.world.template import is_template_suite, load_templates
+
+    folder = suite_folder(suite)
+    if not is_template_suite(folder):
+        raise InputError(
+            f"{folder} is not a template suite (no _suite.yaml with 'type: templates'); "
+            f"task-file suites are listed by 'droidpilot bench --suite {suite} --tasks ...'"
+        )
+    return folder, load_templates(folder)
+
+
+@suite_app.command("list")
+def list_cmd(
+    suite: str = typer.Option("world", "--suite", help="A template suite name or folder."),
+    templates: str | None = typer.Option(None, "--templates", help="Comma-separated id globs."),
+) -> None:
+    """List the templates of a suite: id, app, kind, tier (for seed 0) and instruction."""
+    with guard():
+        from droidpilot.bench.world import instantiate, select_templates
+
+        folder, all_templates = _templates(suite)
+        table = Table(title=f"{folder.name}: templates")
+        for col in ("template", "apps", "kind", "tier", "instruction (seed 0)"):
+            table.add_column(col)
+        chosen = select_templates(all_templates, templates)
+        for t in chosen:
+            task = instantiate(t, 0, 0, folder.name)
+            table.add_row(escape(t.id), escape(",".join(t.apps)), t.kind, task.tier, escape(task.instruction))
+        console.print(table)
+        console.print(f"{len(chosen)} templates over {len({a for t in chosen for a in t.apps})} apps")
+
+
+@suite_app.command("show")
+def show_cmd(
+    template: str = typer.Argument(..., help="A template id."),
+    suite: str = typer.Option("world", "--suite", help="A template suite name or folder."),
+    seed: int = typer.Option(0, "--seed", help="The seed to draw the instance from."),
+    instance: int = typer.Option(0, "--instance", help="Which instance of the seed."),
+) -> None:
+    """Print one instance as JSON: parameters, setup (start state, distractors), reference, oracle, rule."""
+    with guard():
+        from droidpilot.bench.world import instantiate
+
+        folder, all_templates = _templates(suite)
+        matches = [t for t in all_templates if t.id == template]
+        if not matches:
+            raise InputError(f"no template {template!r} in {folder.name}; see 'droidpilot suite list'")
+        task = instantiate(matches[0], seed, instance, folder.name)
+        doc = {
+            "id": task.id,
+            "template": task.template,
+            "kind": task.kind,
+            "tier": task.tier,
+            "apps": task.apps,
+            "lang": task.lang,
+            "instruction": task.instruction,
+            "params": task.params,
+            "distractors": task.distractors,
+            "setup": task.setup,
+            "reference": [op.to_dict() for op in task.reference],
+            "oracle": task.oracle,
+        }
+        typer.echo(json.dumps(doc, ensure_ascii=False, indent=1))
+        typer.echo(task.rule_text)
+
+
+@suite_app.command("validate")
+def validate_cmd(
+    folder: Path = typer.Argument(..., help="A template suite folder (or a shipped name)."),
+    seeds: int = typer.Option(3, "--seeds", help="Instantiate every template for seeds 0..N-1."),
+) -> None:
+    """Check every template of a folder: files, parameters, references, oracles, generated rules; and that
+    no instance is already solved at its start state. Exit 2 with every problem listed."""
+    with guard():
+        from droidpilot.bench.suite import suite_folder
+        from droidpilot.bench.world.check import check_suite
+
+        if seeds < 1:
+            raise InputError(f"--seeds must be at least 1, got {seeds}")
+        report = check_suite(suite_folder(str(folder)), tuple(range(seeds)))
+        console.print(
+            f"{report.templates} templates, {report.instances} instances, "
+            f"{len(report.apps)} apps; kinds {dict(report.kinds)}; tiers {dict(report.tiers)}",
+            highlight=False,
+        )
+        if report.satisfied_at_start:
+            report.problems.append(
+                "already satisfied at the start state (a do-nothing agent would pass): "
+                + ", ".join(report.satisfied_at_start)
+            )
+        if report.problems:
+            raise InputError("\n".join(report.problems))
+        console.print("ok: every template instantiates and none is satisfied at its start state")
+
+
+def register(app: typer.Typer) -> None:
+    """Add ``droidpilot suite`` to the command-line app."""
+    app.add_typer(suite_app, name="suite")

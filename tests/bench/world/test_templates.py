@@ -1,0 +1,120 @@
+"""The world suite as data: parameters, templates, instances, generated oracles and rules, suite checks."""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+import pytest
+
+from droidpilot.bench.params import ParamError, draw
+from droidpilot.bench.suite import SuiteError, load_suite, suite_folder
+from droidpilot.bench.world import load_world
+from droidpilot.bench.world.check import CheckReport, check_suite
+from droidpilot.bench.world.instance import tier_of
+
+
+@pytest.fixture(scope="module")
+def report() -> CheckReport:
+    return check_suite(suite_folder("world"), (0, 1, 2))
+
+
+def test_params_are_drawn_from_the_seed() -> None:
+    spec = {"type": "records", "count": 5, "unique": "name", "fields": {"name": "full_name", "n": "phone"}}
+    a, b = draw(spec, random.Random(3)), draw(spec, random.Random(3))
+    assert a == b and len({r["name"] for r in a}) == 5
+    assert draw(spec, random.Random(4)) != a
+    with pytest.raises(ParamError, match="unknown parameter type 'colour'"):
+        draw({"type": "colour"}, random.Random(0), "params.x")
+
+
+def test_every_template_instantiates_and_none_is_solved_at_start(report: CheckReport) -> None:
+    assert report.problems == []
+    assert report.satisfied_at_start == []  # a do-nothing agent passes nothing
+    assert report.instances == 3 * report.templates
+    assert {"retrieval", "infeasible", "multi-app", "data-entry", "settings"} <= set(report.kinds)
+    assert len(report.apps) >= 12
+
+
+def test_instances_are_reproducible_and_differ_by_seed() -> None:
+    one = load_world(suite_folder("world"), seed=5, patterns="contacts-favorite")
+    again = load_suite("world", seed=5, templates="contacts-favorite")
+    other = load_suite("world", seed=6, templates="contacts-favorite")
+    task = one.tasks[0]
+    assert task.instruction == again.tasks[0].instruction and task.setup == again.tasks[0].setup
+    assert task.instruction != other.tasks[0].instruction
+    assert len(task.setup["state"]["contacts.contacts"]) == 60  # a long list, found by scrolling
+    assert any(op.until == task.params["target"]["name"] for op in task.reference)
+    assert task.rule.nodes and task.rule_text.startswith("task_id:")
+
+
+def test_selection_by_pattern_tier_and_instances() -> None:
+    suite = load_suite("world", seed=1, instances=2, templates="clock-*,settings-switch-dark-on")
+    assert len(suite.tasks) == 2 * 9  # 8 clock templates and one settings variant
+    assert {t.template for t in suite.tasks} >= {"clock-add", "settings-switch-dark-on"}
+    easy = load_suite("world", templates="clock-*", tier="easy")
+    assert easy.tasks and all(t.tier == "easy" and t.level == 1 for t in easy.tasks)
+    with pytest.raises(SuiteError, match="matches no template"):
+        load_suite("world", templates="nope-*")
+    with pytest.raises(SuiteError, match="--tier"):
+        load_suite("world", tier="extreme")
+    assert [tier_of(n) for n in (4, 5, 9, 10)] == ["easy", "medium", "medium", "hard"]
+
+
+def test_retrieval_and_infeasible_are_judged_on_the_answer() -> None:
+    task = load_suite("world", seed=2, templates="clock-label").tasks[0]
+    assert task.oracle == {"path": "agent.answer", "contains": task.params["target"]["label"]}
+    assert task.reference[-1].action == f"answer ({task.params['target']['label']})"
+    assert task.rule.nodes[-1].id == "answer"
+    infeasible = load_suite("world", templates="files-zip").tasks[0]
+    assert "infeasible" in infeasible.reference[-1].action
+    assert {"path": "agent.answer", "contains": "infeasible"} in infeasible.oracle["all"]
+
+
+def test_distractors_are_seeded_recorded_and_handled_by_the_reference() -> None:
+    tasks = load_suite("world", seed=0, instances=3, templates="contacts-*,expenses-*").tasks
+    dialogs = [t for t in tasks if t.setup.get("dialogs")]
+    notes = [t for t in tasks if t.setup.get("notifications")]
+    assert dialogs and notes
+    for t in dialogs:
+        kind = t.setup["dialogs"][0]["screen"]
+        assert kind in t.distractors and kind in t.notes
+        assert any(
+            op.action.startswith("click text (")
+            and op.action[12:-1] in ("Don't allow", "Not now", "Get started")
+            for op in t.reference
+        )
+    assert all("wait (2)" in [op.action for op in t.reference] for t in notes)
+
+
+def _write(folder: Path, text: str) -> None:
+    folder.mkdir(exist_ok=True)
+    (folder / "_suite.yaml").write_text("type: templates\n", encoding="utf-8")
+    (folder / "mine.yaml").write_text(text, encoding="utf-8")
+
+
+def test_a_users_folder_gets_clear_errors(tmp_path: Path) -> None:
+    folder = tmp_path / "mine"
+    _write(
+        folder,
+        "app: notes\ntemplates:\n  - id: a\n    kind: chores\n    instruction: x\n"
+        "    reference: [back]\n    checkpoints: [[Notes]]\n    oracle: {path: notes.notes, exists: true}\n",
+    )
+    with pytest.raises(SuiteError, match=r"mine.yaml:3: template 'a' field 'kind': 'chores' is not a kind"):
+        load_suite(str(folder))
+    _write(
+        folder,
+        "app: notes\ntemplates:\n  - id: b\n    kind: edit\n    instruction: 'Say {nothing}'\n"
+        "    reference: [back]\n    checkpoints: [[Notes]]\n    oracle: {path: notes.notes, exists: true}\n",
+    )
+    with pytest.raises(
+        SuiteError, match=r"mine.yaml:3: template 'b'.*placeholder \{nothing\} names no parameter"
+    ):
+        load_suite(str(folder))
+    _write(
+        folder,
+        "app: notes\ntemplates:\n  - id: c\n    kind: edit\n    instruction: x\n    reference: [back]\n"
+        "    checkpoints: [[Notes]]\n    oracle: {path: notes.notes, exists: true}\n    colour: red\n",
+    )
+    with pytest.raises(SuiteError, match="field 'colour': unknown field"):
+        load_suite(str(folder))

@@ -1,0 +1,71 @@
+"""The world suite's own validation on a sample (the whole suite: benchmarks/world_validate.py): the
+reference passes by oracle and by rule (also from screenshots only), broken runs fail both."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from droidpilot.agent.actions import parse_action
+from droidpilot.bench.suite import load_suite
+from droidpilot.bench.world.validate import run_mode
+
+pytestmark = pytest.mark.slow
+
+# (template, seed, modes besides the reference): a settings change with a distractor, a retrieval, an
+# infeasible task, and a long list found by scrolling.
+SAMPLE = [
+    ("settings-switch-dark-on", 0, ("wrong_final",)),
+    ("clock-label", 1, ("do_nothing", "truncated")),
+    ("files-zip", 2, ("random",)),
+    ("recipes-save", 0, ()),
+]
+
+
+@pytest.fixture(scope="module")
+def engines() -> dict[str, Any]:
+    from droidpilot.device.sim.phone import SimDevice
+    from droidpilot.perception.cache import cached
+    from droidpilot.perception.ocr import make_ocr_engine
+    from droidpilot.verify.setup import VerifierChoices, build_options
+
+    return {
+        "device": SimDevice(),
+        "ocr_engine": cached(make_ocr_engine("rapidocr")),
+        "options": build_options(VerifierChoices(ocr="rapidocr")),
+    }
+
+
+def test_answer_is_an_action() -> None:
+    action = parse_action("answer (555-201-4410)")
+    assert action.name == "answer" and action.text == "555-201-4410"
+    assert action.format() == "answer (555-201-4410)"
+
+
+@pytest.mark.parametrize(("template", "seed", "modes"), SAMPLE)
+def test_reference_passes_and_broken_runs_fail(
+    template: str, seed: int, modes: tuple[str, ...], engines: dict[str, Any], tmp_path: Path
+) -> None:
+    task = load_suite("world", seed=seed, templates=template).tasks[0]
+    ref = run_mode(
+        task,
+        "reference",
+        engines["device"],
+        tmp_path / "reference",
+        ocr_engine=engines["ocr_engine"],
+        options=engines["options"],
+    )
+    assert (ref.oracle, ref.rule, ref.rule_ocr) == (True, True, True), task.id
+    for mode in modes:
+        v = run_mode(
+            task,
+            mode,
+            engines["device"],
+            tmp_path / mode,
+            ocr_engine=engines["ocr_engine"],
+            options=engines["options"],
+            seed=seed,
+        )
+        assert (v.oracle, v.rule, v.rule_ocr) == (False, False, False), (task.id, mode)
