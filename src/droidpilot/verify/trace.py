@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from droidpilot.datalimits import load_json_text
 from droidpilot.errors import InputError
 from droidpilot.verify.frame import Frame, parse_ui_xml
 
@@ -153,7 +154,7 @@ def load_json_trace(path: Path, task_description: str | None = None) -> Trace:
     """A JSON list of frame objects (or ``{"task_description", "frames": [...]}``)."""
     check_readable(path, "trace")
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
+        data = load_json_text(path.read_text(encoding="utf-8"), str(path))
     except UnicodeDecodeError as exc:
         raise InputError(f"{path}: not UTF-8 text ({exc.reason})") from None
     except json.JSONDecodeError as exc:
