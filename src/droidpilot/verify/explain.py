@@ -1,5 +1,6 @@
-"""The human-readable verdict: every possible success path of the DAG, the witness, then each node's
-decisions. All text that comes from rules, traces or checkers is escaped before Rich renders it.
+"""The human-readable verdict: the success paths of the DAG (a bounded number, and how many exist), the
+witness, then each node's decisions. All text that comes from rules, traces or checkers is escaped
+(Rich markup and terminal control characters) before Rich renders it.
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ from rich.markup import escape
 from rich.table import Table
 from rich.text import Text
 
+from droidpilot.textsafe import printable
 from droidpilot.verify.result import VerifyResult
 from droidpilot.verify.rule import Task
 from droidpilot.verify.search import Graph, build_graph, event_kind
@@ -20,6 +22,11 @@ from droidpilot.verify.search import Graph, build_graph, event_kind
 PATH_LIMIT = 50  # paths listed before "... and more"
 _WALK_BUDGET = 4 * PATH_LIMIT + 200  # choice combinations tried while looking for distinct paths
 ROW_LIMIT = 200  # rows of the witness and per-node tables before "... N more" (use --json for all)
+
+
+def _safe(text: str) -> str:
+    """Text from a rule or trace, ready for Rich markup: terminal controls stripped, markup escaped."""
+    return escape(printable(text))
 
 
 def rule_graph(task: Task) -> Graph:
@@ -133,7 +140,7 @@ def _verdict_line(result: VerifyResult) -> str:
     else:
         head = "[bold red]FAIL[/]"
     score = f"{result.total_score:g}/{result.max_score:g}"
-    task = f" {escape(result.task_id)}" if result.task_id else ""
+    task = f" {_safe(result.task_id)}" if result.task_id else ""
     return (f"{head}{task}: score {score}, {result.frame_count} frames, "
             f"{result.checker_calls} checker calls")
 
@@ -145,10 +152,10 @@ def _paths_section(console: Console, task: Task, result: VerifyResult) -> None:
     mode = "all of" if result.success_mode == "all" else "any of"
     how_many = f"{len(paths)} of up to {_how_many(_count_of(graph))}" if truncated else str(len(paths))
     console.print(f"\n[bold]Success paths[/] ({how_many}; success = {mode} "
-                  f"{escape(', '.join(result.success_targets))})")
+                  f"{_safe(', '.join(result.success_targets))})")
     for i, path in enumerate(paths, 1):
         mark = "[green]*[/]" if result.ok and set(path) == witness else " "
-        console.print(f" {mark} {i:>2}. " + escape(_path_text(path)), highlight=False)
+        console.print(f" {mark} {i:>2}. " + _safe(_path_text(path)), highlight=False)
     if truncated:
         console.print(f"     ... more paths not listed (first {PATH_LIMIT} shown)")
 
@@ -162,9 +169,10 @@ def _witness_section(console: Console, result: VerifyResult) -> None:
     for col in ("#", "node", "name", "frame", "event", "score"):
         table.add_column(col)
     for n in result.conditionless_witness[:ROW_LIMIT]:
-        table.add_row("-", Text(n), Text("(no condition)"), "-", "start", "")
+        table.add_row("-", Text(printable(n)), Text("(no condition)"), "-", "start", "")
     for i, m in enumerate(result.matched[:max(0, ROW_LIMIT - len(result.conditionless_witness))], 1):
-        table.add_row(str(i), Text(m.node), Text(m.name), str(m.frame), m.event, f"{m.score:g}")
+        table.add_row(str(i), Text(printable(m.node)), Text(printable(m.name)), str(m.frame), m.event,
+                      f"{m.score:g}")
     console.print()
     console.print(table)
     hidden = len(result.conditionless_witness) + len(result.matched) - ROW_LIMIT
@@ -217,9 +225,9 @@ def _decisions_section(console: Console, result: VerifyResult, verbose: bool) ->
             at = "from start" if after < 0 else f"after f{after // 2} {event_kind(after)}"
         style = {"reached": "green", "never met": "red", "not enabled": "yellow"}.get(status.state, "dim")
         label = status.node + (f"\n{status.name}" if status.name and status.name != status.node else "")
-        table.add_row(Text(label), Text(status.state, style=style), at,
+        table.add_row(Text(printable(label)), Text(status.state, style=style), at,
                       f"{status.yes}/{status.no}/{status.undecided}",
-                      Text(_node_detail(status, by_node.get(status.node, []), verbose)))
+                      Text(printable(_node_detail(status, by_node.get(status.node, []), verbose))))
     console.print()
     console.print(table)
     if len(result.nodes) > len(shown):
@@ -235,4 +243,4 @@ def render(result: VerifyResult, task: Task, console: Console | None = None, *,
     _paths_section(console, task, result)
     _witness_section(console, result)
     _decisions_section(console, result, verbose)
-    console.print(f"\n[bold]Reason[/]: {escape(result.reason)}", highlight=False)
+    console.print(f"\n[bold]Reason[/]: {_safe(result.reason)}", highlight=False)
