@@ -16,6 +16,7 @@ from rich.table import Table
 
 from droidpilot.cli._common import guard
 from droidpilot.errors import InputError
+from droidpilot.pathcheck import writable_folder
 
 console = Console()
 
@@ -85,7 +86,11 @@ def bench(
         from droidpilot.bench.worker import RunConfig
 
         specs = _devices(device, devices)
-        ids = [t.strip() for t in tasks.split(",") if t.strip()] if tasks else None
+        ids = [t.strip() for t in tasks.split(",") if t.strip()] if tasks is not None else None
+        if ids == []:
+            raise InputError(f"--tasks {tasks!r} names no task; give ids such as demo-1,demo-2, or leave "
+                             "--tasks out to run every task")
+        writable_folder(out, "--out")
         if jobs < 0:
             raise InputError(f"--jobs must be 0 (automatic) or positive, got {jobs}")
         config = RunConfig(suite=suite, brain=brain, out=out, ocr=ocr, model=model, base_url=base_url,

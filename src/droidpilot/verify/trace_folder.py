@@ -203,7 +203,10 @@ def load_trace_folder(folder: str | Path) -> Trace:
     if not folder.is_dir():
         raise InputError(f"trace folder {folder} does not exist")
     images, xmls = _scan(folder)
-    if not (folder / "actions.json").exists():
+    actions_file = folder / "actions.json"
+    if actions_file.exists() or actions_file.is_symlink():  # there, but perhaps a loop or a FIFO
+        check_readable(actions_file, "trace folder")
+    else:
         raise InputError(f"{folder}: no actions.json; a runner trace folder needs it (with the task "
                          f"description and the actions), or pass a JSON list of frames instead")
     meta, actions = _load_actions(folder)
