@@ -105,3 +105,17 @@ def test_typed_text_survives_round_trip(text: str) -> None:
        st.sampled_from(["({})", "（{}）", "(\"{}\")", "( {} )", "({}).", "“{}”"]))
 def test_click_text_is_tolerant_of_spacing_case_and_brackets(verb: str, wrapper: str) -> None:
     assert parse_action(f"{verb} {wrapper.format('Add to cart')}") == Action("click_text", text="Add to cart")
+
+
+def test_recents_opens_the_app_switcher_and_is_traced_as_such() -> None:
+    from droidpilot.agent.execute import perform, trace_entries
+    from droidpilot.agent.grounding import Grounding
+    from droidpilot.device.sim.phone import SimDevice
+
+    action = parse_action("Recent apps")
+    assert action == Action("recents") and action.format() == "recents"
+    phone = SimDevice()
+    phone.open_app("Settings")
+    perform(phone, action, Grounding("direct"))
+    assert phone.state()["foreground"]["screen"] == "recents"
+    assert trace_entries(action, Grounding("direct"))[0] == {"type": "recents", "status": "ok"}

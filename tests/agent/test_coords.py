@@ -43,3 +43,15 @@ def test_bad_space_is_an_input_error() -> None:
         CoordFrame("pixels", SIZE)  # type: ignore[arg-type]
     with pytest.raises(InputError, match="needs the size of the image"):
         CoordFrame("image", SIZE)
+
+
+def test_view_to_device_scales_a_click_on_the_shown_image() -> None:
+    from droidpilot.agent.coords import view_to_device
+
+    assert view_to_device(270, 600, (540, 1200), SIZE) == (540, 1200)
+    assert view_to_device(539.9, 1199.9, (540, 1200), SIZE) == (1079, 2399)
+    for bad in ((540, 10), (-1, 10), (float("nan"), 10)):
+        with pytest.raises(InputError, match="outside the 540x1200 screen image"):
+            view_to_device(*bad, (540, 1200), SIZE)
+    with pytest.raises(InputError, match="view size must be positive"):
+        view_to_device(1, 1, (0, 1200), SIZE)

@@ -146,3 +146,25 @@ def test_a_crashing_device_backend_ends_the_run_and_keeps_the_trace(paper_phone:
     assert result.termination == "device_error" and "renderer exploded" in result.error
     assert json.loads((tmp_path / "run.json").read_text())["termination"] == "device_error"
     assert load_trace(tmp_path).frames  # still a readable trace
+
+
+def test_a_checkpoint_pauses_and_stops_the_run(paper_phone: Any, ocr_engine: Any, tmp_path: Path) -> None:
+    from droidpilot.agent.loop import StopRequested
+
+    calls: list[int] = []
+
+    def checkpoint() -> bool:
+        calls.append(len(calls))
+        if len(calls) == 2:  # a person operated the phone between steps 1 and 2
+            paper_phone.tap(10, 10)
+            return True
+        if len(calls) == 3:
+            raise StopRequested("stopped from the studio")
+        return False
+
+    brain = ReplayBrain([_reply("wait")] * 5)
+    agent = Agent(paper_phone, brain, ocr_engine=ocr_engine, out_dir=tmp_path, checkpoint=checkpoint)
+    result = agent.run("Wait")
+    assert result.termination == "stopped" and result.error == "stopped from the studio"
+    assert result.steps == 2 and calls == [0, 1, 2]
+    assert json.loads((tmp_path / "run.json").read_text())["termination"] == "stopped"

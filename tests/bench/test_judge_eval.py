@@ -57,21 +57,41 @@ def test_scores() -> None:
 def test_judge_eval_end_to_end(tmp_path: Path) -> None:
     from rich.console import Console
 
-    from droidpilot.bench.judge_eval import run_judge_eval
+    from droidpilot.bench.judge_eval import load_labels, run_judge_eval
     from droidpilot.bench.report import write_report
     from droidpilot.bench.runner import run_suite
     from droidpilot.bench.worker import RunConfig
 
     config = RunConfig(suite="mobile-eval", brain="reference", out=tmp_path)
     run_suite(config, ["sim"], task_ids=["music-3"])
+    exported = tmp_path / "labels.json"  # as droidpilot studio's review page exports them
+    exported.write_text(json.dumps({"labels": [
+        {"task": "music-3", "trace": str(tmp_path / "traces" / "music-3"), "label": "pass", "note": ""},
+        {"task": None, "trace": str(tmp_path), "label": "unsure", "note": "left out"}]}))
+    human = load_labels(exported, {"music-3"})
     result = run_judge_eval(config, ["sim"], task_ids=["music-3"], jobs=1,
-                            console=Console(file=io.StringIO()))
-    assert result["counts"] == {"reference": 1, "truncated": 1, "wrong_final": 1}
+                            console=Console(file=io.StringIO()), labels=human)
+    assert result["counts"] == {"reference": 1, "truncated": 1, "wrong_final": 1, "human": 1}
     labels = {i["source"]: i["label"] for i in result["items"]}
-    assert labels == {"reference": True, "truncated": False, "wrong_final": False}
+    assert labels == {"reference": True, "truncated": False, "wrong_final": False, "human": True}
     for mode in ("ocr_only", "with_xml"):
         assert result["modes"][mode]["accuracy"] == 1.0, result["items"]
     saved = json.loads((tmp_path / "judge_eval.json").read_text())
     assert saved["modes"] == result["modes"]
     html = write_report(tmp_path).read_text()
     assert "how good is the verifier?" in html and "disagreements (0)" in html
+
+
+def test_bad_labels_files_name_the_item(tmp_path: Path) -> None:
+    from droidpilot.bench.judge_eval import load_labels
+    from droidpilot.errors import InputError
+
+    path = tmp_path / "labels.json"
+    with pytest.raises(InputError, match="labels file not found"):
+        load_labels(path)
+    path.write_text('{"labels": [{"trace": "x", "label": "maybe"}]}')
+    with pytest.raises(InputError, match=r"labels\[0\] needs 'trace'"):
+        load_labels(path)
+    path.write_text(json.dumps({"labels": [{"trace": str(tmp_path), "label": "fail", "task": "nope"}]}))
+    with pytest.raises(InputError, match="task 'nope' is not a task of this suite"):
+        load_labels(path, {"music-3"})

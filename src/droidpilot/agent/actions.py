@@ -34,10 +34,11 @@ _VERBS: dict[str, str] = {
     "swipe": "swipe",
     "enter": "enter", "press enter": "enter",
     "home": "home", "press home": "home",
+    "recents": "recents", "recent apps": "recents",
     "wait": "wait",
 }
 TEXT_ACTIONS = ("open_app", "click_text", "type")
-NO_ARG_ACTIONS = ("page_up", "page_down", "back", "exit", "stop", "enter", "home")
+NO_ARG_ACTIONS = ("page_up", "page_down", "back", "exit", "stop", "enter", "home", "recents")
 POINT_ACTIONS = ("tap", "long_press")
 ACTION_NAMES = (*TEXT_ACTIONS, "click_icon", *NO_ARG_ACTIONS, *POINT_ACTIONS, "swipe", "wait")
 

@@ -75,6 +75,21 @@ def from_device(x: int, y: int, space: CoordSpace, device_size: tuple[int, int],
     return x * image_size[0] / width, y * image_size[1] / height
 
 
+def view_to_device(x: float, y: float, view_size: tuple[float, float],
+                   device_size: tuple[int, int]) -> tuple[int, int]:
+    """A point on a displayed (scaled) screen image, e.g. a click in the studio, in device pixels.
+
+    Unlike ``to_device`` it does not clamp: a point outside the view is an error, not the nearest edge.
+    """
+    vw, vh = view_size
+    if not (vw > 0 and vh > 0):
+        raise InputError(f"the view size must be positive, got {vw}x{vh}")
+    if not (0 <= x < vw and 0 <= y < vh):
+        raise InputError(f"point ({x:g}, {y:g}) is outside the {vw:g}x{vh:g} screen image")
+    width, height = device_size
+    return (min(int(x * width / vw), width - 1), min(int(y * height / vh), height - 1))
+
+
 def fit_size(size: tuple[int, int], max_side: int) -> tuple[int, int]:
     """The size of an image scaled down (never up) so its longer side is at most ``max_side``."""
     width, height = size

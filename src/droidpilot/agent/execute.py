@@ -40,6 +40,8 @@ def perform(device: Device, action: Action, grounding: Grounding) -> None:
         device.key("home")
     elif name == "enter":
         device.key("enter")
+    elif name == "recents":  # the app switcher (recorded from people in the studio; not offered to models)
+        device.key("app_switch")
     elif name == "wait":
         device.wait(action.seconds if action.seconds is not None else DEFAULT_WAIT_S)
     else:
@@ -85,5 +87,5 @@ def trace_entries(action: Action, grounding: Grounding) -> tuple[dict[str, Any],
     if name == "wait":
         params["seconds"] = action.seconds if action.seconds is not None else DEFAULT_WAIT_S
         return {"type": "wait", "status": "ok"}, {"name": "wait", "parameters": params}
-    key = {"back": "back", "exit": "home", "home": "home", "enter": "enter"}[name]
+    key = {"back": "back", "exit": "home", "home": "home", "enter": "enter", "recents": "recents"}[name]
     return {"type": key, "status": "ok"}, {"name": key, "parameters": params}

@@ -2,7 +2,9 @@
 
 ``Agent(device, brain).run(instruction)`` returns a RunResult whose ``termination`` always names why the
 run ended (completed, max_steps, max_model_calls, time_budget, repeated_failing_action, too_many_failures,
-repeated_action, brain_error, device_error, interrupted). Each step is written to the trace as it happens.
+repeated_action, brain_error, device_error, interrupted, stopped). Each step is written to the trace as it
+happens. A ``checkpoint`` callable, called before every step, lets a driver (the studio) pause the run while
+a person operates the phone, or stop it by raising ``StopRequested``.
 """
 
 from __future__ import annotations
@@ -72,6 +74,10 @@ class RunResult:
                 "trace_dir": str(self.trace_dir) if self.trace_dir else None, "error": self.error}
 
 
+class StopRequested(Exception):
+    """Raised by a checkpoint to end the run before the next step (termination ``stopped``)."""
+
+
 class _Stop(Exception):
     def __init__(self, reason: str, error: str = "") -> None:
         super().__init__(reason)
@@ -101,7 +107,8 @@ class Agent:
                  out_dir: str | Path | None = None, limits: Limits | None = None, language: str = "en",
                  settle_s: float = 0.0, check_completion: bool = True, record_xml: bool = True,
                  image_max_side: int | None = None, app_name: str = "",
-                 on_step: Callable[[dict[str, Any]], None] | None = None) -> None:
+                 on_step: Callable[[dict[str, Any]], None] | None = None,
+                 checkpoint: Callable[[], bool] | None = None) -> None:
         self.device = device
         self.brain = brain
         self.ocr_engine = ocr_engine
@@ -114,6 +121,7 @@ class Agent:
         self.image_max_side = image_max_side or getattr(brain, "image_max_side", None)
         self.app_name = app_name
         self.on_step = on_step
+        self.checkpoint = checkpoint
         self.grounder = Grounder(self.language)
         self.extended = getattr(brain, "extended_actions", True)
 
@@ -141,6 +149,8 @@ class Agent:
             screen = self._capture(run)
             while True:
                 self._check_limits(run)
+                if self._paused():  # someone else operated the phone meanwhile: look again
+                    screen = self._capture(run)
                 screen, completed = self._step(run, screen, tracker, recorder)
                 if completed:
                     reason = "completed"
@@ -340,6 +350,15 @@ class Agent:
         if self.on_step:
             self.on_step(record)
         return after
+
+    def _paused(self) -> bool:
+        """Call the checkpoint: True when the run was paused (the screen may have changed)."""
+        if self.checkpoint is None:
+            return False
+        try:
+            return bool(self.checkpoint())
+        except StopRequested as exc:
+            raise _Stop("stopped", str(exc) or "stopped by the user") from None
 
     def _check_limits(self, run: _Run) -> None:
         if run.steps >= self.limits.max_steps:

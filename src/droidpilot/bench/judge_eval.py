@@ -7,7 +7,9 @@ The set (issue 6, section 5):
 - **wrong_final** runs, the reference operations with the last one replaced by ``home`` (leaving the app
   instead of finishing): labelled by the oracle on their final state (negative unless it still holds);
 - the run's own traces when its brain is not ``reference`` (e.g. the heuristic agent): labelled by the
-  oracle.
+  oracle;
+- **human** labels (``--labels FILE``, the ``labels.json`` droidpilot studio exports): each trace a
+  person labelled pass or fail (``unsure`` is left out).
 
 Each trace is verified twice: ``ocr_only`` (the XML dumps withheld: only what OCR reads off the
 screenshots counts; XML checks are undecided) and ``with_xml`` (XML and the UI state read from the dump
@@ -34,7 +36,7 @@ from droidpilot.atomicio import atomic_write_bytes as atomic_write
 from droidpilot.atomicio import atomic_write_json
 from droidpilot.bench.results import load_results
 from droidpilot.bench.worker import RunConfig
-from droidpilot.errors import DroidpilotError
+from droidpilot.errors import DroidpilotError, InputError
 
 MODES: dict[str, bool] = {"ocr_only": False, "with_xml": True}  # mode -> the verifier sees the XML dumps
 WRONG_FINAL = "home"
@@ -81,6 +83,39 @@ def _verify_one(suite: str, task_id: str, trace: str, ocr: str) -> dict[str, Any
     return out
 
 
+def load_labels(path: Path, task_ids: set[str] | None = None) -> list[dict[str, Any]]:
+    """Human labels from a studio export: ``[{"task", "trace", "label": True|False}]`` for pass/fail items.
+
+    InputError names the file and the item for anything malformed, or a task not in ``task_ids``.
+    """
+    try:
+        doc = json.loads(Path(path).read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise InputError(f"{path}: labels file not found (export it from droidpilot studio's review page)"
+                         ) from None
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
+        raise InputError(f"{path}: not a readable JSON labels file ({exc})") from None
+    items = doc.get("labels") if isinstance(doc, dict) else None
+    if not isinstance(items, list):
+        raise InputError(f"{path}: expected an object with a 'labels' list")
+    out = []
+    for i, item in enumerate(items):
+        if not isinstance(item, dict) or item.get("label") not in ("pass", "fail", "unsure") \
+                or not isinstance(item.get("trace"), str):
+            raise InputError(f"{path}: labels[{i}] needs 'trace' (a folder) and 'label' "
+                             "(pass, fail or unsure)")
+        if item["label"] == "unsure":
+            continue
+        task = item.get("task")
+        if not isinstance(task, str) or (task_ids is not None and task not in task_ids):
+            raise InputError(f"{path}: labels[{i}]: task {task!r} is not a task of this suite; label traces "
+                             "of a bench run of the same suite")
+        if not (Path(item["trace"]) / "actions.json").is_file():
+            raise InputError(f"{path}: labels[{i}]: {item['trace']} is not a trace folder")
+        out.append({"task": task, "trace": item["trace"], "label": item["label"] == "pass"})
+    return out
+
+
 def scores(items: list[dict[str, Any]], mode: str) -> dict[str, Any]:
     """Confusion matrix and accuracy / precision / recall of the verifier in ``mode`` against the labels."""
     tp = sum(1 for i in items if i["label"] and i["verdicts"][mode])
@@ -101,9 +136,10 @@ def _rows(folder: Path) -> dict[str, dict[str, Any]]:
 
 
 def run_judge_eval(config: RunConfig, devices: list[str], *, task_ids: list[str] | None, jobs: int,
-                   console: Console | None = None) -> dict[str, Any]:
-    """Build the labelled set (running the reference and wrong-final variants as needed), verify it in
-    ``jobs`` processes, write ``judge_eval.json`` and return it."""
+                   console: Console | None = None, labels: list[dict[str, Any]] | None = None
+                   ) -> dict[str, Any]:
+    """Build the labelled set (running the reference and wrong-final variants as needed, plus ``labels``
+    from ``load_labels``), verify it in ``jobs`` processes, write ``judge_eval.json`` and return it."""
     from droidpilot.bench.display import RunDisplay
     from droidpilot.bench.runner import run_suite
 
@@ -149,6 +185,8 @@ def run_judge_eval(config: RunConfig, devices: list[str], *, task_ids: list[str]
         for _tid, row in _rows(out).items():
             if row.get("su_oracle") is not None:
                 add(config.brain, row, out / row["trace"], bool(row["su_oracle"]))
+    for human in labels or []:
+        add("human", {"id": human["task"]}, Path(human["trace"]), human["label"])
     suite = str(config.suite)
     ctx = mp.get_context("spawn")
     with ProcessPoolExecutor(max_workers=max(1, jobs), mp_context=ctx) as pool:
@@ -162,8 +200,9 @@ def run_judge_eval(config: RunConfig, devices: list[str], *, task_ids: list[str]
                                    if item["verdicts"][m] != item["label"]), "")
             item.pop("path")
     result = {"description": "labels: reference traces positive, truncated traces negative, wrong-final and "
-                             "agent traces labelled by SimPhone's oracle; modes: ocr_only (XML dumps "
-                             "withheld) and with_xml (XML and the UI state derived from it first, then OCR)",
+                             "agent traces labelled by SimPhone's oracle, human traces by their studio "
+                             "labels; modes: ocr_only (XML dumps withheld) "
+                             "and with_xml (XML and the UI state derived from it first, then OCR)",
               "counts": {s: sum(1 for i in items if i["source"] == s) for s in dict.fromkeys(
                   i["source"] for i in items)},
               "modes": {m: scores(items, m) for m in MODES}, "items": items,

@@ -70,6 +70,8 @@ def bench(
                                                "(default: the number of phones)."),
     judge_eval: bool = typer.Option(False, "--judge-eval", help="Also measure the verifier against the "
                                                                 "oracle on a labelled set of traces."),
+    labels: Path | None = typer.Option(None, "--labels", help="With --judge-eval: human labels to add "
+                                                              "(labels.json exported by droidpilot studio)."),
     model: str | None = typer.Option(None, "--model", help="Model name (openai brain)."),
     base_url: str | None = typer.Option(None, "--base-url", help="OpenAI-compatible endpoint (openai)."),
     responses: Path | None = typer.Option(None, "--responses", help="Folder of TASK_ID.json replies "
@@ -95,6 +97,14 @@ def bench(
             raise InputError(f"--jobs must be 0 (automatic) or positive, got {jobs}")
         config = RunConfig(suite=suite, brain=brain, out=out, ocr=ocr, model=model, base_url=base_url,
                            responses=responses, adb_host=adb_host, adb_port=adb_port)
+        human = None
+        if labels is not None:  # checked before anything runs
+            if not judge_eval:
+                raise InputError("--labels adds human labels to --judge-eval; pass --judge-eval too")
+            from droidpilot.bench.judge_eval import load_labels
+            from droidpilot.bench.suite import load_suite
+
+            human = load_labels(labels, {t.id for t in load_suite(suite).tasks})
         display = RunDisplay(console)
         try:
             outcome = run_suite(config, specs, task_ids=ids, resume=resume, on_event=display.on_event)
@@ -106,7 +116,8 @@ def bench(
         if judge_eval:
             from droidpilot.bench.judge_eval import run_judge_eval
 
-            judge = run_judge_eval(config, specs, task_ids=ids, jobs=jobs or len(specs), console=console)
+            judge = run_judge_eval(config, specs, task_ids=ids, jobs=jobs or len(specs), console=console,
+                                   labels=human)
         if not no_report:
             from droidpilot.bench.report import write_report
 

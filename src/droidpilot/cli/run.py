@@ -14,33 +14,12 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
+from droidpilot.agent.brains.factory import make_brain
 from droidpilot.cli._common import guard, shown
 from droidpilot.errors import InputError
 from droidpilot.pathcheck import writable_folder
 
-BRAINS = ("heuristic", "openai", "replay")
 console = Console()
-
-
-def make_brain(name: str, *, model: str | None, base_url: str | None, responses: Path | None,
-               coord_space: str | None, image_max_side: int, extended: bool) -> Any:
-    """The brain called ``name``, configured from the command line (InputError for a bad combination)."""
-    if name == "heuristic":
-        from droidpilot.agent.brains.heuristic import HeuristicBrain
-
-        return HeuristicBrain()
-    if name == "replay":
-        from droidpilot.agent.brains.replay import ReplayBrain
-
-        if responses is None:
-            raise InputError("--brain replay needs --responses FILE (a JSON list of raw replies)")
-        return ReplayBrain(responses, coord_space=coord_space or "device")  # type: ignore[arg-type]
-    if name == "openai":
-        from droidpilot.agent.brains.openai import OpenAIBrain
-
-        return OpenAIBrain(model=model, base_url=base_url, image_max_side=image_max_side,
-                           coord_space=coord_space or "image", extended_actions=extended)  # type: ignore[arg-type]
-    raise InputError(f"unknown brain {name!r}; choose one of {', '.join(BRAINS)}")
 
 
 def make_device(device: str, adb_port: int, adb_host: str, seed: int) -> tuple[Any, float]:

@@ -1,0 +1,116 @@
+"""Record a demonstration: each manual operation saved in the agent's trace format, step by step.
+
+The folder gets what an agent run writes (MobiFlow runner format ``N.jpg``/``N.xml``/``actions.json``/
+``react.json``, plus ``steps.jsonl`` and ``run.json``) through the agent's ``TraceRecorder``, so
+``droidpilot verify`` judges it; plus ``responses.json``, the same steps as replies for
+``droidpilot run --brain replay --responses``, and ``reference.yaml``, the operations as a suite task's
+``reference`` list.
+"""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+from typing import Any
+
+import yaml
+from PIL import Image
+
+from droidpilot.agent.recorder import TraceRecorder
+from droidpilot.agent.response import format_response
+from droidpilot.atomicio import atomic_write_bytes, atomic_write_json
+from droidpilot.errors import DroidpilotError
+from droidpilot.studio.errors import Conflict
+from droidpilot.studio.manual import Manual, trace_entries
+
+THOUGHT = "Demonstrated by a person in droidpilot studio."
+
+
+class Recording:
+    """One demonstration being recorded into ``folder`` (which must not hold a trace yet)."""
+
+    def __init__(self, folder: Path, instruction: str, device: dict[str, Any], app_name: str = "") -> None:
+        self.folder = Path(folder)
+        self.instruction = instruction
+        self.recorder = TraceRecorder(self.folder, instruction, app_name)
+        self.steps: list[str] = []
+        self.started = time.time()
+        self.finished = False
+        self.recorder.write_run({"instruction": instruction, "status": "recording", "device": device,
+                                 "brain": {"name": "human", "source": "droidpilot studio"},
+                                 "started_at": self.started})
+
+    def add(self, before: Image.Image, xml: str | None, manual: Manual, outcome: str = "ok",
+            error: str = "") -> int:
+        """Save one operation with the screen it was made on; returns the frame number."""
+        if self.finished:
+            raise Conflict("the recording is already stopped")
+        entry, function = trace_entries(manual)
+        frame = self.recorder.record_frame(before, xml, entry, THOUGHT, function)
+        text = manual.action.format()
+        self.steps.append(text)
+        record = {"step": len(self.steps), "source": "human", "thought": THOUGHT, "frame": frame,
+                  "response": format_response("-", THOUGHT, text), **manual.describe(),
+                  "outcome": outcome}
+        if error:
+            record["error"] = error
+        self.recorder.append_step(record)
+        return frame
+
+    def stop(self, final: Image.Image | None, xml: str | None) -> dict[str, Any]:
+        """Close the trace (a final ``done`` frame), write the replay and reference files; a summary."""
+        if self.finished:
+            raise Conflict("the recording is already stopped")
+        self.finished = True
+        replies: list[dict[str, Any]] = [{"kind": "operate", "text": format_response("-", THOUGHT, s)}
+                                         for s in self.steps]
+        replies.append({"kind": "operate", "text": format_response("-", THOUGHT, "stop")})
+        replies.append({"kind": "complete", "text": "Yes, the demonstration is complete."})
+        atomic_write_json(self.folder / "responses.json", replies)
+        atomic_write_bytes(self.folder / "reference.yaml",
+                           yaml.safe_dump({"instruction": self.instruction, "reference": self.steps},
+                                          allow_unicode=True, sort_keys=False).encode("utf-8"))
+        self.recorder.finish(final, xml, THOUGHT, "completed",
+                             {"status": "finished", "termination": "completed",
+                              "result": {"termination": "completed", "completed": True,
+                                         "steps": len(self.steps), "actions": len(self.steps)},
+                              "finished_at": time.time()})
+        return self.summary()
+
+    def summary(self) -> dict[str, Any]:
+        """What the page shows about this recording."""
+        return {"folder": str(self.folder), "instruction": self.instruction, "steps": list(self.steps),
+                "finished": self.finished}
+
+
+def save_as_task(trace: Path, task_file: Path, out: Path) -> Path:
+    """Write a copy of suite task ``task_file`` whose ``reference`` is the demonstration in ``trace``.
+
+    The copy's id is ``out``'s file name (a suite names each task file after its id); a copy that does not
+    load as a suite task is removed and the loader's error raised.
+    """
+    from droidpilot.bench.suite import load_task
+    from droidpilot.studio.errors import NotFound, StudioError
+
+    ref = trace / "reference.yaml"
+    if not ref.is_file():
+        raise NotFound(f"{trace}: no reference.yaml; stop the recording first")
+    if not task_file.is_file():
+        raise NotFound(f"{task_file}: no such task file")
+    steps = (yaml.safe_load(ref.read_text(encoding="utf-8")) or {}).get("reference") or []
+    try:
+        data = yaml.safe_load(task_file.read_text(encoding="utf-8"))
+    except yaml.YAMLError as exc:
+        raise StudioError(f"{task_file}: not valid YAML ({exc})") from None
+    if not isinstance(data, dict):
+        raise StudioError(f"{task_file}: a task file is a mapping")
+    data["id"] = out.stem
+    data["reference"] = list(steps)
+    out.parent.mkdir(parents=True, exist_ok=True)
+    atomic_write_bytes(out, yaml.safe_dump(data, allow_unicode=True, sort_keys=False).encode("utf-8"))
+    try:
+        load_task(out)  # the written task must load like any suite task
+    except DroidpilotError:
+        out.unlink(missing_ok=True)
+        raise
+    return out

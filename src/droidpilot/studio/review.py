@@ -1,0 +1,189 @@
+"""Review traces: open a trace or bench results folder, step through frames, verify, label, export.
+
+A label is ``label.json`` beside the trace (``{"label": "pass"|"fail"|"unsure", "note", "labelled_at"}``);
+``export_labels`` gathers every label under a folder into one ``labels.json`` that
+``droidpilot bench --judge-eval --labels FILE`` reads as extra human-labelled traces.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from pathlib import Path
+from typing import Any
+
+from droidpilot.atomicio import atomic_write_json
+from droidpilot.errors import DroidpilotError
+from droidpilot.studio.errors import NotFound, StudioError
+
+LABELS = ("pass", "fail", "unsure")
+LABEL_FILE = "label.json"
+MAX_NOTE = 4000
+
+
+def _read_json(path: Path) -> Any:
+    try:
+        return json.loads(path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        return None
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
+        return {"unreadable": f"{path.name}: {exc}"}
+
+
+def _read_jsonl(path: Path) -> list[dict[str, Any]]:
+    try:
+        lines = path.read_text(encoding="utf-8").splitlines()
+    except (FileNotFoundError, OSError, UnicodeDecodeError):
+        return []
+    out = []
+    for line in lines:
+        try:
+            item = json.loads(line)
+        except json.JSONDecodeError:
+            continue  # a line cut by a killed run
+        if isinstance(item, dict):
+            out.append(item)
+    return out
+
+
+def folder_path(value: Any) -> Path:
+    """A folder named in a request (StudioError / NotFound when it is not one)."""
+    if not isinstance(value, str) or not value.strip():
+        raise StudioError("field 'path' must name a folder")
+    path = Path(value).expanduser().resolve()
+    if not path.is_dir():
+        raise NotFound(f"{value}: no such folder")
+    return path
+
+
+def trace_folder(value: Any) -> Path:
+    """A trace folder (one holding actions.json) named in a request."""
+    path = folder_path(value)
+    if not (path / "actions.json").is_file():
+        raise NotFound(f"{path}: not a trace folder (no actions.json)")
+    return path
+
+
+def open_folder(value: Any) -> dict[str, Any]:
+    """What a folder holds: one trace, or a bench run's tasks (with their trace folders)."""
+    path = folder_path(value)
+    if (path / "actions.json").is_file():
+        return {"kind": "trace", "path": str(path), "traces": [_entry(path, path.name)]}
+    results = _read_json(path / "results.json")
+    if isinstance(results, dict) and isinstance(results.get("tasks"), list):
+        traces = []
+        for row in results["tasks"]:
+            if isinstance(row, dict) and row.get("trace") and (path / str(row["trace"])).is_dir():
+                traces.append({**_entry(path / str(row["trace"]), str(row.get("id", ""))),
+                               "su": row.get("su"), "su_oracle": row.get("su_oracle"),
+                               "termination": row.get("termination")})
+        return {"kind": "bench", "path": str(path), "suite": results.get("suite"),
+                "brain": results.get("brain"), "traces": traces}
+    traces = [_entry(p.parent, p.parent.name) for p in sorted(path.glob("*/actions.json"))]
+    if not traces:
+        raise NotFound(f"{path}: holds no trace (actions.json) and no bench results (results.json)")
+    return {"kind": "folder", "path": str(path), "traces": traces}
+
+
+def _entry(folder: Path, name: str) -> dict[str, Any]:
+    label = _read_json(folder / LABEL_FILE)
+    return {"name": name, "path": str(folder),
+            "label": label.get("label") if isinstance(label, dict) else None}
+
+
+def load(value: Any) -> dict[str, Any]:
+    """Everything the review page shows of one trace: frames with actions and steps, verdicts, label."""
+    path = trace_folder(value)
+    actions = _read_json(path / "actions.json") or {}
+    react = _read_json(path / "react.json") or []
+    steps = _read_jsonl(path / "steps.jsonl")
+    by_frame = {s["frame"]: s for s in steps if isinstance(s.get("frame"), int)}
+    react = react if isinstance(react, list) else []
+    reacts = {r.get("action_index"): r for r in react if isinstance(r, dict)}
+    frames = []
+    items = actions.get("actions", []) if isinstance(actions, dict) else []
+    for item in items if isinstance(items, list) else []:
+        if not isinstance(item, dict) or not isinstance(item.get("action_index"), int):
+            continue
+        n = item["action_index"]
+        step = by_frame.get(n, {})
+        frames.append({"index": n, "image": (path / f"{n}.jpg").is_file(), "action": item,
+                       "reasoning": (reacts.get(n) or {}).get("reasoning", ""),
+                       "step": {k: step.get(k) for k in ("step", "thought", "outcome", "error", "grounding",
+                                                         "action", "source") if k in step}})
+    return {"path": str(path), "instruction": actions.get("task_description", "") if isinstance(actions, dict)
+            else "", "frames": frames, "run": _read_json(path / "run.json"),
+            "verify": _read_json(path / "verify.json"), "oracle": _read_json(path / "oracle.json"),
+            "rule": (path / "rule.yaml").is_file(), "label": _read_json(path / LABEL_FILE)}
+
+
+def image_path(value: Any, index: Any) -> Path:
+    """The screenshot of frame ``index`` of a trace (only ``N.jpg`` files inside a trace folder)."""
+    path = trace_folder(value)
+    try:
+        n = int(index)
+    except (TypeError, ValueError):
+        raise StudioError(f"frame number must be a whole number, got {index!r}") from None
+    image = path / f"{n}.jpg"
+    if n < 1 or not image.is_file():
+        raise NotFound(f"{path}: no frame {n}")
+    return image
+
+
+def verify_folder(value: Any, rule: Any = None, ocr: str = "rapidocr") -> dict[str, Any]:
+    """Verify a trace against ``rule`` (a path; default: the trace's own rule.yaml): verify.json's content."""
+    from droidpilot.bench.execute import verification_record
+    from droidpilot.bench.screenui import add_ui
+    from droidpilot.verify.engine import verify
+    from droidpilot.verify.setup import VerifierChoices, build_options
+    from droidpilot.verify.spec import load_rule
+    from droidpilot.verify.trace import load_trace
+
+    path = trace_folder(value)
+    rule_path = Path(rule).expanduser() if isinstance(rule, str) and rule.strip() else path / "rule.yaml"
+    if not rule_path.is_file():
+        raise NotFound(f"{rule_path}: no rule file; give the rule to verify against")
+    try:
+        task = load_rule(rule_path)
+        trace = load_trace(path)
+        add_ui(trace.frames)
+        result = verify(task, trace, build_options(VerifierChoices(ocr=ocr)))
+    except DroidpilotError as exc:
+        raise StudioError(str(exc)) from None
+    return verification_record(result)
+
+
+def save_label(value: Any, label: Any, note: Any = "") -> dict[str, Any]:
+    """Write ``label.json`` beside the trace."""
+    path = trace_folder(value)
+    if label not in LABELS:
+        raise StudioError(f"label must be one of {', '.join(LABELS)}, got {label!r}")
+    if not isinstance(note, str) or len(note) > MAX_NOTE:
+        raise StudioError(f"note must be text of at most {MAX_NOTE} characters")
+    record = {"label": label, "note": note, "labelled_at": time.time()}
+    atomic_write_json(path / LABEL_FILE, record)
+    return record
+
+
+def _task_id(trace: Path) -> str | None:
+    """The suite task a trace belongs to: its bench row (folder name under traces/) or its rule's task_id."""
+    if trace.parent.name == "traces" and (trace.parent.parent / "results.json").is_file():
+        return trace.name
+    return None
+
+
+def export_labels(value: Any) -> dict[str, Any]:
+    """Gather the labels of every trace under a folder into ``labels.json`` there; returns the document."""
+    root = folder_path(value)
+    found = sorted({p.parent for p in root.rglob(LABEL_FILE) if (p.parent / "actions.json").is_file()})
+    items = []
+    for trace in found:
+        record = _read_json(trace / LABEL_FILE)
+        if not isinstance(record, dict) or record.get("label") not in LABELS:
+            continue
+        items.append({"trace": str(trace), "task": _task_id(trace), "label": record["label"],
+                      "note": record.get("note", "")})
+    doc = {"description": "human labels from droidpilot studio (pass: the task was done; fail: it was not)",
+           "labels": items}
+    atomic_write_json(root / "labels.json", doc)
+    return {"path": str(root / "labels.json"), "count": len(items), **doc}

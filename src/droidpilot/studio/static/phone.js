@@ -1,0 +1,118 @@
+// The phone page: live frames over a WebSocket, manual operation, recording and the agent panel.
+const pid = decodeURIComponent(location.pathname.split("/").pop());
+const $ = (id) => document.getElementById(id);
+const api = (path) => "/api/phones/" + encodeURIComponent(pid) + path;
+const state = { client: null, size: [1080, 2400], status: null, frames: [], url: null };
+window.__studio = state;  // for tests and benchmarks: frames received, status, last step
+
+function message(text, ok) { $("msg").textContent = text || ""; $("msg").className = ok ? "ok" : "err"; }
+
+async function post(path, body) {
+  try { const r = await studio.post(api(path), Object.assign({ client: state.client }, body || {})); message(""); return r; }
+  catch (e) { message(e.message); return null; }
+}
+
+function showFrame(buffer) {
+  const view = new DataView(buffer);
+  const n = view.getUint32(0);
+  const header = JSON.parse(new TextDecoder().decode(new Uint8Array(buffer, 4, n)));
+  const blob = new Blob([new Uint8Array(buffer, 4 + n)], { type: "image/jpeg" });
+  const url = URL.createObjectURL(blob);
+  const img = $("frame");
+  img.onload = () => {
+    if (state.url && state.url !== url) URL.revokeObjectURL(state.url);
+    state.url = url;
+    state.frames.push({ seq: header.seq, changed: header.changed, sent: header.sent, shown: Date.now() / 1000 });
+    if (state.frames.length > 2000) state.frames.shift();
+  };
+  img.src = url;
+  state.size = header.size;
+}
+
+function showStatus(s) {
+  state.status = s;
+  $("title").textContent = s.phone + " · " + s.serial;
+  const mine = s.controller && s.controller === state.client;
+  $("control").textContent = mine ? "You control this phone." :
+    (s.controller ? "Someone else controls this phone; you watch." : "Nobody controls this phone.");
+  $("take").disabled = !!mine; $("release").disabled = !mine;
+  const rec = s.recording;
+  $("rec-status").textContent = rec ? "Recording into " + rec.folder : "Not recording.";
+  const steps = $("rec-steps"); steps.textContent = "";
+  for (const t of (rec ? rec.steps : [])) steps.appendChild(studio.el("li", t));
+  const ag = s.agent;
+  $("ag-status").textContent = ag ? ("Agent " + ag.state + " · " + ag.steps + " steps · " + ag.folder +
+    (ag.result ? " · " + ag.result.termination : "")) : "No agent run.";
+  const running = ag && ag.state !== "finished";
+  $("ag-start").disabled = !!running; $("ag-stop").disabled = !running;
+  $("ag-take").disabled = !(ag && ag.state === "running"); $("ag-back").disabled = !(ag && (ag.state === "paused" || ag.state === "pausing"));
+}
+
+function showStep(ev) {
+  state.lastStep = ev;
+  const line = studio.el("div");
+  line.appendChild(studio.el("b", "step " + ev.step + ": "));
+  line.appendChild(studio.el("span", ev.action || ev.outcome || "-"));
+  if (ev.thought) line.appendChild(studio.el("div", ev.thought, "muted"));
+  if (ev.error) line.appendChild(studio.el("div", ev.error, "err"));
+  $("ag-log").prepend(line);
+  const cur = $("ag-current"); cur.textContent = "";
+  cur.appendChild(studio.el("div", "step " + ev.step + " · " + (ev.action || "-") + " · " + (ev.outcome || "")));
+  studio.drawAction($("overlay"), state.size, ev.grounding);
+  const caption = $("caption");
+  caption.hidden = false;
+  caption.textContent = "step " + ev.step + ": " + (ev.action || ev.outcome || "-") + (ev.thought ? "\n" + ev.thought : "");
+}
+
+function connect() {
+  const proto = location.protocol === "https:" ? "wss://" : "ws://";
+  const ws = new WebSocket(proto + location.host + "/ws/phones/" + encodeURIComponent(pid));
+  ws.binaryType = "arraybuffer";
+  ws.onopen = () => { $("conn").textContent = "live"; };
+  ws.onclose = () => { $("conn").textContent = "disconnected; reconnecting…"; setTimeout(connect, 1000); };
+  ws.onmessage = (e) => {
+    if (typeof e.data !== "string") { showFrame(e.data); return; }
+    const ev = JSON.parse(e.data);
+    if (ev.type === "hello") { state.client = ev.client; state.size = ev.size; }
+    else if (ev.type === "status") showStatus(ev);
+    else if (ev.type === "step") showStep(ev);
+    else if (ev.type === "agent") { if (state.status) showStatus(Object.assign({}, state.status, { agent: ev })); }
+    else if (ev.type === "error") message(ev.message);
+  };
+}
+
+// Gestures on the screen image: a click, a hold (long press) or a drag (swipe), in view pixels.
+let down = null;
+const screen = $("screen");
+screen.addEventListener("pointerdown", (e) => {
+  const r = $("frame").getBoundingClientRect();
+  down = { x: e.clientX - r.left, y: e.clientY - r.top, t: Date.now(), w: r.width, h: r.height };
+  e.preventDefault();
+});
+screen.addEventListener("pointerup", (e) => {
+  if (!down) return;
+  const r = $("frame").getBoundingClientRect();
+  const x = Math.min(Math.max(e.clientX - r.left, 0), r.width - 1), y = Math.min(Math.max(e.clientY - r.top, 0), r.height - 1);
+  const moved = Math.hypot(x - down.x, y - down.y) > 12;
+  const base = { x: down.x, y: down.y, view_w: down.w, view_h: down.h };
+  if (moved) post("/op", Object.assign(base, { op: "swipe", x2: x, y2: y }));
+  else post("/op", Object.assign(base, { op: Date.now() - down.t > 600 ? "long_press" : "click" }));
+  down = null;
+});
+for (const b of document.querySelectorAll("[data-key]")) b.onclick = () => post("/op", { op: "key", key: b.dataset.key });
+$("type").onclick = async () => { if (await post("/op", { op: "type", text: $("text").value })) $("text").value = ""; };
+$("open").onclick = () => post("/op", { op: "open_app", app: $("app").value });
+$("take").onclick = () => post("/control", { action: "take" });
+$("release").onclick = () => post("/control", { action: "release" });
+$("rec-start").onclick = () => post("/record/start", { instruction: $("rec-instruction").value });
+$("rec-stop").onclick = async () => {
+  const r = await post("/record/stop");
+  if (r) message("Saved " + r.steps.length + " steps in " + r.folder, true);
+};
+$("ag-start").onclick = () => { $("ag-log").textContent = ""; post("/agent/start", {
+  instruction: $("ag-instruction").value, brain: $("ag-brain").value, max_steps: parseInt($("ag-steps").value, 10),
+  model: $("ag-model").value, base_url: $("ag-url").value, responses: $("ag-responses").value }); };
+$("ag-stop").onclick = () => post("/agent/stop");
+$("ag-take").onclick = () => post("/agent/take_over");
+$("ag-back").onclick = () => post("/agent/hand_back");
+connect();

@@ -1,0 +1,51 @@
+"""One studio server (two SimPhones, a real uvicorn on an ephemeral loopback port) for all studio tests."""
+
+from __future__ import annotations
+
+import json
+import urllib.error
+import urllib.request
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+from droidpilot.studio.server import Studio, create_studio, make_phones
+
+
+@pytest.fixture(scope="session")
+def studio(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Studio]:
+    """phone1 is driven by the browser tests, phone2 by the server tests."""
+    server = create_studio(make_phones(2), out_root=tmp_path_factory.mktemp("studio")).start()
+    try:
+        yield server
+    finally:
+        server.stop()
+
+
+def call(base: str, path: str, body: Any = None, *, raw: bytes | None = None,
+         headers: dict[str, str] | None = None) -> tuple[int, Any]:
+    """(status, parsed JSON) of a GET (no body) or POST to the studio."""
+    data = raw if raw is not None else (json.dumps(body).encode() if body is not None else None)
+    hdrs = {"Content-Type": "application/json"} if data is not None else {}
+    hdrs.update(headers or {})
+    request = urllib.request.Request(base.rstrip("/") + path, data=data, headers=hdrs)
+    try:
+        with urllib.request.urlopen(request, timeout=30) as response:
+            return response.status, json.loads(response.read())
+    except urllib.error.HTTPError as exc:
+        return exc.code, json.loads(exc.read() or b"null")
+
+
+def sim_label_center(xml: str, label: str) -> tuple[int, int]:
+    """The centre (device pixels) of the first node whose text is ``label`` in a SimPhone UI dump."""
+    import xml.etree.ElementTree as ET
+
+    for node in ET.fromstring(xml).iter("node"):
+        if node.get("text") == label:
+            a, b = node.get("bounds", "").strip("[]").split("][")
+            x1, y1 = (int(v) for v in a.split(","))
+            x2, y2 = (int(v) for v in b.split(","))
+            return (x1 + x2) // 2, (y1 + y2) // 2
+    raise AssertionError(f"no node with text {label!r} on the screen")
+
