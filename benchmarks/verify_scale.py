@@ -1,8 +1,11 @@
-"""How the verifier scales: a 60-node chain over 3,000 JSON frames and a 200-node random DAG over 1,000.
+"""How the verifier scales: a 60-node chain over 3,000 JSON frames, a 200-node random DAG over 1,000,
+and 10k-node rules over 1,000 frames (a chain, and a "ladder" whose nodes each have next: [n+1, n+2],
+with astronomically many success paths), each also explained as `droidpilot verify` prints it.
 
 Prints one figure per line (``name value``): wall time, checker calls and, for the chain, the bound
-frames + nodes that checker calls must not exceed. Uses the built-in text_match (pinned to the action)
-and ui_flag (pinned to the screen) checkers, so it needs no model.
+frames + nodes that checker calls must not exceed; for the 10k rules, the peak memory of a fresh process
+(goal: under 5 s and 500 MB each). Uses the built-in text_match (pinned to the action) and ui_flag
+(pinned to the screen) checkers, so it needs no model.
 
     .venv/bin/python benchmarks/verify_scale.py [--seed 7]
 """
@@ -10,15 +13,23 @@ and ui_flag (pinned to the screen) checkers, so it needs no model.
 from __future__ import annotations
 
 import argparse
+import io
 import json
 import random
+import resource
+import subprocess
 import sys
 import tempfile
 import time
 from pathlib import Path
 
+import yaml
+from rich.console import Console
+
 from droidpilot.verify.engine import verify
+from droidpilot.verify.explain import render
 from droidpilot.verify.rule import Condition, Node, Success, Task
+from droidpilot.verify.spec import load_rule
 from droidpilot.verify.trace import load_trace
 
 
@@ -72,6 +83,50 @@ def random_dag(n_nodes: int, n_frames: int, rng: random.Random) -> tuple[Task, l
     return Task(task_id="dag", nodes=nodes, success=Success(all_of=targets)), frames
 
 
+def big(shape: str, n_nodes: int, n_frames: int) -> tuple[Task, list[dict[str, object]]]:
+    """A 10k-node ``chain`` or ``ladder`` (next: [n+1, n+2]); a fifth of the nodes have a condition, the
+    others pass through. Conditioned node number j holds at event j, so both traces pass."""
+    nodes = []
+    for k in range(n_nodes):
+        nexts = [f"n{j}" for j in ((k + 1,) if shape == "chain" else (k + 1, k + 2)) if j < n_nodes]
+        # a chain conditions every 5th node; a ladder a pair per 10 (so no jump of two skips both)
+        j = k // 5 if shape == "chain" else 2 * (k // 10) + k % 10
+        cond = None
+        if (shape == "chain" and k % 5 == 0) or (shape == "ladder" and k % 10 in (0, 1)):
+            cond = (Condition(type="ui_flag", params={"key": f"s{j}", "equals": True}) if j % 2 == 0 else
+                    Condition(type="text_match", params={"any": [f"step-{j}."]}))
+        nodes.append(Node(id=f"n{k}", next=nexts, condition=cond))
+    frames: list[dict[str, object]] = [{"text": f"step-{2 * f + 1}.", "ui": {f"s{2 * f}": True}}
+                                       for f in range(n_frames)]
+    return Task(task_id=shape, nodes=nodes), frames
+
+
+def run_big(name: str, shape: str) -> None:
+    """One 10k-node case in this (fresh) process: load, verify, explain; peak memory included."""
+    built, frames = big(shape, 10_000, 1_000)
+    with tempfile.TemporaryDirectory() as tmp:
+        path, rule = Path(tmp) / "trace.json", Path(tmp) / "rule.yaml"
+        path.write_text(json.dumps(frames), encoding="utf-8")
+        rule.write_text(yaml.safe_dump(built.model_dump(exclude_defaults=True)), encoding="utf-8")
+        begin = time.perf_counter()
+        task = load_rule(rule)  # parsed and validated as `droidpilot verify` does
+        start = time.perf_counter()
+        result = verify(task, load_trace(path))
+        verified = time.perf_counter()
+        render(result, task, Console(file=io.StringIO(), width=120))
+        explained = time.perf_counter()
+    print(f"{name}.nodes {len(task.nodes)}")
+    print(f"{name}.frames {len(frames)}")
+    print(f"{name}.ok {result.ok}")
+    print(f"{name}.load_rule_seconds {start - begin:.3f}")
+    print(f"{name}.verify_seconds {verified - start:.3f}")
+    print(f"{name}.explain_seconds {explained - verified:.3f}")
+    print(f"{name}.checker_calls {result.checker_calls}")
+    usage = resource.getrusage(resource.RUSAGE_SELF)
+    print(f"{name}.cpu_seconds {usage.ru_utime + usage.ru_stime:.3f}")
+    print(f"{name}.peak_rss_mb {usage.ru_maxrss / 1024:.0f}")
+
+
 def run(name: str, task: Task, frames: list[dict[str, object]], bound: int | None = None) -> None:
     with tempfile.TemporaryDirectory() as tmp:
         path = Path(tmp) / "trace.json"
@@ -96,13 +151,20 @@ def run(name: str, task: Task, frames: list[dict[str, object]], bound: int | Non
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seed", type=int, default=7)
+    parser.add_argument("--big", choices=("chain", "ladder"), help=argparse.SUPPRESS)  # one 10k case
     args = parser.parse_args()
+    if args.big:
+        run_big(f"{args.big}10k", args.big)
+        return 0
     for label, holds in (("chain60_pass", True), ("chain60_fail", False)):
         task, frames = chain(60, 3000, holds)
         run(label, task, frames, bound=len(frames) + len(task.nodes))
     task, frames = random_dag(200, 1000, random.Random(args.seed))
     run("dag200", task, frames)
     print(f"dag200.success_all_of {len(task.success.all_of or [])}")
+    sys.stdout.flush()
+    for shape in ("chain", "ladder"):  # a fresh process each, so peak memory is the case's own
+        subprocess.run([sys.executable, __file__, "--big", shape], check=True)
     return 0
 
 

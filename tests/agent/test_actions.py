@@ -25,7 +25,7 @@ from droidpilot.agent.actions import Action, ActionParseError, format_action, pa
     ("page down", Action("page_down")),
     ("Page_Up.", Action("page_up")),
     ("type (Hello, this is a note.)", Action("type", text="Hello, this is a note.")),
-    ("type (\"meeting at 3pm\")", Action("type", text="meeting at 3pm")),
+    ("type (\"meeting at 3pm\")", Action("type", text='"meeting at 3pm"')),  # typed as written
     ("type (a (nested) text)", Action("type", text="a (nested) text")),
     ("back", Action("back")),
     ("**Action:** exit.", Action("exit")),

@@ -150,6 +150,16 @@ def _clean_line(raw: str) -> str:
     return line
 
 
+def _raw_argument(raw: str, line: str, arg: str) -> str:
+    """``arg`` (cut from the cleaned ``line``) as the model wrote it in ``raw``: cleaning maps full-width
+    punctuation one character for one, so the same span of ``raw`` holds the untouched text."""
+    start = raw.translate(_PUNCT_MAP).find(line)
+    at = line.find("(" if "(" in line else "[") + 1  # where _split_verb cut it
+    if start < 0 or line[at:at + len(arg)] != arg:
+        return arg
+    return raw[start + at:start + at + len(arg)]
+
+
 def _split_verb(line: str) -> tuple[str, str | None]:
     """Split into (verb, argument or None). The argument spans the first '(' to the last ')'."""
     for opener, closer in (("(", ")"), ("[", "]")):
@@ -263,7 +273,9 @@ def parse_action(text: str) -> Action:
         name = "click_text"  # "click (Settings)": a click on text, not coordinates.
     if name in TEXT_ACTIONS:
         value = _strip_quotes(arg) if arg is not None else ""
-        if name in ("type", "answer") and arg is not None:
+        if name == "type" and arg is not None:  # typed as written: quotes and brackets are the text's own
+            value = _raw_argument(lines[0], line, arg).strip()
+        elif name == "answer" and arg is not None:
             value = arg.strip()
             value = _strip_quotes(value) if len(value) >= 2 else value
         if not value:

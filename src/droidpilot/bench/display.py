@@ -14,6 +14,8 @@ from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
+from droidpilot.textsafe import printable
+
 
 def _verdict(row: dict[str, Any]) -> str:
     if row.get("error"):
@@ -43,7 +45,8 @@ class RunDisplay:
         table.add_column("current step", overflow="ellipsis", no_wrap=True, max_width=80)
         for wid in sorted(self.devices):
             spec, task, step = self.devices[wid]
-            table.add_row(escape(spec), escape(task), escape(step))
+            table.add_row(escape(printable(spec)), escape(printable(task)),
+                          escape(printable(step, newlines=False)))
         return table
 
     def _refresh(self) -> None:
@@ -74,13 +77,14 @@ class RunDisplay:
             self.progress.advance(self.bar)
             if info["wid"] in self.devices:
                 self.devices[info["wid"]][1:] = ["-", "idle"]
-            line = (f"{escape(row['id'])}: {_verdict(row)}, {row.get('steps', 0)} steps "
+            line = (f"{escape(printable(row['id']))}: {_verdict(row)}, {row.get('steps', 0)} steps "
                     f"(reference {row.get('reference_steps')}), {row.get('seconds', 0):.1f}s")
             if row.get("error"):
-                line += f" [red]{escape(str(row['error']).splitlines()[0][:200])}[/]"
+                line += f" [red]{escape(printable(str(row['error']).splitlines()[0][:200]))}[/]"
             self.console.print(line, highlight=False)
         elif kind == "fatal":
-            self.console.print(f"[red]device {info['wid'] + 1} could not start:[/] {escape(info['message'])}")
+            message = escape(printable(info["message"]))
+            self.console.print(f"[red]device {info['wid'] + 1} could not start:[/] {message}")
         elif kind == "end":
             self.stop()
         self._refresh()

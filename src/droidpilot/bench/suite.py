@@ -19,6 +19,7 @@ import yaml
 
 from droidpilot.agent.actions import ActionParseError, parse_action
 from droidpilot.bench import oracle as oracle_lang
+from droidpilot.datalimits import DataLimitError, check_yaml
 from droidpilot.errors import InputError
 from droidpilot.verify.problems import RuleError, RuleProblem
 from droidpilot.verify.rule import Task
@@ -191,6 +192,11 @@ class _Loader:
             self.text = path.read_text(encoding="utf-8-sig")
         except (OSError, UnicodeDecodeError) as exc:
             raise SuiteError(f"{path}: cannot read the task file ({exc})") from None
+        try:
+            check_yaml(self.text)
+        except DataLimitError as exc:
+            where = f"{path}:{exc.line}" if exc.line else str(path)
+            raise SuiteError(f"{where}: too large: {exc.bare}") from None
         try:
             self.root = yaml.compose(self.text, Loader=yaml.SafeLoader)
             self.data = yaml.safe_load(self.text)

@@ -7,8 +7,12 @@ call library functions. Discovery keeps each part (verify, perception, sim, agen
 from __future__ import annotations
 
 import importlib
+import os
 import pkgutil
+import signal
+import sys
 
+import click
 import typer
 
 app = typer.Typer(
@@ -57,4 +61,37 @@ def main() -> None:
     from droidpilot.cli._ray import bare_ray_flag
 
     _discover()
-    app(args=bare_ray_flag(sys.argv[1:]))
+    stdout_was = _fd_identity(1)
+    try:
+        app(args=bare_ray_flag(sys.argv[1:]))
+    except SystemExit:
+        # Click swaps in PacifyFlushWrapper and Rich points fd 1 at /dev/null when the pipe closed.
+        swapped = stdout_was != _fd_identity(1) == _fd_identity(os.devnull)
+        if swapped or isinstance(sys.stdout, click.utils.PacifyFlushWrapper) or not _stdout_flushed():
+            _exit_as_closed_pipe()
+        raise
+
+
+def _fd_identity(target: int | str) -> tuple[int, int] | None:
+    try:
+        info = os.fstat(target) if isinstance(target, int) else os.stat(target)
+    except OSError:
+        return None
+    return info.st_dev, info.st_ino
+
+
+def _stdout_flushed() -> bool:
+    try:
+        sys.stdout.flush()
+    except BrokenPipeError:
+        return False
+    return True
+
+
+def _exit_as_closed_pipe() -> None:
+    """Stdout's reader went away (``droidpilot verify ... | head -1``): end as a program killed by
+    SIGPIPE does (status 141 in a shell), not with a FAIL verdict's 1 and not with a traceback."""
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(devnull, sys.stdout.fileno())  # nothing more to flush into the closed pipe at exit
+    signal.signal(signal.SIGPIPE, signal.SIG_DFL)
+    os.kill(os.getpid(), signal.SIGPIPE)

@@ -11,6 +11,7 @@ from rich.console import Console
 from rich.markup import escape
 
 from droidpilot.errors import DroidpilotError, InputError
+from droidpilot.textsafe import printable
 
 err_console = Console(stderr=True)
 
@@ -24,9 +25,14 @@ EXIT_INTERRUPTED = 130
 TERMINATION_EXIT = {"device_error": EXIT_DEVICE, "brain_error": EXIT_MODEL, "interrupted": EXIT_INTERRUPTED}
 
 
+def shown(text: object) -> str:
+    """Untrusted ``text`` ready for Rich markup: terminal controls stripped, markup escaped."""
+    return escape(printable(text))
+
+
 def fail(message: str, code: int = EXIT_BAD_INPUT) -> typer.Exit:
     """Print ``message`` on stderr (escaped: it may quote untrusted text) and return the Exit to raise."""
-    err_console.print(f"[bold red]error:[/] {escape(message)}", highlight=False, soft_wrap=True)
+    err_console.print(f"[bold red]error:[/] {shown(message)}", highlight=False, soft_wrap=True)
     return typer.Exit(code)
 
 

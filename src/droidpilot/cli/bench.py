@@ -29,6 +29,7 @@ from droidpilot.cli.agent_options import (
     check_agent_options,
 )
 from droidpilot.errors import InputError
+from droidpilot.pathcheck import writable_folder
 
 console = Console()
 _RUN_ERRORS = ("device_error", "brain_error")
@@ -185,7 +186,11 @@ def bench(
 
         specs = _devices(device, devices)
         address = ray_address(ray)
-        ids = [t.strip() for t in tasks.split(",") if t.strip()] if tasks else None
+        ids = [t.strip() for t in tasks.split(",") if t.strip()] if tasks is not None else None
+        if ids == []:
+            raise InputError(f"--tasks {tasks!r} names no task; give ids such as demo-1,demo-2, or leave "
+                             "--tasks out to run every task")
+        writable_folder(out, "--out")
         if jobs < 0:
             raise InputError(f"--jobs must be 0 (automatic) or positive, got {jobs}")
         if trials < 1:

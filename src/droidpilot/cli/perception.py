@@ -17,6 +17,7 @@ from rich.table import Table
 
 from droidpilot.cli._common import fail, guard
 from droidpilot.errors import InputError
+from droidpilot.textsafe import printable
 
 console = Console(highlight=False)
 
@@ -52,13 +53,13 @@ def ocr(
     for col, justify in (("#", "right"), ("text", "left"), ("box", "left"), ("score", "right")):
         table.add_column(col, justify=justify)  # type: ignore[arg-type]
     for i, ln in enumerate(lines, start=1):
-        table.add_row(str(i), escape(ln.text), str(list(ln.box)), f"{ln.score:.3f}")
+        table.add_row(str(i), escape(printable(ln.text)), str(list(ln.box)), f"{ln.score:.3f}")
     console.print(table)
 
 
 def _print_result(result: Any, what: str) -> None:
     colour = {"found": "green", "ambiguous": "yellow", "too_many": "yellow"}.get(result.status, "red")
-    console.print(f"[bold {colour}]{result.status}[/]: {escape(what)}")
+    console.print(f"[bold {colour}]{result.status}[/]: {escape(printable(what))}")
     if result.candidates:
         table = Table(title_justify="left")
         for col in ("#", "tap point", "box", "text / description", "score"):
@@ -67,18 +68,20 @@ def _print_result(result: Any, what: str) -> None:
             label = c.text if c.text is not None else (c.description or "")
             if c.text is not None and c.description:
                 label = f"{c.text} ({c.description})"
-            table.add_row(str(i), str(list(c.point)), str(list(c.box)), escape(label), f"{c.score:.3f}")
+            table.add_row(str(i), str(list(c.point)), str(list(c.box)), escape(printable(label)),
+                          f"{c.score:.3f}")
         console.print(table)
     if result.closest:
-        console.print("closest texts on screen: " + ", ".join(escape(repr(t)) for t in result.closest))
+        closest = ", ".join(escape(repr(printable(t))) for t in result.closest)
+        console.print(f"closest texts on screen: {closest}")
     query = getattr(result, "query", None)
     if query:
         understood = " ".join(p for p in (query.get("colour"), query.get("shape")) if p) or "-"
         glyphs = ", ".join(query.get("glyphs", [])[:6]) or "-"
-        console.print(f"understood: {escape(understood)}; glyphs: {escape(glyphs)}; "
+        console.print(f"understood: {escape(printable(understood))}; glyphs: {escape(printable(glyphs))}; "
                       f"position: {escape(str(query.get('position')))}")
         if query.get("unknown"):
-            console.print("[bold yellow]not understood:[/] " + escape(", ".join(query["unknown"])))
+            console.print("[bold yellow]not understood:[/] " + escape(printable(", ".join(query["unknown"]))))
 
 
 def _write_crops(result: Any, folder: Path) -> list[Path]:

@@ -12,11 +12,10 @@ from typing import Any
 
 import typer
 from rich.console import Console
-from rich.markup import escape
 from rich.table import Table
 
 from droidpilot.agent.brains.factory import make_brain
-from droidpilot.cli._common import TERMINATION_EXIT, guard
+from droidpilot.cli._common import TERMINATION_EXIT, guard, shown
 from droidpilot.cli.agent_options import (
     BaseUrlOpt,
     CoordSpaceOpt,
@@ -30,6 +29,7 @@ from droidpilot.cli.agent_options import (
     check_agent_options,
 )
 from droidpilot.errors import InputError
+from droidpilot.pathcheck import writable_folder
 
 console = Console()
 
@@ -60,23 +60,23 @@ def show_step(record: dict[str, Any], out: Path | None) -> None:
     table.add_column(style="bold cyan", no_wrap=True)
     table.add_column()
     action = (record.get("action") or {}).get("text") or "-"
-    table.add_row(f"step {record['step']}", f"[bold]{escape(action)}[/]")
+    table.add_row(f"step {record['step']}", f"[bold]{shown(action)}[/]")
     if record.get("thought"):
-        table.add_row("thought", escape(record["thought"]))
+        table.add_row("thought", shown(record["thought"]))
     grounding = record.get("grounding")
     if grounding:
         where = grounding.get("point")
         text = f"{grounding.get('status')}" + (f" at {where}" if where else "")
         if grounding.get("chosen"):
             text += f" (candidate {grounding['chosen']} of {len(grounding.get('candidates', []))})"
-        table.add_row("grounding", escape(text))
+        table.add_row("grounding", shown(text))
     outcome = record.get("outcome", "")
     if outcome:
-        table.add_row("outcome", escape(outcome))
+        table.add_row("outcome", shown(outcome))
     if record.get("feedback_next"):
-        table.add_row("feedback", f"[yellow]{escape(record['feedback_next'])}[/]")
+        table.add_row("feedback", f"[yellow]{shown(record['feedback_next'])}[/]")
     if record.get("frame") and out is not None:
-        table.add_row("screen", escape(str(out / f"{record['frame']}.jpg")))
+        table.add_row("screen", shown(str(out / f"{record['frame']}.jpg")))
     timings = record.get("timings", {})
     table.add_row("time", "perception {perception:.2f}s, model {model:.2f}s, device {device:.2f}s".format(
         **{k: timings.get(k, 0.0) for k in ("perception", "model", "device")}))
@@ -126,6 +126,7 @@ def run(
         check_agent_options(max_steps=max_steps, lang=language, coord_space=coord_space,
                             temperature=temperature, image_max_side=image_max_side)
         max_steps, language, seed = max_steps or 20, language or "en", seed or 0
+        folder = writable_folder(out or Path("runs") / time.strftime("%Y%m%d-%H%M%S"), "--out")
         engine = make_ocr_engine(ocr)
         if engine is None:
             raise InputError("the agent needs an OCR engine to ground text; use --ocr rapidocr or tesseract")
@@ -133,23 +134,22 @@ def run(
                                coord_space=coord_space, image_max_side=image_max_side, extended=extended,
                                action_format=action_format, temperature=temperature)
         the_device, settle = make_device(device, adb_port, adb_host, seed, stack)
-        folder = out or Path("runs") / time.strftime("%Y%m%d-%H%M%S")
         agent = Agent(the_device, the_brain, ocr_engine=cached(engine), out_dir=folder,
                       limits=Limits(max_steps=max_steps, max_model_calls=max(3 * max_steps, 10)),
                       language=language, settle_s=settle, check_completion=not no_check,
                       on_step=None if quiet else (lambda rec: show_step(rec, folder)))
-        console.print(f"[bold]instruction:[/] {escape(instruction)}  [dim](brain {escape(brain)}, "
-                      f"device {escape(device)})[/]")
+        console.print(f"[bold]instruction:[/] {shown(instruction)}  [dim](brain {shown(brain)}, "
+                      f"device {shown(device)})[/]")
         result = agent.run(instruction)
         colour = "green" if result.completed else "yellow"
         t = result.timings
-        console.print(f"[bold {colour}]{escape(result.termination)}[/] after {result.steps} steps "
+        console.print(f"[bold {colour}]{shown(result.termination)}[/] after {result.steps} steps "
                       f"({result.actions} actions, {result.model_calls} model calls, {result.seconds:.1f}s: "
                       f"perception {t['perception']:.1f}s, model {t['model']:.1f}s, "
                       f"device {t['device']:.1f}s)")
         if result.error:
-            console.print(f"[red]reason: {escape(result.error)}[/]")
-        console.print(f"trace: {escape(str(folder))}")
+            console.print(f"[red]reason: {shown(result.error)}[/]")
+        console.print(f"trace: {shown(str(folder))}")
         code = TERMINATION_EXIT.get(result.termination, 0)
     if code:
         raise typer.Exit(code)

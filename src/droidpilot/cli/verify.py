@@ -14,10 +14,9 @@ from typing import Annotated
 
 import typer
 from rich.console import Console
-from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
-from droidpilot.cli._common import err_console, fail, guard
+from droidpilot.cli._common import err_console, fail, guard, shown
 from droidpilot.cli._ray import ray_address, ray_option
 from droidpilot.verify.setup import DEFAULT_OCR, OCR_CHOICES, VerifierChoices, parse_escalation_order
 
@@ -132,10 +131,10 @@ def verify_batch_command(
             bar = progress.add_task("", total=len(traces))
 
             def done(line: dict[str, object]) -> None:
-                progress.update(bar, advance=1, description=escape(Path(str(line["trace"])).name))
+                progress.update(bar, advance=1, description=shown(Path(str(line["trace"])).name))
                 if "error" in line:
-                    progress.console.print(f"[red]error[/] {escape(str(line['trace']))}: "
-                                           f"{escape(str(line['error']))}", highlight=False)
+                    progress.console.print(f"[red]error[/] {shown(line['trace'])}: "
+                                           f"{shown(line['error'])}", highlight=False)
 
             if ray is not None:
                 from droidpilot.verify.ray_batch import run_batch_ray

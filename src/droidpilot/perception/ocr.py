@@ -15,6 +15,7 @@ import numpy as np
 from PIL import Image, UnidentifiedImageError
 
 from droidpilot.errors import InputError
+from droidpilot.pathcheck import file_problem
 from droidpilot.perception.types import Box, OcrLine
 
 ImageInput = Union[Image.Image, np.ndarray, bytes, bytearray, str, Path]  # noqa: UP007 (runtime alias)
@@ -47,16 +48,22 @@ def load_image(image: ImageInput) -> Image.Image:
         try:
             img = Image.open(io.BytesIO(bytes(image)))
             img.load()
+        except Image.DecompressionBombError as exc:
+            raise InputError(f"the image bytes are too large an image to read ({exc})") from None
         except (UnidentifiedImageError, OSError) as exc:
             raise InputError(f"the image bytes ({len(image)} bytes) are not a readable image: {exc}"
                              ) from None
     elif isinstance(image, (str, Path)):
         path = Path(image)
-        if not path.is_file():
-            raise InputError(f"image file {path} does not exist (or is not a file)")
+        problem = file_problem(path)
+        if problem is not None:
+            raise InputError(f"image file {path} {problem}")
         try:
             img = Image.open(path)
             img.load()
+        except Image.DecompressionBombError as exc:
+            raise InputError(f"{path}: too large to read ({exc}); a screenshot has a few million pixels, "
+                             "scale the image down") from None
         except (UnidentifiedImageError, OSError) as exc:
             raise InputError(f"{path}: not a readable image ({exc}); give a PNG or JPEG screenshot") from None
     else:

@@ -11,8 +11,10 @@ import json
 import logging
 import multiprocessing
 import os
+from collections import deque
 from collections.abc import Callable, Iterable
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO, Any
@@ -147,17 +149,57 @@ def run_batch(rule_path: str | Path, traces: list[Path], choices: VerifierChoice
         for trace in traces:
             emit(verify_one(rule, str(trace), choices, with_decisions))
         return summary
+    _run_pooled(jobs, [str(t) for t in traces], lambda pool, t: pool.submit(verify_one, rule, t, choices,
+                                                                             with_decisions), emit)
+    return summary
+
+
+def _run_pooled(jobs: int, traces: list[str],
+                submit: Callable[[ProcessPoolExecutor, str], Future[dict[str, Any]]],
+                emit: Callable[[dict[str, Any]], None]) -> None:
+    """Run ``traces`` on a pool of ``jobs`` processes, at most one trace in flight per process.
+
+    A worker killed mid-trace breaks the whole pool: the pool is replaced, and the traces that were in
+    flight are re-run one at a time, so only a trace that kills its worker again is reported as failed
+    and nothing still queued is lost (as the bench runner replaces a dead worker).
+    """
     context = multiprocessing.get_context("spawn")
-    with ProcessPoolExecutor(max_workers=jobs, mp_context=context) as pool:
-        pending: dict[Future[dict[str, Any]], str] = {
-            pool.submit(verify_one, rule, str(t), choices, with_decisions): str(t) for t in traces}
-        while pending:
-            done, _ = wait(pending, return_when=FIRST_COMPLETED)
+    todo, suspects = deque(traces), deque[str]()
+    in_flight: dict[Future[dict[str, Any]], str] = {}
+    alone: str | None = None  # the suspect running by itself, if any
+    pool = ProcessPoolExecutor(max_workers=jobs, mp_context=context)
+    try:
+        while todo or suspects or in_flight:
+            if suspects and not in_flight:
+                alone = suspects.popleft()
+                in_flight[submit(pool, alone)] = alone
+            while not suspects and alone is None and todo and len(in_flight) < jobs:
+                trace = todo.popleft()
+                in_flight[submit(pool, trace)] = trace
+            done, _ = wait(in_flight, return_when=FIRST_COMPLETED)
+            broken: list[str] = []
             for future in done:
-                trace = pending.pop(future)
+                trace = in_flight.pop(future)
                 try:
                     emit(future.result())
-                except Exception as exc:  # the worker process itself died
+                except BrokenProcessPool:
+                    broken.append(trace)
+                except Exception as exc:  # the task could not be sent or its result not returned
                     emit({"trace": trace, "ok": False,
                           "error": f"worker failed: {type(exc).__name__}: {exc}"})
-    return summary
+            if alone is not None and not broken:
+                alone = None
+            if not broken:
+                continue
+            broken.extend(in_flight.values())  # the dead pool takes every trace in flight with it
+            in_flight.clear()
+            pool.shutdown(wait=False, cancel_futures=True)
+            pool = ProcessPoolExecutor(max_workers=jobs, mp_context=context)
+            if alone is not None:  # it ran by itself, so it is the one whose worker died
+                emit({"trace": alone, "ok": False, "error": "worker failed: the process verifying this trace "
+                      "died (killed, or crashed in native code); the other traces went on"})
+                alone = None
+            else:
+                suspects.extend(broken)
+    finally:
+        pool.shutdown(wait=True, cancel_futures=True)

@@ -22,33 +22,72 @@ def _weight(task_scores: Mapping[str, float], nodes: Sequence[str] | frozenset[s
     return float(sum(task_scores[n] for n in nodes))
 
 
+class _Closures:
+    """Score and size of each node's closure (the node and, recursively, the parents ``parents_of``
+    gives it) without building a set per node: a node with one parent links to it and adds its own
+    score; only a node joining several parents materializes the union (shared ancestors count once).
+    Linear in the rule for chains and OR-joins, where per-node sets would be quadratic."""
+
+    def __init__(self, scores: Mapping[str, float]) -> None:
+        self.scores = scores
+        self.weight: dict[str, float] = {}
+        self.size: dict[str, int] = {}
+        self._link: dict[str, str | None] = {}  # the single parent, or None when _sets holds the closure
+        self._sets: dict[str, frozenset[str]] = {}
+
+    def add(self, node: str, parents: Sequence[str]) -> None:
+        """Record ``node`` (its parents already added) joining all of ``parents``."""
+        if len(parents) == 1:
+            (parent,) = parents
+            self._link[node] = parent
+            self.weight[node] = self.weight[parent] + self.scores[node]
+            self.size[node] = self.size[parent] + 1
+            return
+        members = frozenset({node}).union(*(self.members(p) for p in parents))
+        self._link[node], self._sets[node] = None, members
+        self.weight[node], self.size[node] = _weight(self.scores, members), len(members)
+
+    def members(self, node: str) -> frozenset[str]:
+        """The closure of ``node`` as a set (walks its chain of single-parent links)."""
+        chain: list[str] = []
+        cur: str | None = node
+        while cur is not None and self._link.get(cur) is not None:
+            chain.append(cur)
+            cur = self._link[cur]
+        base = self._sets.get(cur, frozenset()) if cur is not None else frozenset()
+        return base.union(chain)
+
+
 def max_score(graph: Graph, scores: Mapping[str, float]) -> float:
     """The score of the highest-scoring success path (at an OR-join, the best-scoring parent's path)."""
-    best: dict[str, frozenset[str]] = {}
+    best = _Closures(scores)
     for node in graph.order:
         parents = graph.parents[node]
-        if graph.join[node] == "all":
-            best[node] = frozenset({node}).union(*(best[p] for p in parents))
-        elif graph.join[node] == "any":
-            pick = max(parents, key=lambda p: _weight(scores, best[p]))
-            best[node] = best[pick] | {node}
-        else:
-            best[node] = frozenset({node})
+        if graph.join[node] == "any":
+            best.add(node, [max(parents, key=best.weight.__getitem__)])
+        else:  # "all" joins every dep; a root joins nothing
+            best.add(node, parents)
     if graph.mode == "all":
-        return _weight(scores, frozenset().union(*(best[t] for t in graph.targets)))
-    return max(_weight(scores, best[t]) for t in graph.targets)
+        return _weight(scores, frozenset().union(*(best.members(t) for t in graph.targets)))
+    return max(best.weight[t] for t in graph.targets)
 
 
 def _best_partial(graph: Graph, outcome: Outcome, scores: Mapping[str, float]) -> list[str]:
     """On failure: the satisfied chain worth the most points (ties: more milestones, then earlier)."""
-    candidates = [outcome.closure(graph, [n]) for n in outcome.earliest]
+    reached = [n for n in graph.order if n in outcome.earliest]
+    closures = _Closures(scores)
+    for node in reached:  # topological order: whatever justifies a node was added before it
+        closures.add(node, outcome.via.get(node, ()))
     reached_targets = [t for t in graph.targets if t in outcome.earliest]
+    # A closure's latest event is its own node's: the parents that justify a node come no later.
+    keys = {n: (closures.weight[n], closures.size[n], -outcome.earliest[n]) for n in reached}
+    best = max(reached, key=keys.__getitem__, default=None)
     if graph.mode == "all" and reached_targets:
-        candidates.append(outcome.closure(graph, reached_targets))
-    if not candidates:
-        return []
-    return max(candidates, key=lambda c: (_weight(scores, c), len(c),
-                                          -max(outcome.earliest[n] for n in c)))
+        together = outcome.closure(graph, reached_targets)
+        key = (_weight(scores, together), len(together), -max(outcome.earliest[n] for n in together))
+        if best is None or key > keys[best]:
+            return together
+    return [] if best is None else outcome.closure(graph, [best])
 
 
 def _short(result: CheckResult) -> str:
@@ -75,8 +114,9 @@ def index_checks(memo: Mapping[MemoKey, CheckResult]) -> dict[str, list[tuple[in
 def _statuses(task: Task, graph: Graph, outcome: Outcome,
               checks: Checks) -> list[NodeStatus]:
     out: list[NodeStatus] = []
+    by_id = {n.id: n for n in task.nodes}
     for node_id in graph.order:
-        node = task.node(node_id)
+        node = by_id[node_id]
         mine = [res for _, res in checks.get(node_id, [])]
         counts = {v: sum(1 for r in mine if r.verdict is v) for v in Verdict}
         if node_id in outcome.earliest:

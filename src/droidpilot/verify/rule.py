@@ -33,7 +33,7 @@ class Node(BaseModel):
     deps: list[str] = Field(default_factory=list)
     next: list[str] = Field(default_factory=list)
     condition: Condition | None = None
-    score: float = 10.0
+    score: float = Field(default=10.0, allow_inf_nan=False)
     line: int | None = Field(default=None, exclude=True, description="source line of the node, if known")
 
 

@@ -181,11 +181,14 @@ def sweep(graph: Graph, n_events: int, oracle: Oracle, *, optimistic: bool = Fal
     enabled_via: dict[str, tuple[str, ...]] = {}
     active: set[str] = set()
 
+    fresh: list[str] = []  # nodes the latest satisfy() call satisfied
+
     def satisfy(node: str, event: int, parents: tuple[str, ...]) -> None:
         work = [(node, event, parents)]
         while work:
             cur, at, used = work.pop()
             out.earliest[cur], out.via[cur] = at, used
+            fresh.append(cur)
             out.enabled.pop(cur, None)
             active.discard(cur)
             for child in graph.children[cur]:
@@ -216,10 +219,8 @@ def sweep(graph: Graph, n_events: int, oracle: Oracle, *, optimistic: bool = Fal
         hit = [t in out.earliest for t in graph.targets]
         return any(hit) if graph.mode == "any" else all(hit)
 
-    def relevant() -> set[str]:
-        return set(graph.order) if exhaustive else still_needed(graph, out.earliest)
-
-    matters = relevant()
+    needs = None if exhaustive else _Relevance(graph, out.earliest)
+    matters: set[str] | frozenset[str] = frozenset(graph.order) if needs is None else needs.needed
     for event in range(n_events):
         if not exhaustive and finished():
             break
@@ -237,10 +238,12 @@ def sweep(graph: Graph, n_events: int, oracle: Oracle, *, optimistic: bool = Fal
             if verdict is Verdict.UNDECIDED:
                 out.saw_undecided = True
             if verdict is Verdict.YES or (optimistic and verdict is Verdict.UNDECIDED):
+                fresh.clear()
                 satisfy(node, event, enabled_via[node])
                 if not exhaustive and finished():
                     break
-                matters = relevant()
+                if needs is not None:
+                    needs.satisfied(fresh)
     out.ok = finished()
     return out
 
@@ -256,3 +259,34 @@ def still_needed(graph: Graph, earliest: Mapping[str, int]) -> set[str]:
         keep.add(node)
         stack.extend(graph.parents[node])
     return keep
+
+
+class _Relevance:
+    """``still_needed`` kept up to date as nodes are satisfied, in time linear in the rule overall.
+
+    A node is needed while it is unsatisfied and is an open target or an enabling parent of a needed
+    node; ``pull`` counts each node's needed children, so satisfying a node only walks the parents that
+    lose their last reason to matter (each node leaves ``needed`` once).
+    """
+
+    def __init__(self, graph: Graph, earliest: Mapping[str, int]) -> None:
+        self.graph = graph
+        self.targets = set(graph.targets)
+        self.needed = still_needed(graph, earliest)
+        self.pull = {n: 0 for n in graph.order}
+        for node in self.needed:
+            for parent in set(graph.parents[node]):
+                self.pull[parent] += 1
+
+    def satisfied(self, nodes: Iterable[str]) -> None:
+        """Drop newly satisfied ``nodes`` and every parent left with no needed child."""
+        stack = [n for n in nodes if n in self.needed]
+        while stack:
+            node = stack.pop()
+            if node not in self.needed:
+                continue
+            self.needed.discard(node)
+            for parent in set(self.graph.parents[node]):
+                self.pull[parent] -= 1
+                if self.pull[parent] == 0 and parent not in self.targets and parent in self.needed:
+                    stack.append(parent)

@@ -8,6 +8,7 @@ Suspicious but usable structure is reported in ``Task.warnings`` and logged at W
 from __future__ import annotations
 
 import logging
+import math
 import re
 from pathlib import Path
 from typing import Any
@@ -218,6 +219,9 @@ class _Validator(ConditionChecks):
             if isinstance(score, bool) or not isinstance(score, (int, float)):
                 self.problem(_key_line(node, "score"), label, f"score must be a number, not {score!r}",
                              "write score: 10 (or leave it out for the default 10)")
+            elif not math.isfinite(score):
+                self.problem(_key_line(node, "score"), label, f"score must be a finite number, not {score!r}",
+                             "write score: 10 (NaN and infinities cannot be added up or printed as JSON)")
         self._condition(node, label)
         return label
 

@@ -127,8 +127,13 @@ def _cycle_through(start: str, members: set[str], edges: dict[str, list[tuple[st
 
 def graph_warnings(v: Any, task: Task) -> None:
     """Warn about nodes with deps that are also named in next, and nodes that lead to no success."""
+    next_parents: dict[str, list[str]] = {n.id: [] for n in task.nodes}  # built once: linear, not n^2
     for node in task.nodes:
-        parents = task.next_parents(node.id)
+        for succ in node.next:
+            if succ in next_parents and node.id not in next_parents[succ]:
+                next_parents[succ].append(node.id)
+    for node in task.nodes:
+        parents = next_parents[node.id]
         if node.deps and parents:
             v.warn(node.line, node.id,
                    f"has deps {node.deps} and is also named in next of {parents}; only deps count "
@@ -137,7 +142,7 @@ def graph_warnings(v: Any, task: Task) -> None:
     mode, targets = task.success_targets()
     children: dict[str, list[str]] = {n.id: [] for n in task.nodes}
     for node in task.nodes:
-        for parent in (node.deps or task.next_parents(node.id)):
+        for parent in (node.deps or next_parents[node.id]):
             if parent in children:
                 children[parent].append(node.id)
     parents_of: dict[str, list[str]] = {n.id: [] for n in task.nodes}

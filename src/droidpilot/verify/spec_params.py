@@ -6,6 +6,7 @@ reads as the key ``all:``) is repaired with a warning, since the author's intent
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
 from typing import Any
 
@@ -21,7 +22,7 @@ _KIND_TEXT = {
     "str_list": "a list of strings",
     "str_or_list": "a string or a list of strings",
     "bool": "true or false",
-    "number": "a number",
+    "number": "a finite number",
     "int": "a whole number",
     "dict": "a mapping",
     "list": "a list",
@@ -70,8 +71,8 @@ def matches_kind(value: Any, kind: str) -> bool:
         return isinstance(value, str) or matches_kind(value, "str_list")
     if kind == "bool":
         return isinstance(value, bool)
-    if kind == "number":
-        return isinstance(value, (int, float)) and not isinstance(value, bool)
+    if kind == "number":  # NaN and infinities compare with nothing and print as invalid JSON
+        return isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(value)
     if kind == "int":
         return isinstance(value, int) and not isinstance(value, bool)
     if kind == "dict":

@@ -14,6 +14,8 @@ from typing import Any
 
 import yaml
 
+from droidpilot.datalimits import DataLimitError, check_json, check_yaml
+
 
 class LineDict(dict):
     """A dict loaded from YAML: ``line`` of the mapping, ``key_lines`` of its keys (1-based)."""
@@ -94,7 +96,8 @@ class SyntaxProblem:
 def load_yaml(text: str) -> Any:
     """Parse YAML safely into LineDict / LineList; raises SyntaxProblemError on bad syntax."""
     # Both loaders derive from the safe loaders. On an error, parse again with the pure-Python
-    # parser, whose messages say more.
+    # parser, whose messages say more. Alias bombs and deep nesting are refused before either runs.
+    _check_limits(check_yaml, text)
     with contextlib.suppress(yaml.YAMLError):
         return yaml.load(text, Loader=_FastLineLoader)
     try:
@@ -108,6 +111,7 @@ def load_yaml(text: str) -> Any:
 
 def load_json(text: str) -> Any:
     """Parse JSON strictly; mappings get lines when YAML reads the text identically."""
+    _check_limits(check_json, text)
     try:
         data = json.loads(text)
     except json.JSONDecodeError as exc:
@@ -119,6 +123,14 @@ def load_json(text: str) -> Any:
     except yaml.YAMLError:
         return data
     return with_lines if with_lines == data else data
+
+
+def _check_limits(check: Any, text: str) -> None:
+    try:
+        check(text)
+    except DataLimitError as exc:
+        raise SyntaxProblemError(SyntaxProblem(f"too large: {exc.bare}", exc.line, None,
+                                               "a rule needs neither deep nesting nor aliases")) from None
 
 
 class SyntaxProblemError(Exception):

@@ -12,13 +12,14 @@ from __future__ import annotations
 
 import itertools
 import json
-import os
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from droidpilot.datalimits import load_json_text
 from droidpilot.errors import InputError
+from droidpilot.pathcheck import file_problem
 from droidpilot.verify.frame import Frame, parse_ui_xml
 
 
@@ -55,11 +56,10 @@ def _fill_description(frames: Sequence[Frame], explicit: str | None, fallback: s
 
 
 def check_readable(path: Path, what: str) -> None:
-    """Raise InputError naming ``path`` unless it is a readable file."""
-    if not path.is_file():
-        raise InputError(f"{what}: {path} does not exist")
-    if not os.access(path, os.R_OK):
-        raise InputError(f"{what}: {path} is not readable (check its permissions)")
+    """Raise InputError naming ``path`` and what is wrong with it unless it is a readable file."""
+    problem = file_problem(path)
+    if problem is not None:
+        raise InputError(f"{what}: {path} {problem}")
 
 
 def _text_field(record: Mapping[str, Any], key: str, where: str) -> str:
@@ -153,7 +153,7 @@ def load_json_trace(path: Path, task_description: str | None = None) -> Trace:
     """A JSON list of frame objects (or ``{"task_description", "frames": [...]}``)."""
     check_readable(path, "trace")
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
+        data = load_json_text(path.read_text(encoding="utf-8"), str(path))
     except UnicodeDecodeError as exc:
         raise InputError(f"{path}: not UTF-8 text ({exc.reason})") from None
     except json.JSONDecodeError as exc:
@@ -181,7 +181,8 @@ def load_trace(path: str | Path, task_description: str | None = None) -> Trace:
     elif p.exists():
         trace = load_json_trace(p)
     else:
-        raise InputError(f"trace {p} does not exist (give a trace folder or a JSON list of frames)")
+        raise InputError(f"trace {p} {file_problem(p) or 'does not exist'} (give a trace folder or a JSON "
+                         "list of frames)")
     trace.task_description = _fill_description(trace.frames, task_description, trace.task_description)
     return trace
 

@@ -17,6 +17,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
+from droidpilot.datalimits import load_json_text
 from droidpilot.errors import InputError
 from droidpilot.verify.frame import Frame, UiElement, parse_bounds, parse_ui_xml
 from droidpilot.verify.trace import Trace, check_readable, link_frames
@@ -28,7 +29,7 @@ _XML = re.compile(r"^(\d+)\.xml$", re.IGNORECASE)
 def _read_json(path: Path) -> Any:
     check_readable(path, "trace folder")
     try:
-        return json.loads(path.read_text(encoding="utf-8"))
+        return load_json_text(path.read_text(encoding="utf-8"), str(path))
     except UnicodeDecodeError as exc:
         raise InputError(f"{path}: not UTF-8 text ({exc.reason})") from None
     except json.JSONDecodeError as exc:
@@ -168,6 +169,25 @@ def _scan(folder: Path) -> tuple[dict[int, Path], dict[int, Path]]:
     return images, xmls
 
 
+def _frame_count(folder: Path, images: dict[int, Path], xmls: dict[int, Path],
+                 actions: dict[int, dict[str, Any]], react: dict[int, dict[str, Any]]) -> int:
+    """How many frames the folder holds; InputError for a step beyond them (a typo such as
+    ``action_index: 100000000`` must not build that many empty frames)."""
+    shots = max([0, *images, *xmls])
+    if shots:  # screenshot N comes before action N; one last action may follow the last screenshot
+        limit, what = shots + 1, f"the folder has screenshots 1..{shots}, so steps run 1..{shots + 1} at most"
+    else:
+        limit = max(len(actions), len(react))
+        what = f"without screenshots a step needs an entry, so steps run 1..{limit}"
+    for name, steps in (("actions.json", actions), ("react.json", react)):
+        beyond = [s for s in steps if s > limit]
+        if beyond:
+            raise InputError(f"{folder / name}: an entry's action_index puts it at step {max(beyond)}, "
+                             f"beyond the frames present ({what}); fix the index or add the missing "
+                             "screenshots")
+    return max([0, *images, *actions, *react])
+
+
 def _read_xml(path: Path) -> tuple[str, list[UiElement]]:
     check_readable(path, "trace folder")
     try:
@@ -183,12 +203,15 @@ def load_trace_folder(folder: str | Path) -> Trace:
     if not folder.is_dir():
         raise InputError(f"trace folder {folder} does not exist")
     images, xmls = _scan(folder)
-    if not (folder / "actions.json").exists():
+    actions_file = folder / "actions.json"
+    if actions_file.exists() or actions_file.is_symlink():  # there, but perhaps a loop or a FIFO
+        check_readable(actions_file, "trace folder")
+    else:
         raise InputError(f"{folder}: no actions.json; a runner trace folder needs it (with the task "
                          f"description and the actions), or pass a JSON list of frames instead")
     meta, actions = _load_actions(folder)
     react = _load_react(folder)
-    count = max([0, *images, *actions, *react])
+    count = _frame_count(folder, images, xmls, actions, react)
     if images:
         missing = [n for n in range(1, max(images) + 1) if n not in images]
         if missing:

@@ -11,6 +11,7 @@ import struct
 
 OKAY = b"OKAY"
 FAIL = b"FAIL"
+MAX_BLOCK = 0xFFFF  # the most a %04x length prefix can say
 MAX_REQUEST = 64 * 1024  # longer requests are garbage (the real server's limit is MAX_PAYLOAD, 1 MiB)
 
 # shell v2 packet ids
@@ -68,7 +69,7 @@ class Conn:
 
     def fail(self, message: str) -> None:
         """FAIL with the reason, as the real server reports errors (the client prints the text)."""
-        self.send(FAIL + block(message))
+        self.send(FAIL + block(fit_block(message)))
 
     def close(self) -> None:
         """Half-close, drain what the client still sends (so no RST eats our last bytes), then close."""
@@ -87,6 +88,14 @@ def block(payload: bytes | str) -> bytes:
     """A ``%04x`` length prefix and the payload (text is UTF-8)."""
     data = payload.encode("utf-8") if isinstance(payload, str) else payload
     return b"%04x" % len(data) + data
+
+
+def fit_block(message: str, limit: int = MAX_BLOCK) -> bytes:
+    """``message`` as UTF-8, cut (on a character boundary, marked ``...``) to fit a ``%04x`` length."""
+    data = message.encode("utf-8")
+    if len(data) <= limit:
+        return data
+    return data[:limit - 3].decode("utf-8", "ignore").encode("utf-8") + b"..."
 
 
 def packet(kind: int, data: bytes) -> bytes:

@@ -22,6 +22,7 @@ from droidpilot.errors import InputError
 
 log = logging.getLogger(__name__)
 REQUEST_TIMEOUT = 120.0  # seconds a client may idle between requests
+LISTEN_BACKLOG = 1024  # pending connections the kernel queues (socketserver's default of 5 stalls bursts)
 
 
 def check_loopback(host: str) -> str:
@@ -74,6 +75,7 @@ class _TcpServer(socketserver.ThreadingTCPServer):
     daemon_threads = True
     allow_reuse_address = True
     block_on_close = False
+    request_queue_size = LISTEN_BACKLOG
 
     def __init__(self, addr: tuple[str, int], owner: AdbServer) -> None:
         self.owner = owner

@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from droidpilot.device.adbd.shparse import Command, Part, ShSyntaxError, Word, parse
 
 SH = "/system/bin/sh"
+MAX_SUBST_DEPTH = 64  # nested $( ) a line may use; deeper ones are refused, not recursed into
 _ASSIGN = re.compile(r"([A-Za-z_][A-Za-z0-9_]*)=")
 log = logging.getLogger(__name__)
 
@@ -39,6 +40,10 @@ class ExitShell(Exception):
         self.code = code
 
 
+class SubstTooDeep(Exception):
+    """``$( )`` nested deeper than MAX_SUBST_DEPTH: the whole line fails with a message."""
+
+
 Tool = Callable[["Shell", list[str], bytes], Result]
 
 
@@ -57,6 +62,7 @@ class Shell:
         # set to a list by a one-shot `adb shell CMD`: tools that keep running in the foreground (a server
         # started by app_process) add how to stop them, and the service calls that when the client hangs up
         self.hangup: list[Callable[[], None]] | None = None
+        self._depth = 0  # command substitutions being expanded right now
 
     def run(self, line: str) -> Result:
         """Run a whole command line; stdout and stderr are collected, the code is the last command's."""
@@ -78,6 +84,12 @@ class Shell:
         except ExitShell as ex:
             self.last = ex.code
             self.exited = True
+        except SubstTooDeep as exc:
+            if self._depth:
+                raise
+            msg = f"{SH}: command substitution nested deeper than {exc.args[0]} levels\n".encode()
+            self.last = 2
+            return Result(bytes(out), bytes(err) + msg, 2, bytes(merged) + msg)
         return Result(bytes(out), bytes(err), self.last, bytes(merged))
 
     def _pipeline(self, pipeline: list[Command]) -> Result:
@@ -97,7 +109,7 @@ class Shell:
             if part.kind == "var":
                 value = str(self.last) if part.text == "?" else self.env.get(part.text, "")
             elif part.kind == "cmd":
-                value = self.run(part.text).out.decode("utf-8", "replace").rstrip("\n")
+                value = self._substitute(part.text)
             else:
                 value = part.text
             text.append(value)
@@ -112,6 +124,16 @@ class Shell:
             if matches:
                 return matches
         return [joined]
+
+    def _substitute(self, line: str) -> str:
+        """The output of ``$(line)``; SubstTooDeep past MAX_SUBST_DEPTH nested substitutions."""
+        if self._depth >= MAX_SUBST_DEPTH:
+            raise SubstTooDeep(MAX_SUBST_DEPTH)
+        self._depth += 1
+        try:
+            return self.run(line).out.decode("utf-8", "replace").rstrip("\n")
+        finally:
+            self._depth -= 1
 
     def _glob(self, pattern: str) -> list[str]:
         directory, base = posixpath.split(pattern)

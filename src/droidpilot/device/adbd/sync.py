@@ -88,9 +88,11 @@ def _send(conn: Conn, fs: Vfs, spec: str) -> None:
     if not path:
         path, mode_text = spec, "33188"
     try:
-        mode = int(mode_text)
+        mode: int | None = int(mode_text)
     except ValueError:
         path, mode = spec, stat_mod.S_IFREG | 0o644
+    if mode is not None and not 0 <= mode <= 0xFFFFFFFF:
+        mode = None  # read the file's data anyway, then refuse it: the stream stays in step
     buf = bytearray()
     too_big = False
     while True:
@@ -109,6 +111,9 @@ def _send(conn: Conn, fs: Vfs, spec: str) -> None:
             break
         else:
             raise ProtocolError(f"unexpected {kind!r} inside SEND")
+    if mode is None:
+        _fail(conn, f"bad file mode {mode_text!r} (expected a number from 0 to 4294967295) ({path})")
+        return
     if too_big:
         _fail(conn, f"write failed: No space left on device ({path})")
         return

@@ -1,0 +1,122 @@
+"""Size and depth limits for the YAML and JSON people hand droidpilot (rules, traces, suite tasks).
+
+A 1 KB YAML alias bomb expands to billions of values and 5,000 nested brackets overflow Python's stack;
+both must be refused with a message before anything walks the data. The YAML check streams parser
+events (no recursion, nothing expanded) and sums how large every alias would become; the JSON check
+scans brackets outside strings. Each raises DataLimitError naming the line and the limit.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from typing import Any
+
+import yaml
+
+from droidpilot.errors import InputError
+
+MAX_DEPTH = 100  # nested mappings/lists; real rules and traces use under 10
+MAX_VALUES = 2_000_000  # values after expanding every YAML alias (a 10k-node rule has ~100k)
+MAX_ALIASES = 10_000  # alias uses (``*name``) in one YAML document
+
+_STRING = re.compile(r'"(?:[^"\\]|\\.)*"', re.DOTALL)
+_BRACKET = re.compile(r"[\[\]{}\n]")
+_EventLoader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+
+
+class DataLimitError(InputError):
+    """The document is nested too deeply or expands to too much data; ``line`` is 1-based if known."""
+
+    def __init__(self, message: str, line: int | None = None) -> None:
+        super().__init__(message if line is None else f"line {line}: {message}")
+        self.line = line
+        self.bare = message
+
+
+def _too_deep(line: int | None) -> DataLimitError:
+    return DataLimitError(f"nested more than {MAX_DEPTH} levels deep; flatten the structure "
+                          "(droidpilot's files need only a few levels)", line)
+
+
+def check_yaml(text: str) -> None:
+    """Raise DataLimitError when ``text`` nests deeper than MAX_DEPTH or its aliases expand to more than
+    MAX_VALUES values (or it uses more than MAX_ALIASES aliases). Syntax errors are left to the loader."""
+    sizes: dict[str, int] = {}
+    stack: list[list[Any]] = [[None, 0]]  # [anchor, expanded size] per open collection
+    aliases = 0
+    try:
+        for event in yaml.parse(text, Loader=_EventLoader):
+            line = event.start_mark.line + 1 if event.start_mark is not None else None
+            if isinstance(event, yaml.CollectionStartEvent):
+                if len(stack) > MAX_DEPTH:
+                    raise _too_deep(line)
+                stack.append([event.anchor, 1])
+                continue
+            if isinstance(event, yaml.CollectionEndEvent):
+                anchor, size = stack.pop()
+            elif isinstance(event, yaml.ScalarEvent):
+                anchor, size = event.anchor, 1
+            elif isinstance(event, yaml.AliasEvent):
+                aliases += 1
+                if aliases > MAX_ALIASES:
+                    raise DataLimitError(f"more than {MAX_ALIASES} aliases (*name); write the data out", line)
+                anchor, size = None, sizes.get(event.anchor or "", 1)
+            else:
+                continue
+            if anchor is not None:
+                sizes[anchor] = size
+            stack[-1][1] += size
+            if stack[-1][1] > MAX_VALUES:
+                raise DataLimitError(f"expands to more than {MAX_VALUES:,} values (through YAML aliases "
+                                     "such as *name?); remove the aliases or split the file", line)
+    except yaml.YAMLError:
+        return  # the loader reports syntax errors with its own, better message
+
+
+def check_json(text: str) -> None:
+    """Raise DataLimitError when the JSON ``text`` nests deeper than MAX_DEPTH (strings are skipped)."""
+    depth, line = 0, 1
+    for match in _BRACKET.finditer(_STRING.sub(lambda m: "\n" * m.group().count("\n"), text)):
+        char = match.group()
+        if char == "\n":
+            line += 1
+        elif char in "[{":
+            depth += 1
+            if depth > MAX_DEPTH:
+                raise _too_deep(line)
+        else:
+            depth -= 1
+
+
+def check_depth(data: Any) -> None:
+    """Raise DataLimitError when already-loaded ``data`` nests deeper than MAX_DEPTH (iteratively)."""
+    stack: list[tuple[Any, int]] = [(data, 0)]
+    while stack:
+        value, depth = stack.pop()
+        if isinstance(value, dict):
+            children: Any = value.values()
+        elif isinstance(value, list | tuple):
+            children = value
+        else:
+            continue
+        if depth >= MAX_DEPTH:
+            raise _too_deep(None)
+        stack.extend((child, depth + 1) for child in children)
+
+
+def _no_constant(name: str) -> Any:
+    raise DataLimitError(f"{name} is not a number droidpilot accepts; write a finite number")
+
+
+def load_json_text(text: str, where: str = "") -> Any:
+    """``json.loads`` that refuses deep nesting and NaN/Infinity; DataLimitError says what and where."""
+    try:
+        check_json(text)
+        return json.loads(text, parse_constant=_no_constant)
+    except DataLimitError as exc:
+        if not where:
+            raise
+        located = DataLimitError(f"{where}: {exc}")
+        located.line, located.bare = exc.line, exc.bare
+        raise located from None

@@ -1,0 +1,29 @@
+"""Untrusted text made safe for a terminal: escape sequences and control characters removed.
+
+Model replies, instructions, screen text and rule files can carry ``\\x1b]0;TITLE\\x07`` (sets the window
+title), ``\\x1b[2J`` (clears the screen) or a bare carriage return that overwrites a line. Everything the
+CLI prints from such sources goes through ``printable`` first (Rich markup is escaped separately).
+"""
+
+from __future__ import annotations
+
+import re
+
+# Whole sequences first (CSI, OSC / DCS / APC / PM / SOS strings, two-character escapes), so their
+# parameters do not survive as stray text; then any control character left (C0 but tab and newline,
+# DEL, C1).
+_SEQUENCE = re.compile(
+    r"\x1b\[[0-?]*[ -/]*[@-~]?"           # CSI ... final byte
+    r"|\x1b[\]PX^_][^\x07\x1b\x9c]*(?:\x07|\x1b\\|\x9c)?"  # OSC/DCS/SOS/PM/APC ... BEL or ST
+    r"|\x9b[0-?]*[ -/]*[@-~]?"            # 8-bit CSI
+    r"|[\x90\x98\x9d-\x9f][^\x07\x1b\x9c]*(?:\x07|\x1b\\|\x9c)?"  # 8-bit string introducers
+    r"|\x1b[ -~]?"                        # ESC and one more character (ESC 7, ESC c, ...)
+)
+_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
+
+
+def printable(text: object, *, newlines: bool = True) -> str:
+    """``str(text)`` without terminal escape sequences or control characters (tab kept; newlines kept
+    unless ``newlines`` is False, when they become spaces)."""
+    cleaned = _CONTROL.sub("", _SEQUENCE.sub("", str(text)))
+    return cleaned if newlines else cleaned.replace("\n", " ")

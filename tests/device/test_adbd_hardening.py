@@ -1,0 +1,91 @@
+"""The ADB front against hostile requests: bad sync modes, huge FAIL texts, deep ``$( )`` nesting."""
+
+from __future__ import annotations
+
+import socket
+import struct
+from collections.abc import Iterator
+
+import pytest
+from tests.device.adbd_support import Front, running_front
+
+from droidpilot.device.adbd.protocol import MAX_BLOCK, fit_block
+from droidpilot.device.adbd.sh import MAX_SUBST_DEPTH
+
+
+@pytest.fixture(scope="module")
+def front() -> Iterator[Front]:
+    with running_front(1) as f:
+        yield f
+
+
+def _read(s: socket.socket, n: int) -> bytes:
+    buf = b""
+    while len(buf) < n:
+        chunk = s.recv(n - len(buf))
+        assert chunk, f"closed after {len(buf)} of {n} bytes"
+        buf += chunk
+    return buf
+
+
+def _send(s: socket.socket, request: str) -> None:
+    data = request.encode()
+    s.sendall(b"%04x" % len(data) + data)
+
+
+def _open(front: Front, service: str) -> socket.socket:
+    s = socket.create_connection(("127.0.0.1", front.port), timeout=10)
+    _send(s, "host:transport:simphone-1")
+    assert _read(s, 4) == b"OKAY"
+    _send(s, service)
+    assert _read(s, 4) == b"OKAY"
+    return s
+
+
+@pytest.mark.parametrize("mode", ["99999999999999999999", "-10"])
+def test_sync_send_with_an_out_of_range_mode_fails_and_keeps_the_session(front: Front, mode: str) -> None:
+    with _open(front, "sync:") as s:
+        spec = f"/sdcard/Download/m.txt,{mode}".encode()
+        s.sendall(b"SEND" + struct.pack("<I", len(spec)) + spec)
+        s.sendall(b"DATA" + struct.pack("<I", 2) + b"hi" + b"DONE" + struct.pack("<I", 0))
+        assert _read(s, 4) == b"FAIL"
+        message = _read(s, struct.unpack("<I", _read(s, 4))[0]).decode()
+        assert "bad file mode" in message and mode in message
+        s.sendall(b"STAT" + struct.pack("<I", 7) + b"/sdcard")  # the session still answers
+        assert _read(s, 4) == b"STAT"
+        s.sendall(b"QUIT" + bytes(4))
+
+
+def test_a_fail_reply_longer_than_the_framing_allows_is_cut_to_fit(front: Front) -> None:
+    serial = "x" * (0xFFFF - len("host:transport:"))  # the longest request a client can frame
+    with socket.create_connection(("127.0.0.1", front.port), timeout=10) as s:
+        _send(s, f"host:transport:{serial}")
+        assert _read(s, 4) == b"FAIL"
+        length = int(_read(s, 4), 16)  # exactly four hex digits
+        message = _read(s, length)
+        assert length == MAX_BLOCK and message.endswith(b"...") and message.startswith(b"device 'xxx")
+
+
+def test_fit_block_cuts_on_a_character_boundary() -> None:
+    assert fit_block("short") == b"short"
+    cut = fit_block("\u00e9" * 40000)
+    assert len(cut) <= MAX_BLOCK and cut.decode("utf-8").endswith("...")
+
+
+def test_deeply_nested_command_substitution_is_refused_with_a_message(front: Front) -> None:
+    line = "$(echo " * 2000 + "hi" + ")" * 2000
+    with _open(front, f"shell:echo start; echo {line}") as s:
+        out = b""
+        while chunk := s.recv(65536):
+            out += chunk
+    assert out.startswith(b"start\n")
+    assert f"nested deeper than {MAX_SUBST_DEPTH} levels".encode() in out
+
+
+def test_nesting_within_the_limit_still_works(front: Front) -> None:
+    line = "$(echo " * 20 + "hi" + ")" * 20
+    with _open(front, f"shell:echo {line}") as s:
+        out = b""
+        while chunk := s.recv(65536):
+            out += chunk
+    assert out == b"hi\n"

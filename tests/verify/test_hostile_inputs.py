@@ -1,0 +1,132 @@
+"""Hostile rules and traces: alias bombs, deep nesting, NaN scores, runaway action indices — clear errors."""
+
+from __future__ import annotations
+
+import json
+import math
+from pathlib import Path
+
+import pytest
+from PIL import Image
+from typer.testing import CliRunner
+
+from droidpilot import datalimits
+from droidpilot.cli import _discover, app
+from droidpilot.datalimits import MAX_DEPTH, DataLimitError, load_json_text
+from droidpilot.errors import InputError
+from droidpilot.verify.examples import example_dir
+from droidpilot.verify.rule import Node
+from droidpilot.verify.spec import RuleError, load_rule_text
+from droidpilot.verify.trace import load_trace
+
+EXAMPLE = example_dir()
+
+
+def alias_bomb(levels: int = 9) -> str:
+    """About 1 KB of YAML whose ``any:`` keywords expand to 10**levels strings."""
+    lines = ['a0: &a0 ["lol", "lol", "lol", "lol", "lol", "lol", "lol", "lol", "lol", "lol"]']
+    for k in range(1, levels + 1):
+        lines.append(f"a{k}: &a{k} [" + ", ".join([f"*a{k - 1}"] * 10) + "]")
+    lines += ["task_id: bomb", "nodes:", "  - id: n", "    condition:", "      type: text_match",
+              f"      params: {{any: *a{levels}}}", "success: {any_of: [n]}"]
+    return "\n".join(lines) + "\n"
+
+
+def deep_yaml(levels: int = 5000) -> str:
+    return "task_id: deep\nnodes: " + "[" * levels + "]" * levels + "\n"
+
+
+def test_a_yaml_alias_bomb_is_refused_quickly_with_the_line() -> None:
+    text = alias_bomb()
+    assert len(text) < 1500
+    with pytest.raises(RuleError) as info:
+        load_rule_text(text, "bomb.yaml")
+    message = str(info.value)
+    assert "too large" in message and "aliases" in message and "bomb.yaml" in message
+
+
+def test_deeply_nested_yaml_and_json_rules_are_rule_errors_not_recursion() -> None:
+    with pytest.raises(RuleError, match=f"nested more than {MAX_DEPTH} levels"):
+        load_rule_text(deep_yaml(), "deep.yaml")
+    deep_json = '{"task_id": "x", "nodes": ' + "[" * 5000 + "]" * 5000 + "}"
+    with pytest.raises(RuleError, match=f"nested more than {MAX_DEPTH} levels"):
+        load_rule_text(deep_json, "deep.json")
+
+
+def test_limits_let_ordinary_documents_through() -> None:
+    datalimits.check_yaml("a: &x [1, 2]\nb: [*x, *x]\nc: {d: [[[1]]]}\n")
+    datalimits.check_json('{"s": "[[[[[[ not brackets", "l": [[1], {"k": [2]}]}')
+    datalimits.check_depth({"a": [[1], {"b": 2}]})
+    with pytest.raises(DataLimitError):
+        datalimits.check_depth(json.loads("[" * 150 + "]" * 150))
+
+
+def test_deeply_nested_json_trace_is_an_input_error(tmp_path: Path) -> None:
+    path = tmp_path / "trace.json"
+    path.write_text("[" * 5000 + "]" * 5000, encoding="utf-8")
+    with pytest.raises(InputError, match=f"trace.json: line 1: nested more than {MAX_DEPTH}"):
+        load_trace(path)
+
+
+@pytest.mark.parametrize("constant", ["NaN", "Infinity", "-Infinity"])
+def test_non_finite_numbers_in_json_traces_are_refused(tmp_path: Path, constant: str) -> None:
+    path = tmp_path / "trace.json"
+    path.write_text(f'[{{"text": "a", "ui": {{"x": {constant}}}}}]', encoding="utf-8")
+    with pytest.raises(InputError, match=f"{constant} is not a number droidpilot accepts"):
+        load_trace(path)
+    assert load_json_text("[1.5]") == [1.5]
+
+
+@pytest.mark.parametrize("value", [".nan", ".inf", "-.inf"])
+def test_non_finite_scores_and_thresholds_are_rule_errors(value: str) -> None:
+    rule = ("task_id: t\nnodes:\n  - id: n\n    score: " + value +
+            "\n    condition: {type: text_match, params: {any: [x]}}\nsuccess: {any_of: [n]}\n")
+    with pytest.raises(RuleError, match="score must be a finite number"):
+        load_rule_text(rule, "r.yaml")
+    with pytest.raises(ValueError):
+        Node(id="n", score=math.nan)
+
+
+def _folder(tmp_path: Path, actions: list[dict[str, object]], shots: int = 2) -> Path:
+    folder = tmp_path / "run"
+    folder.mkdir()
+    for n in range(1, shots + 1):
+        Image.new("RGB", (20, 40), (n * 50, 0, 0)).save(folder / f"{n}.png")
+    (folder / "actions.json").write_text(json.dumps({"task_description": "t", "actions": actions}))
+    return folder
+
+
+@pytest.mark.parametrize("index", [3 + 1, 1_000_000, 100_000_000])
+def test_action_indices_beyond_the_screenshots_are_refused(tmp_path: Path, index: int) -> None:
+    actions = [{"type": "click", "action_index": 1}, {"type": "done", "action_index": index}]
+    folder = _folder(tmp_path, actions)
+    with pytest.raises(InputError) as info:
+        load_trace(folder)
+    message = str(info.value)
+    assert f"step {index}" in message and "screenshots 1..2" in message and "actions.json" in message
+
+
+def test_one_last_action_after_the_last_screenshot_is_still_a_frame(tmp_path: Path) -> None:
+    folder = _folder(tmp_path, [{"type": "click", "action_index": n} for n in (1, 2, 3)])
+    assert len(load_trace(folder)) == 3
+
+
+def test_without_screenshots_indices_are_bounded_by_the_entries(tmp_path: Path) -> None:
+    folder = _folder(tmp_path, [{"type": "click", "action_index": 1_000_000}], shots=0)
+    with pytest.raises(InputError, match="step 1000000, beyond the frames present"):
+        load_trace(folder)
+
+
+@pytest.fixture
+def runner() -> CliRunner:
+    _discover()
+    return CliRunner()
+
+
+def test_verify_exits_2_not_1_on_a_deep_or_exploding_rule(runner: CliRunner, tmp_path: Path) -> None:
+    for name, text in (("deep.yaml", deep_yaml()), ("bomb.yaml", alias_bomb())):
+        rule = tmp_path / name
+        rule.write_text(text, encoding="utf-8")
+        res = runner.invoke(app, ["verify", str(rule), str(EXAMPLE / "trace"), "--json"])
+        assert res.exit_code == 2, res.output
+        assert "Traceback" not in res.output and "too large" in res.output
