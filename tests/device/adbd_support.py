@@ -11,6 +11,7 @@ import contextlib
 import importlib.resources
 import os
 import signal
+import socket
 import subprocess
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -110,3 +111,16 @@ def node_center(xml: str, text: str) -> tuple[int, int]:
             x1, y1, x2, y2 = el.bounds
             return (x1 + x2) // 2, (y1 + y2) // 2
     raise AssertionError(f"no node with text {text!r} in the dump")
+
+
+def read_exact(s: socket.socket, n: int, *, partial: bool = False) -> bytes:
+    """``n`` bytes from ``s``; a connection closed early fails the test (or, with ``partial``, ends the read
+    with what came)."""
+    buf = b""
+    while len(buf) < n:
+        chunk = s.recv(n - len(buf))
+        if not chunk:
+            assert partial, f"closed after {len(buf)} of {n} bytes"
+            break
+        buf += chunk
+    return buf

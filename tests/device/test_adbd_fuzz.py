@@ -12,7 +12,7 @@ from collections.abc import Iterator
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from tests.device.adbd_support import Front, running_front
+from tests.device.adbd_support import Front, read_exact, running_front
 
 from droidpilot.device.adbd.protocol import MAX_BLOCK, Conn, ProtocolError
 from droidpilot.device.adbd.shparse import ShSyntaxError, parse
@@ -124,16 +124,6 @@ def front() -> Iterator[Front]:
         yield f
 
 
-def _read(s: socket.socket, n: int) -> bytes:
-    buf = b""
-    while len(buf) < n:
-        chunk = s.recv(n - len(buf))
-        if not chunk:
-            break
-        buf += chunk
-    return buf
-
-
 PREFIXES = ["host:", "host-serial:simphone-1:", "host:transport:", "host:tport:serial:", "host-local:",
             "host:transport-id:", "sync:", "tport:", ""]
 
@@ -146,13 +136,13 @@ def test_the_live_server_frames_every_reply_and_keeps_serving(front: Front, pref
         return
     with socket.create_connection(("127.0.0.1", front.port), timeout=10) as s:
         s.sendall(b"%04x" % len(request) + request)
-        head = _read(s, 4)
+        head = read_exact(s, 4, partial=True)
         if head == b"FAIL":
-            size = _read(s, 4)
+            size = read_exact(s, 4, partial=True)
             assert len(size) == 4 and int(size, 16) <= MAX_BLOCK
-            assert len(_read(s, int(size, 16))) == int(size, 16)
+            assert len(read_exact(s, int(size, 16), partial=True)) == int(size, 16)
         else:
             assert head in (b"OKAY", b""), head
     with socket.create_connection(("127.0.0.1", front.port), timeout=10) as s:
         s.sendall(b"000chost:version")
-        assert _read(s, 12) == b"OKAY00040029"
+        assert read_exact(s, 12, partial=True) == b"OKAY00040029"

@@ -7,7 +7,7 @@ import struct
 from collections.abc import Iterator
 
 import pytest
-from tests.device.adbd_support import Front, running_front
+from tests.device.adbd_support import Front, read_exact, running_front
 
 from droidpilot.device.adbd.protocol import MAX_BLOCK, fit_block
 from droidpilot.device.adbd.sh import MAX_SUBST_DEPTH
@@ -19,15 +19,6 @@ def front() -> Iterator[Front]:
         yield f
 
 
-def _read(s: socket.socket, n: int) -> bytes:
-    buf = b""
-    while len(buf) < n:
-        chunk = s.recv(n - len(buf))
-        assert chunk, f"closed after {len(buf)} of {n} bytes"
-        buf += chunk
-    return buf
-
-
 def _send(s: socket.socket, request: str) -> None:
     data = request.encode()
     s.sendall(b"%04x" % len(data) + data)
@@ -36,9 +27,9 @@ def _send(s: socket.socket, request: str) -> None:
 def _open(front: Front, service: str) -> socket.socket:
     s = socket.create_connection(("127.0.0.1", front.port), timeout=10)
     _send(s, "host:transport:simphone-1")
-    assert _read(s, 4) == b"OKAY"
+    assert read_exact(s, 4) == b"OKAY"
     _send(s, service)
-    assert _read(s, 4) == b"OKAY"
+    assert read_exact(s, 4) == b"OKAY"
     return s
 
 
@@ -48,11 +39,11 @@ def test_sync_send_with_an_out_of_range_mode_fails_and_keeps_the_session(front: 
         spec = f"/sdcard/Download/m.txt,{mode}".encode()
         s.sendall(b"SEND" + struct.pack("<I", len(spec)) + spec)
         s.sendall(b"DATA" + struct.pack("<I", 2) + b"hi" + b"DONE" + struct.pack("<I", 0))
-        assert _read(s, 4) == b"FAIL"
-        message = _read(s, struct.unpack("<I", _read(s, 4))[0]).decode()
+        assert read_exact(s, 4) == b"FAIL"
+        message = read_exact(s, struct.unpack("<I", read_exact(s, 4))[0]).decode()
         assert "bad file mode" in message and mode in message
         s.sendall(b"STAT" + struct.pack("<I", 7) + b"/sdcard")  # the session still answers
-        assert _read(s, 4) == b"STAT"
+        assert read_exact(s, 4) == b"STAT"
         s.sendall(b"QUIT" + bytes(4))
 
 
@@ -60,9 +51,9 @@ def test_a_fail_reply_longer_than_the_framing_allows_is_cut_to_fit(front: Front)
     serial = "x" * (0xFFFF - len("host:transport:"))  # the longest request a client can frame
     with socket.create_connection(("127.0.0.1", front.port), timeout=10) as s:
         _send(s, f"host:transport:{serial}")
-        assert _read(s, 4) == b"FAIL"
-        length = int(_read(s, 4), 16)  # exactly four hex digits
-        message = _read(s, length)
+        assert read_exact(s, 4) == b"FAIL"
+        length = int(read_exact(s, 4), 16)  # exactly four hex digits
+        message = read_exact(s, length)
         assert length == MAX_BLOCK and message.endswith(b"...") and message.startswith(b"device 'xxx")
 
 

@@ -12,7 +12,7 @@ from collections.abc import Iterator
 
 import adbutils
 import pytest
-from tests.device.adbd_support import Front, running_front
+from tests.device.adbd_support import Front, read_exact, running_front
 
 from droidpilot.device.adbd.server import AdbServer, check_loopback
 from droidpilot.errors import InputError
@@ -32,15 +32,6 @@ def connect(front: Front) -> socket.socket:
 def send(s: socket.socket, request: str) -> None:
     data = request.encode()
     s.sendall(b"%04x" % len(data) + data)
-
-
-def read_exact(s: socket.socket, n: int) -> bytes:
-    buf = b""
-    while len(buf) < n:
-        chunk = s.recv(n - len(buf))
-        assert chunk, f"closed after {len(buf)} of {n} bytes"
-        buf += chunk
-    return buf
 
 
 def status(s: socket.socket) -> tuple[bytes, str]:

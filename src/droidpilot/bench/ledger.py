@@ -7,7 +7,8 @@ atomically, so an interrupted run keeps every task it finished, whichever runner
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import time
+from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
@@ -125,3 +126,23 @@ def open_run(config: RunConfig, devices: Sequence[str], task_ids: list[str] | No
     seeds = {t.id: t.seed if config.seed is None or t.template else config.seed for t in tasks}
     meta = {**run_meta(config, devices), **run_metadata(config, devices, suite, seeds)}
     return config, Ledger(config, devices, tasks, resume, meta)
+
+
+Emit = Callable[[str, dict[str, Any]], None]
+
+
+def drive(config: RunConfig, devices: Sequence[str], task_ids: list[str] | None, resume: bool,
+          on_event: Emit | None, dispatch: Callable[[RunConfig, Ledger, Emit], None]) -> RunOutcome:
+    """The frame both runners share: open the run, announce it, let ``dispatch`` run what is pending
+    (recording rows in the ledger), save, announce the end; the outcome."""
+    config, ledger = open_run(config, devices, task_ids, resume)
+    ledger.save()
+    started = time.monotonic()
+    emit: Emit = on_event or (lambda kind, info: None)
+    emit("begin", {"total": len(ledger.keys), "done": len(ledger.done), "devices": list(devices),
+                   "pending": ledger.pending})
+    if ledger.pending:
+        dispatch(config, ledger, emit)
+    document = ledger.save()
+    emit("end", {"summary": document["summary"]})
+    return RunOutcome(ledger.ordered(), document, time.monotonic() - started, ledger.skipped())

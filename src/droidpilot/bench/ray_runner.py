@@ -12,21 +12,19 @@ recorded as an error and the phone is dropped.
 from __future__ import annotations
 
 import os
-import time
 from collections import deque
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from droidpilot.bench.ledger import Ledger, RunOutcome, open_run
+from droidpilot.bench.ledger import Emit, Ledger, RunOutcome, drive
 from droidpilot.bench.ray_phone import PhoneWorker
 from droidpilot.bench.worker import RunConfig
 from droidpilot.errors import DroidpilotError
 from droidpilot.ray_env import connect
 from droidpilot.tarpack import unpack_folder
 
-Emit = Callable[[str, dict[str, Any]], None]
 RETRIES = 1  # Ray's own: one actor restart, one retry of the task that was running
 _AGAIN = "again:"  # marks the where() call that waits for a restarted actor before a task's retry
 
@@ -59,18 +57,11 @@ def run_suite_ray(config: RunConfig, devices: Sequence[str], *, address: str | N
     """Run the suite's tasks (or ``task_ids``) as Ray work: "sim" entries are SimPhone actors, other
     entries real phones pinned by their ``phone:SERIAL`` resource. ``address`` as ``ray.init`` takes it;
     None starts a loopback-only Ray for the run."""
-    config, ledger = open_run(config, devices, task_ids, resume)
-    document = ledger.save()
-    started = time.monotonic()
-    emit = on_event or (lambda kind, info: None)
-    emit("begin", {"total": len(ledger.tasks), "done": len(ledger.done), "devices": list(devices),
-                   "pending": ledger.pending})
-    if ledger.pending:
+    def dispatch(config: RunConfig, ledger: Ledger, emit: Emit) -> None:
         with connect(address, num_cpus=max(len(devices), os.cpu_count() or 1)) as ray:
             _Driver(ray, config, devices, ledger, emit, poll_s).run()
-    document = ledger.save()
-    emit("end", {"summary": document["summary"]})
-    return RunOutcome(ledger.ordered(), document, time.monotonic() - started, ledger.skipped())
+
+    return drive(config, devices, task_ids, resume, on_event, dispatch)
 
 
 class _Driver:

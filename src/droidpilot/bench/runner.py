@@ -15,7 +15,7 @@ import time
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from droidpilot.bench.ledger import RunOutcome, open_run
+from droidpilot.bench.ledger import Emit, Ledger, RunOutcome, drive
 from droidpilot.bench.worker import RunConfig, worker_main
 from droidpilot.errors import DroidpilotError
 
@@ -38,17 +38,10 @@ def run_suite(config: RunConfig, devices: Sequence[str], *, task_ids: list[str] 
               resume: bool = False, on_event: Callable[[str, dict[str, Any]], None] | None = None
               ) -> RunOutcome:
     """Run the suite's tasks (or ``task_ids``) on ``devices`` ("sim" entries are SimPhones)."""
-    config, ledger = open_run(config, devices, task_ids, resume)
-    document = ledger.save()
-    started = time.monotonic()
-    emit = on_event or (lambda kind, info: None)
-    emit("begin", {"total": len(ledger.tasks), "done": len(ledger.done), "devices": list(devices),
-                   "pending": ledger.pending})
-    if ledger.pending:
+    def dispatch(config: RunConfig, ledger: Ledger, emit: Emit) -> None:
         _dispatch(config, devices, ledger.pending, ledger.rows, ledger.error, ledger.save, emit)
-    document = ledger.save()
-    emit("end", {"summary": document["summary"]})
-    return RunOutcome(ledger.ordered(), document, time.monotonic() - started, ledger.skipped())
+
+    return drive(config, devices, task_ids, resume, on_event, dispatch)
 
 
 def _dispatch(config: RunConfig, devices: Sequence[str], pending: list[str], rows: dict[str, dict[str, Any]],
