@@ -20,12 +20,13 @@ _TAGS = re.compile(r"<\|?/?(?:box_start|box_end|point|bbox)\|?>")
 
 
 def is_call(line: str) -> bool:
-    """Is ``line`` a keyword-argument call (``name(key=...)``) or an empty one with an underscore name?"""
+    """Is ``line`` a keyword-argument call (``name(key=...)``), or an empty one with an underscore name or
+    UI-TARS's ``finished()``/``wait()``? Mobile-Agent's ``wait (2)`` is not: its argument is positional."""
     match = _CALL.match(line)
     if match is None:
         return False
     name, args = match.group(1), match.group(2).strip()
-    return bool(_KWARG.match(args)) or (not args and "_" in name) or name in ("finished", "wait")
+    return bool(_KWARG.match(args)) or (not args and ("_" in name or name in ("finished", "wait")))
 
 
 def _value(raw: str) -> Any:
