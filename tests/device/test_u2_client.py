@@ -172,3 +172,19 @@ def test_screenshot_through_jsonrpc_is_a_jpeg(d: u2.Device) -> None:
     with Image.open(io.BytesIO(data)) as img:
         assert img.format == "JPEG"
         assert img.size == (540, 1200)
+
+
+def test_app_start_with_stop_begins_the_app_afresh(front: Front, d: u2.Device) -> None:
+    """`am force-stop` ends the task (screens and Recents card), so stop=True opens the app's home screen
+    in a new process, as on a phone; the app's data stays."""
+    sim = front.sims[0]
+    d.app_start("com.android.settings", stop=True)
+    first = d.app_wait("com.android.settings", timeout=5)
+    d(text="Display").click()
+    assert sim.state()["foreground"]["screen"] != "main"
+    d.app_start("com.android.settings")  # no stop: the task resumes where it was
+    assert sim.state()["foreground"]["screen"] != "main"
+    d.app_start("com.android.settings", stop=True)
+    assert sim.state()["foreground"]["screen"] == "main"
+    second = d.app_wait("com.android.settings", timeout=5)
+    assert second > 0 and second != first

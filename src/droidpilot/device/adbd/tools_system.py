@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import base64
 import binascii
+import contextlib
 import html
 import re
 import time
@@ -122,7 +123,12 @@ def tool_am(sh: Shell, args: list[str], stdin: bytes) -> Result:
     if sub in ("force-stop", "kill"):
         if rest:
             with phone.lock:
-                if phone.device.current_app() == rest[-1]:
+                stop = getattr(phone.device, "stop_app", None)
+                if sub == "force-stop" and callable(stop):
+                    with contextlib.suppress(DeviceError):  # an unknown package: am says nothing either
+                        stop(rest[-1])
+                    phone.pids.pop(rest[-1], None)  # a stopped app gets a new process when it starts again
+                elif phone.device.current_app() == rest[-1]:
                     press_keycode(phone, 3)
         return Result()
     if sub == "broadcast":

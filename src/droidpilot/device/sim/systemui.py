@@ -30,6 +30,12 @@ class SystemVerbs:
 
         def _insert(self, text: str) -> None: ...
 
+        def _resolve(self, name: str) -> str: ...
+
+        def _event(self) -> None: ...
+
+        def _changed(self) -> None: ...
+
     def _system(self, arg: str) -> None:
         verb, _, rest = arg.partition(":")
         w = self._world
@@ -67,6 +73,18 @@ class SystemVerbs:
             elif rest.startswith("char:"):
                 self._insert(rest[5:])
                 w.shift = False
+
+    def stop_app(self, name_or_package: str) -> None:
+        """End an app's task as `am force-stop` does: its screens and Recents card go, its data stays; the
+        home screen shows if it was in front. An app that is not running is left as it is."""
+        name = self._resolve(name_or_package)
+        if name not in self._world.tasks and name not in self._world.recents:
+            return
+        self._event()
+        if self._world.foreground == name:
+            self._go_home()
+        self._close_task(name)
+        self._changed()
 
     def _close_task(self, name: str) -> None:
         w = self._world
