@@ -21,6 +21,7 @@ from droidpilot.agent.brains.base import Brain, BrainError, BrainReply, BrainReq
 from droidpilot.agent.coords import CoordFrame, fit_size
 from droidpilot.agent.execute import NO_CHANGE_EXPECTED, perform, trace_entries
 from droidpilot.agent.grounding import Grounder, Grounding
+from droidpilot.agent.outcome import Limits, RunResult, StopRequested
 from droidpilot.agent.prompting import choice_prompt, completion_prompt, operation_prompt
 from droidpilot.agent.prompts import check_language, message
 from droidpilot.agent.recorder import TraceRecorder
@@ -31,54 +32,7 @@ from droidpilot.agent.screen import ScreenView
 from droidpilot.device.base import Device, DeviceError
 from droidpilot.errors import InputError
 
-
-@dataclass
-class Limits:
-    """When a run must end even if the brain has not said ``stop``."""
-
-    max_steps: int = 20
-    max_repeated_actions: int = 5
-    max_repeated_failures: int = 3
-    max_consecutive_failures: int = 5
-    max_model_calls: int = 60
-    time_budget_s: float = 900.0
-
-    def __post_init__(self) -> None:
-        for name, value in vars(self).items():
-            if value <= 0:
-                raise InputError(f"limit {name} must be positive, got {value}")
-
-
-@dataclass
-class RunResult:
-    """How a run ended and what it cost. ``completed``: the brain stopped and the check agreed."""
-
-    termination: str
-    completed: bool
-    steps: int
-    actions: int
-    model_calls: int
-    prompt_tokens: int
-    completion_tokens: int
-    seconds: float
-    timings: dict[str, float]
-    trace_dir: Path | None = None
-    final_state: dict[str, Any] | None = None
-    error: str = ""
-    answer: str | None = None
-
-    def to_dict(self) -> dict[str, Any]:
-        return {"termination": self.termination, "completed": self.completed, "steps": self.steps,
-                "answer": self.answer,
-                "actions": self.actions, "model_calls": self.model_calls,
-                "prompt_tokens": self.prompt_tokens, "completion_tokens": self.completion_tokens,
-                "seconds": round(self.seconds, 3),
-                "timings": {k: round(v, 4) for k, v in self.timings.items()},
-                "trace_dir": str(self.trace_dir) if self.trace_dir else None, "error": self.error}
-
-
-class StopRequested(Exception):
-    """Raised by a checkpoint to end the run before the next step (termination ``stopped``)."""
+__all__ = ["Agent", "Limits", "RunResult", "StopRequested"]
 
 
 class _Stop(Exception):

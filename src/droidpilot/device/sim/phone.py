@@ -295,14 +295,6 @@ class SimDevice(TextInput, SystemVerbs):
         """Post a notification (heads-up banner, then in the shade)."""
         self._world.notify(title, text, app or self._world.foreground)
 
-    def start_install(self, app: str) -> None:
-        """Begin installing ``app``; it finishes one virtual second later with a notification."""
-        w = self._world
-        if app not in w.catalog:
-            raise DeviceError(f"cannot install {app!r}: no such app (known: {', '.join(w.catalog)})")
-        if app not in w.installed and app not in w.installing:
-            w.installing[app] = w.time
-
     def launch(self, name: str) -> None:
         """Bring ``name`` to the foreground, resuming its task or starting it at its home screen."""
         w = self._world

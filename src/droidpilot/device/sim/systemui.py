@@ -1,10 +1,11 @@
 """What taps on system UI do: navigation keys, app icons, tabs, keyboard keys, shade tiles and
-notifications, clearing recents. Mixed into SimDevice."""
+notifications, clearing recents; and app lifecycle (install, force-stop). Mixed into SimDevice."""
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from droidpilot.device.base import DeviceError
 from droidpilot.device.sim.screen import Entry
 
 if TYPE_CHECKING:
@@ -73,6 +74,14 @@ class SystemVerbs:
             elif rest.startswith("char:"):
                 self._insert(rest[5:])
                 w.shift = False
+
+    def start_install(self, app: str) -> None:
+        """Begin installing ``app``; it finishes one virtual second later with a notification."""
+        w = self._world
+        if app not in w.catalog:
+            raise DeviceError(f"cannot install {app!r}: no such app (known: {', '.join(w.catalog)})")
+        if app not in w.installed and app not in w.installing:
+            w.installing[app] = w.time
 
     def stop_app(self, name_or_package: str) -> None:
         """End an app's task as `am force-stop` does: its screens and Recents card go, its data stays; the

@@ -206,10 +206,10 @@ def _read_words(words: list[str]) -> tuple[str | None, str | None, list[str], li
                 glyph_words.append(phrase)
             i += span
             continue
-        if (shape is not None or glyphs) and word in POSITION_WORDS and word not in ("up", "down"):
-            trailing.append(word)
-        elif word in POSITION_WORDS:
-            pass  # before the shape it describes the icon ("left arrow"), not where it is
+        if word in POSITION_WORDS:
+            # after the shape it says where the icon is; before it, it describes the icon ("left arrow")
+            if (shape is not None or glyphs) and word not in ("up", "down"):
+                trailing.append(word)
         elif word not in FILLER and word not in COLOUR_WORDS:
             unknown.append(word)
         i += 1
