@@ -117,12 +117,17 @@ def write_shims(folder: Path, ocr: str) -> Path:
     return folder
 
 
-def record(suite: str, out: Path) -> list[Path]:
-    """Run ``droidpilot bench --suite SUITE --brain reference`` into ``out``; the trace folders it wrote."""
-    cmd = [*droidpilot_cmd(), "bench", "--suite", suite, "--brain", "reference", "--out", str(out)]
-    print(f"recording traces: {' '.join(cmd)}", file=sys.stderr)
-    subprocess.run(cmd, check=True, stdout=subprocess.DEVNULL)
-    return [out / "traces"]
+def record(suites: list[str], out: Path) -> list[Path]:
+    """Run ``droidpilot bench --suite SUITE --brain reference`` for each suite into ``out``; the folders
+    of trace folders they wrote."""
+    folders = []
+    for suite in suites:
+        cmd = [*droidpilot_cmd(), "bench", "--suite", suite, "--brain", "reference",
+               "--out", str(out / suite)]
+        print(f"recording traces: {' '.join(cmd)}", file=sys.stderr)
+        subprocess.run(cmd, check=True, stdout=subprocess.DEVNULL)
+        folders.append(out / suite / "traces")
+    return folders
 
 
 def droidpilot_cmd() -> list[str]:
@@ -130,10 +135,11 @@ def droidpilot_cmd() -> list[str]:
     return [str(script)] if script.is_file() else [sys.executable, "-m", "droidpilot"]
 
 
-def build_corpus(sources: list[Path], dest: Path, keep_xml: bool, cross: bool) -> list[Pair]:
-    """Copy every trace folder with a rule.yaml under ``sources`` into ``dest`` (screenshots, actions,
-    react; XML only with ``keep_xml``) and pair each with its rule (and, with ``cross``, the next one's)."""
-    traces = sorted({p.parent for src in sources for p in src.glob("*/rule.yaml")})
+def build_corpus(sources: list[Path], dest: Path, keep_xml: bool, cross: bool, every: int = 1) -> list[Pair]:
+    """Copy every ``every``-th trace folder with a rule.yaml under ``sources`` into ``dest`` (screenshots,
+    actions, react; XML only with ``keep_xml``) and pair each with its rule (and, with ``cross``, with the
+    next one's)."""
+    traces = [t for src in sources for t in sorted({p.parent for p in src.glob("*/rule.yaml")})[::every]]
     if not traces:
         raise SystemExit(f"no trace folders with a rule.yaml under {', '.join(map(str, sources))}")
     (dest / "traces").mkdir(parents=True)
@@ -213,11 +219,13 @@ def run_theirs(pair: Pair, mobiflow: Path, shims: Path, python: str, work: Path)
 def print_table(pairs: list[Pair], ocr: str, mobiflow: Path) -> None:
     print(f"MobiFlow: {mobiflow}; OCR on both sides: {ocr}; one worker; a new process per verification; "
           "droidpilot's OCR cache empty every run")
-    print(f"{'pair':<26} {'frames':>6} {'droidpilot s':>12} {'MobiFlow s':>10} {'ratio':>6}  verdicts")
+    print(f"{'pair':<24} {'frames':>6} {'droidpilot s':>12} {'MobiFlow s':>10} {'ratio':>6} "
+          f"{'cpu: ours':>9} {'theirs':>7} {'ratio':>6}  verdicts (ours/theirs)")
     for p in pairs:
         agree = "agree" if p.ours.rstrip("?") == p.theirs else "DIFFER"
-        print(f"{p.name[:26]:<26} {p.frames:>6} {p.ours_s:>12.2f} {p.theirs_s:>10.2f} "
-              f"{p.theirs_s / p.ours_s:>5.1f}x  {p.ours}/{p.theirs} {agree}")
+        print(f"{p.name[:24]:<24} {p.frames:>6} {p.ours_s:>12.2f} {p.theirs_s:>10.2f} "
+              f"{p.theirs_s / p.ours_s:>5.1f}x {p.ours_cpu:>9.2f} {p.theirs_cpu:>7.2f} "
+              f"{p.theirs_cpu / p.ours_cpu:>5.1f}x  {p.ours}/{p.theirs} {agree}")
     ours = statistics.median(p.ours_s for p in pairs)
     theirs = statistics.median(p.theirs_s for p in pairs)
     ours_cpu = statistics.median(p.ours_cpu for p in pairs)
@@ -238,8 +246,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--mobiflow", type=Path, help="A MobiFlow checkout (MobiFlow folder or repo).")
     parser.add_argument("--traces", type=Path, action="append", default=[],
                         help="A folder of trace folders, each with its rule.yaml (repeatable).")
-    parser.add_argument("--record", default="mobile-eval",
-                        help="Without --traces: the suite to record with the reference brain.")
+    parser.add_argument("--record", action="append", default=[],
+                        help="Without --traces: a suite to record with the reference brain (repeatable; "
+                             "default mobile-eval).")
+    parser.add_argument("--every", type=int, default=1, help="Take every N-th trace of each source.")
     parser.add_argument("--ocr", choices=("rapidocr", "tesseract"), default="rapidocr")
     parser.add_argument("--keep-xml", action="store_true", help="Keep the UI XML dumps in the traces.")
     parser.add_argument("--cross", action="store_true", help="Add one negative pair per trace.")
@@ -253,8 +263,8 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     with tempfile.TemporaryDirectory(prefix="verify-vs-mobiflow-") as tmp:
         work = Path(tmp)
-        sources = args.traces or record(args.record, work / "recorded")
-        pairs = build_corpus(sources, work / "corpus", args.keep_xml, args.cross)
+        sources = args.traces or record(args.record or ["mobile-eval"], work / "recorded")
+        pairs = build_corpus(sources, work / "corpus", args.keep_xml, args.cross, max(1, args.every))
         if args.limit > 0:
             pairs = pairs[:args.limit]
         shims = write_shims(work / "shims", args.ocr)
