@@ -24,6 +24,25 @@ app = typer.Typer(
 )
 
 _registered = False
+_loaded: set[str] = set()  # command modules whose register() has run
+
+# Which modules register each top-level command, so `droidpilot verify ...` imports the verify module
+# alone instead of every command's (agent, bench, studio, SimPhone...): a cold verify starts sooner.
+# tests/test_cli.py checks this table against what discovery registers.
+COMMAND_MODULES: dict[str, tuple[str, ...]] = {
+    "bench": ("bench",),
+    "demo": ("demo",),
+    "icons": ("icons",),
+    "locate": ("perception",),
+    "ocr": ("perception",),
+    "run": ("run",),
+    "sim": ("sim", "sim_serve"),
+    "studio": ("studio",),
+    "suite": ("suite",),
+    "verify": ("verify",),
+    "verify-batch": ("verify",),
+    "version": ("info",),
+}
 
 
 def _print_version(value: bool) -> None:
@@ -40,18 +59,38 @@ def _root(version: bool = typer.Option(False, "--version", is_eager=True, callba
     """Build, run and evaluate mobile GUI agents."""
 
 
+def _load(name: str) -> None:
+    """Import the command module ``name`` and let it register its commands (once)."""
+    if name in _loaded:
+        return
+    module = importlib.import_module(f"{__name__}.{name}")
+    register = getattr(module, "register", None)
+    if callable(register):
+        register(app)
+    _loaded.add(name)
+
+
 def _discover() -> None:
     global _registered
     if _registered:
         return
     for info in sorted(pkgutil.iter_modules(__path__), key=lambda m: m.name):
-        if info.name.startswith("_"):
-            continue
-        module = importlib.import_module(f"{__name__}.{info.name}")
-        register = getattr(module, "register", None)
-        if callable(register):
-            register(app)
+        if not info.name.startswith("_"):
+            _load(info.name)
     _registered = True
+
+
+def _register_for(args: list[str]) -> None:
+    """Register only the modules of the command ``args`` name; every command for help, a bare
+    ``droidpilot``, options before the command, or a name the table does not know (Click's error then
+    lists the real commands)."""
+    command = next((a for a in args if not a.startswith("-")), None)
+    first_is_command = bool(args) and args[0] == command
+    if first_is_command and command in COMMAND_MODULES:
+        for name in COMMAND_MODULES[command]:
+            _load(name)
+    else:
+        _discover()
 
 
 def main() -> None:
@@ -60,10 +99,11 @@ def main() -> None:
 
     from droidpilot.cli._ray import bare_ray_flag
 
-    _discover()
+    args = bare_ray_flag(sys.argv[1:])
+    _register_for(args)
     stdout_was = _fd_identity(1)
     try:
-        app(args=bare_ray_flag(sys.argv[1:]))
+        app(args=args)
     except SystemExit:
         # Click swaps in PacifyFlushWrapper and Rich points fd 1 at /dev/null when the pipe closed.
         swapped = stdout_was != _fd_identity(1) == _fd_identity(os.devnull)
