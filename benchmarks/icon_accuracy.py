@@ -225,6 +225,7 @@ def glyph_screens(split: str, count: int) -> None:
     sys.path.insert(0, str(Path(__file__).resolve().parent))
     from droidpilot.perception.icons.rank import rank_icons
     from icon_screens import screens
+    from icon_simphone import simphone_screens
 
     hits = n = 0
     at = {1: 0, 4: 0, 8: 0}
@@ -232,7 +233,9 @@ def glyph_screens(split: str, count: int) -> None:
     statuses: dict[str, int] = {}
     missed: list[str] = []
     rank_icons(screens("tune", 1)[0].image, "gray gear")  # warm: the glyph library is built once
-    for screen in screens(split, count):
+    unknown: set[str] = set()
+    chosen = simphone_screens(unknown) if split == "simphone" else screens(split, count)
+    for screen in chosen:
         for t in screen.targets:
             n += 1
             t0 = time.perf_counter()
@@ -249,10 +252,13 @@ def glyph_screens(split: str, count: int) -> None:
                         and b[1] <= (s.region.box[1] + s.region.box[3]) // 2 <= b[3]), None)
             for k in at:
                 at[k] += pos is not None and pos < k
-            if not ok and len(missed) < 12:
+            if not ok and len(missed) < 20:
                 got = res.candidates[0].description if res.candidates else ""
                 missed.append(f"{t.query!r}->{res.status} {got} (rank {pos})")
-    print(f"glyph_hit_rate_{split} {hits / n:.3f} ({n} queries on {count} Material-glyph screens, "
+    what = (f"SimPhone app screens, both themes, icon buttons asked by what they show + position"
+            f"{'; content-descs without words: ' + ', '.join(sorted(unknown)) if unknown else ''}"
+            if split == "simphone" else f"{count} Material-glyph screens")
+    print(f"glyph_hit_rate_{split} {hits / n:.3f} ({n} queries on {len(chosen)} {what}, "
           "1080x2400 and 720x1600, found and inside the target)")
     print(f"glyph_recall_{split} " + " ".join(f"@{k}={v / n:.3f}" for k, v in at.items()))
     print(f"glyph_outcomes_{split} " + ", ".join(f"{k}:{v}" for k, v in sorted(statuses.items())))
@@ -268,8 +274,9 @@ def main(argv: list[str]) -> None:
     ap.add_argument("--shapes", type=int, default=600)
     ap.add_argument("--no-templates", action="store_true")
     ap.add_argument("--glyph-screens", type=int, default=24, help="held-out Material-glyph screens")
-    ap.add_argument("--split", choices=["tune", "report"], default="report",
-                    help="glyph screens to measure on: tune while developing, report for quoted figures")
+    ap.add_argument("--split", choices=["tune", "report", "simphone"], default="report",
+                    help="glyph screens to measure on: tune while developing, report for quoted figures, "
+                         "simphone for SimPhone's own app screens (benchmarks/icon_simphone.py)")
     ap.add_argument("--only-glyphs", action="store_true", help="run the glyph-screen measure only")
     args = ap.parse_args(argv)
     cv2.setNumThreads(2)
