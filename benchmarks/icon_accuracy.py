@@ -221,20 +221,35 @@ def simphone(apps: list[str]) -> None:
 
 
 def glyph_screens(split: str, count: int) -> None:
-    """Open-vocabulary queries on held-out Material-glyph screens: hit rate, recall@1/4/8, s/query."""
+    """Open-vocabulary queries on held-out Material-glyph screens (or SimPhone's, drawn both ways): hit
+    rate, recall@1/4/8, s/query."""
     sys.path.insert(0, str(Path(__file__).resolve().parent))
     from droidpilot.perception.icons.rank import rank_icons
     from icon_screens import screens
     from icon_simphone import simphone_screens
+
+    rank_icons(screens("tune", 1)[0].image, "gray gear")  # warm: the glyph library is built once
+    if split != "simphone":
+        _measure(split, screens(split, count), "Material-glyph screens")
+        return
+    unknown: set[str] = set()
+    what = "SimPhone app screens, both themes, icon buttons asked by what they show + position"
+    drawn = simphone_screens(unknown, drawn=True)
+    font = simphone_screens(unknown)
+    if unknown:
+        print("simphone_descs_without_words " + ", ".join(sorted(unknown)))
+    _measure("simphone_drawn", drawn, what + ", SimPhone's own drawn glyphs")
+    _measure("simphone", font, what + ", glyphs from the Material icon font")
+
+
+def _measure(split: str, chosen: list, what: str) -> None:
+    from droidpilot.perception.icons.rank import rank_icons
 
     hits = n = 0
     at = {1: 0, 4: 0, 8: 0}
     seconds = 0.0
     statuses: dict[str, int] = {}
     missed: list[str] = []
-    rank_icons(screens("tune", 1)[0].image, "gray gear")  # warm: the glyph library is built once
-    unknown: set[str] = set()
-    chosen = simphone_screens(unknown) if split == "simphone" else screens(split, count)
     for screen in chosen:
         for t in screen.targets:
             n += 1
@@ -255,16 +270,13 @@ def glyph_screens(split: str, count: int) -> None:
             if not ok and len(missed) < 20:
                 got = res.candidates[0].description if res.candidates else ""
                 missed.append(f"{t.query!r}->{res.status} {got} (rank {pos})")
-    what = (f"SimPhone app screens, both themes, icon buttons asked by what they show + position"
-            f"{'; content-descs without words: ' + ', '.join(sorted(unknown)) if unknown else ''}"
-            if split == "simphone" else f"{count} Material-glyph screens")
     print(f"glyph_hit_rate_{split} {hits / n:.3f} ({n} queries on {len(chosen)} {what}, "
           "1080x2400 and 720x1600, found and inside the target)")
     print(f"glyph_recall_{split} " + " ".join(f"@{k}={v / n:.3f}" for k, v in at.items()))
     print(f"glyph_outcomes_{split} " + ", ".join(f"{k}:{v}" for k, v in sorted(statuses.items())))
-    print(f"glyph_seconds_per_query {seconds / n:.3f} (locate_icon, warm)")
+    print(f"glyph_seconds_per_query_{split} {seconds / n:.3f} (locate_icon, warm)")
     if missed:
-        print("glyph_missed " + "; ".join(missed))
+        print(f"glyph_missed_{split} " + "; ".join(missed))
 
 
 def main(argv: list[str]) -> None:

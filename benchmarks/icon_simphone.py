@@ -6,13 +6,17 @@ content-desc and no text); the query for each is how a person names what the but
 (DESC_WORDS, written from the buttons' meaning, before and independently of the matcher) plus the
 third of the screen it is in, as the agent's "click icon (plus, bottom right)" asks. Buttons a person
 would describe the same way on one screen are not targets (no fair answer). The text labels SimPhone
-drew stand in for OCR lines, as a perfect OCR would read them.
+drew stand in for OCR lines, as a perfect OCR would read them. The set is built twice: with SimPhone's
+own drawn glyphs (its rendering without the icon font) and with the Material font's.
 """
 
 from __future__ import annotations
 
+import os
+
 import numpy as np
 
+from droidpilot.iconfont import FONT_ENV
 from droidpilot.perception.icons.rank import where_on_screen
 from droidpilot.perception.types import OcrLine
 from icon_screens import Screen, Target
@@ -58,11 +62,29 @@ def _screen(device: object, unknown: set[str]) -> Screen:
     return Screen(image, lines, [t for t in found if queries[t.query] == 1])
 
 
-def simphone_screens(unknown: set[str] | None = None) -> list[Screen]:
-    """The SimPhone screen set (deterministic: fixed seed, clock and date)."""
+def simphone_screens(unknown: set[str] | None = None, drawn: bool = False) -> list[Screen]:
+    """The SimPhone screen set (deterministic: fixed seed, clock and date); ``drawn``: with SimPhone's own
+    glyph shapes, as it draws them without the icon font (the rendering before the font)."""
+    if not drawn:
+        return _screens(set() if unknown is None else unknown)
+    from droidpilot.device.sim.glyphs import glyph_mask
+
+    saved = os.environ.get(FONT_ENV)
+    os.environ[FONT_ENV] = "/nonexistent/no-icon-font.ttf"  # only while SimPhone draws these screens
+    glyph_mask.cache_clear()
+    try:
+        return _screens(set() if unknown is None else unknown)
+    finally:
+        glyph_mask.cache_clear()
+        if saved is None:
+            del os.environ[FONT_ENV]
+        else:
+            os.environ[FONT_ENV] = saved
+
+
+def _screens(unknown: set[str]) -> list[Screen]:
     from droidpilot.device.sim.phone import SimDevice
 
-    unknown = set() if unknown is None else unknown
     out: list[Screen] = []
     for width, height in SIZES:
         for theme in ("light", "dark"):
