@@ -15,6 +15,7 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
+from droidpilot.perception.icons.imageio import channel_max
 from droidpilot.perception.types import Box, OcrLine
 
 SINGLE_CHAR_SCORE = 0.9  # OCR confidence above which a lone letter or digit is text, not an icon
@@ -96,11 +97,6 @@ def iou(a: Box, b: Box) -> float:
     inter = _overlap_share(a, b) * max(1, (a[2] - a[0]) * (a[3] - a[1]))
     union = (a[2] - a[0]) * (a[3] - a[1]) + (b[2] - b[0]) * (b[3] - b[1]) - inter
     return inter / max(1.0, union)
-
-
-def _channel_max(image: np.ndarray) -> np.ndarray:
-    """The largest of the three channels per pixel (ten times faster than ``image.max(axis=2)``)."""
-    return np.maximum(np.maximum(image[..., 0], image[..., 1]), image[..., 2])
 
 
 def _components(mask: np.ndarray) -> list[Box]:
@@ -237,7 +233,7 @@ def _inner(work: np.ndarray, page: np.ndarray, boxes: list[Box], min_side: float
         if np.abs(tile - page[(y1 + y2) // 2, (x1 + x2) // 2]).max() <= 35:
             continue  # not a tile: the box's rim is the page, and its icons are proposed already
         colour = (int(tile[0]), int(tile[1]), int(tile[2]))
-        inside = (np.abs(crop.astype(np.int16) - tile).max(axis=2) > 35)
+        inside = (channel_max(np.abs(crop.astype(np.int16) - tile)) > 35)
         inside[:2], inside[-2:], inside[:, :2], inside[:, -2:] = False, False, False, False
         for bx1, by1, bx2, by2 in _components(inside.astype(np.uint8)):
             if (bx2 - bx1) * (by2 - by1) < 0.95 * (x2 - x1) * (y2 - y1):
@@ -267,7 +263,7 @@ def find_regions(image: np.ndarray, ocr_lines: Sequence[OcrLine] | None = None,
     work = image if scale == 1.0 else cv2.resize(image, (round(w * scale), round(h * scale)),
                                                   interpolation=cv2.INTER_AREA)
     page = _background(work)
-    diff = _channel_max(cv2.absdiff(work, page))
+    diff = channel_max(cv2.absdiff(work, page))
     fg = (diff > 35).astype(np.uint8)
     texts = [ln for ln in (ocr_lines or []) if _is_text(ln)]
     chars = [ln.box for ln in texts if _lone_char(ln)]
