@@ -6,10 +6,11 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 # Distribution packages the tests and the perception/browser parts need, and the subset the demo needs
-# (SimPhone's fonts). Installed as root via apt-get; as another user the targets say what is missing.
+# (SimPhone's fonts, its icon font included). Installed as root via apt-get; as another user the targets
+# say what is missing.
 SYSTEM_PACKAGES := tesseract-ocr tesseract-ocr-chi-sim fonts-wqy-microhei fonts-dejavu-core \
   fonts-material-design-icons-iconfont adb chromium
-DEMO_PACKAGES := fonts-wqy-microhei fonts-dejavu-core
+DEMO_PACKAGES := fonts-wqy-microhei fonts-dejavu-core fonts-material-design-icons-iconfont
 
 # $(call install_missing,PACKAGES,WHAT NEEDS THEM,TARGET THAT INSTALLS THEM)
 define install_missing

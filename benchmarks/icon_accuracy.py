@@ -221,23 +221,42 @@ def simphone(apps: list[str]) -> None:
 
 
 def glyph_screens(split: str, count: int) -> None:
-    """Open-vocabulary queries on held-out Material-glyph screens: hit rate, recall@1/4/8, s/query."""
+    """Open-vocabulary queries on held-out Material-glyph screens (or SimPhone's, drawn both ways): hit
+    rate, recall@1/4/8, s/query."""
     sys.path.insert(0, str(Path(__file__).resolve().parent))
     from droidpilot.perception.icons.rank import rank_icons
     from icon_screens import screens
+    from icon_simphone import simphone_screens
+
+    rank_icons(screens("tune", 1)[0].image, "gray gear")  # warm: the glyph library is built once
+    if split != "simphone":
+        _measure(split, screens(split, count), "Material-glyph screens")
+        return
+    unknown: set[str] = set()
+    what = "SimPhone app screens, both themes, icon buttons asked by what they show + position"
+    drawn = simphone_screens(unknown, drawn=True)
+    font = simphone_screens(unknown)
+    if unknown:
+        print("simphone_descs_without_words " + ", ".join(sorted(unknown)))
+    _measure("simphone_drawn", drawn, what + ", SimPhone's own drawn glyphs")
+    _measure("simphone", font, what + ", glyphs from the Material icon font")
+
+
+def _measure(split: str, chosen: list, what: str) -> None:
+    from droidpilot.perception.icons.rank import rank_icons
 
     hits = n = 0
     at = {1: 0, 4: 0, 8: 0}
-    seconds = 0.0
+    seconds = cpu = 0.0
     statuses: dict[str, int] = {}
     missed: list[str] = []
-    rank_icons(screens("tune", 1)[0].image, "gray gear")  # warm: the glyph library is built once
-    for screen in screens(split, count):
+    for screen in chosen:
         for t in screen.targets:
             n += 1
-            t0 = time.perf_counter()
+            t0, c0 = time.perf_counter(), time.process_time()
             res = locate_icon(screen.image, t.query, ocr_lines=screen.lines)
             seconds += time.perf_counter() - t0
+            cpu += time.process_time() - c0
             statuses[res.status] = statuses.get(res.status, 0) + 1
             b = t.box
             inside = [b[0] <= c.point[0] <= b[2] and b[1] <= c.point[1] <= b[3] for c in res.candidates]
@@ -249,16 +268,17 @@ def glyph_screens(split: str, count: int) -> None:
                         and b[1] <= (s.region.box[1] + s.region.box[3]) // 2 <= b[3]), None)
             for k in at:
                 at[k] += pos is not None and pos < k
-            if not ok and len(missed) < 12:
+            if not ok and len(missed) < 20:
                 got = res.candidates[0].description if res.candidates else ""
                 missed.append(f"{t.query!r}->{res.status} {got} (rank {pos})")
-    print(f"glyph_hit_rate_{split} {hits / n:.3f} ({n} queries on {count} Material-glyph screens, "
+    print(f"glyph_hit_rate_{split} {hits / n:.3f} ({n} queries on {len(chosen)} {what}, "
           "1080x2400 and 720x1600, found and inside the target)")
     print(f"glyph_recall_{split} " + " ".join(f"@{k}={v / n:.3f}" for k, v in at.items()))
     print(f"glyph_outcomes_{split} " + ", ".join(f"{k}:{v}" for k, v in sorted(statuses.items())))
-    print(f"glyph_seconds_per_query {seconds / n:.3f} (locate_icon, warm)")
+    print(f"glyph_seconds_per_query_{split} {seconds / n:.3f} (locate_icon, warm; CPU {cpu / n:.3f} s, "
+          "less sensitive to a busy machine)")
     if missed:
-        print("glyph_missed " + "; ".join(missed))
+        print(f"glyph_missed_{split} " + "; ".join(missed))
 
 
 def main(argv: list[str]) -> None:
@@ -268,8 +288,9 @@ def main(argv: list[str]) -> None:
     ap.add_argument("--shapes", type=int, default=600)
     ap.add_argument("--no-templates", action="store_true")
     ap.add_argument("--glyph-screens", type=int, default=24, help="held-out Material-glyph screens")
-    ap.add_argument("--split", choices=["tune", "report"], default="report",
-                    help="glyph screens to measure on: tune while developing, report for quoted figures")
+    ap.add_argument("--split", choices=["tune", "report", "simphone"], default="report",
+                    help="glyph screens to measure on: tune while developing, report for quoted figures, "
+                         "simphone for SimPhone's own app screens (benchmarks/icon_simphone.py)")
     ap.add_argument("--only-glyphs", action="store_true", help="run the glyph-screen measure only")
     args = ap.parse_args(argv)
     cv2.setNumThreads(2)

@@ -1,7 +1,9 @@
 """Icon glyphs drawn as vector shapes (heart, magnifier, gear, envelope, note, ...), anti-aliased.
 
 Each glyph is drawn 4x oversized into a mask and scaled down, then cached per (name, size), so an
-icon costs one paste per frame. Glyph names are what app data refers to in ``glyph:``.
+icon costs one paste per frame. Glyph names are what app data refers to in ``glyph:``. Most are drawn
+from the Material icon font instead (``material_glyphs.yaml``, ``glyphs_font``); these shapes are the
+fallback without the font, and the glyphs that are pictures rather than icons.
 """
 
 from __future__ import annotations
@@ -11,6 +13,8 @@ import math
 from collections.abc import Callable
 
 from PIL import Image, ImageDraw
+
+from droidpilot.device.sim.glyphs_font import font_mask
 
 _SS = 4
 Pt = tuple[float, float]
@@ -218,7 +222,16 @@ def _camera(d, u, w):
 
 @functools.cache
 def glyph_mask(name: str, size: int) -> Image.Image:
-    """An anti-aliased "L" mask of glyph ``name`` in a ``size`` x ``size`` square (cached)."""
+    """An anti-aliased "L" mask of glyph ``name`` in a ``size`` x ``size`` square (cached): the Material
+    icon ``material_glyphs.yaml`` maps it to, from the icon font; else (unmapped, no font) its own shape."""
+    if name not in GLYPHS:
+        raise KeyError(name)
+    return font_mask(name, max(size, 4)) or drawn_mask(name, size)
+
+
+@functools.cache
+def drawn_mask(name: str, size: int) -> Image.Image:
+    """Glyph ``name`` drawn from its own vector shape (the fallback when the icon font is missing)."""
     if name not in GLYPHS:
         raise KeyError(name)
     big = max(size, 4) * _SS

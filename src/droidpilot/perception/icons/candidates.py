@@ -15,6 +15,7 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
+from droidpilot.perception.icons.imageio import channel_max
 from droidpilot.perception.types import Box, OcrLine
 
 SINGLE_CHAR_SCORE = 0.9  # OCR confidence above which a lone letter or digit is text, not an icon
@@ -26,7 +27,7 @@ class Region:
     """A candidate icon box in device pixels; ``source`` says how it was proposed."""
 
     box: Box
-    source: str  # "mask", "edges", "group", "inner" (on a tile) or "detector"
+    source: str  # "mask", "edges", "group", "inner" (on a tile), "char" (a lone OCR character), "detector"
     parts: int = 1
     background: tuple[int, int, int] | None = None  # BGR of the tile an "inner" icon is drawn on
 
@@ -47,9 +48,15 @@ def _is_text(line: OcrLine) -> bool:
     # digit or CJK character read with high confidence ("1" on a badge) is text. A lone Latin letter
     # stays an icon candidate: OCR reads a magnifier as "Q", a ring as "O", a close button as "X".
     alnum = sum(ch.isalnum() for ch in line.text)
+    return alnum >= 2 or _lone_char(line)
+
+
+def _lone_char(line: OcrLine) -> bool:
+    """A single digit or CJK character read with high confidence: text, yet OCR also reads outlined
+    glyphs so (a heart outline as "3"); its region stays a "char" candidate only an asked glyph can win."""
     ch = line.text.strip()
-    single = alnum == 1 and len(ch) == 1 and not ("a" <= ch.lower() <= "z")
-    return alnum >= 2 or (single and line.score >= SINGLE_CHAR_SCORE)
+    single = sum(c.isalnum() for c in ch) == 1 and len(ch) == 1 and not ("a" <= ch.lower() <= "z")
+    return single and line.score >= SINGLE_CHAR_SCORE
 
 
 def split_leading_glyph(mask: np.ndarray, box: Box) -> Box:
@@ -226,7 +233,7 @@ def _inner(work: np.ndarray, page: np.ndarray, boxes: list[Box], min_side: float
         if np.abs(tile - page[(y1 + y2) // 2, (x1 + x2) // 2]).max() <= 35:
             continue  # not a tile: the box's rim is the page, and its icons are proposed already
         colour = (int(tile[0]), int(tile[1]), int(tile[2]))
-        inside = (np.abs(crop.astype(np.int16) - tile).max(axis=2) > 35)
+        inside = (channel_max(np.abs(crop.astype(np.int16) - tile)) > 35)
         inside[:2], inside[-2:], inside[:, :2], inside[:, -2:] = False, False, False, False
         for bx1, by1, bx2, by2 in _components(inside.astype(np.uint8)):
             if (bx2 - bx1) * (by2 - by1) < 0.95 * (x2 - x1) * (y2 - y1):
@@ -256,10 +263,12 @@ def find_regions(image: np.ndarray, ocr_lines: Sequence[OcrLine] | None = None,
     work = image if scale == 1.0 else cv2.resize(image, (round(w * scale), round(h * scale)),
                                                   interpolation=cv2.INTER_AREA)
     page = _background(work)
-    diff = cv2.absdiff(work, page).max(axis=2)
+    diff = channel_max(cv2.absdiff(work, page))
     fg = (diff > 35).astype(np.uint8)
+    texts = [ln for ln in (ocr_lines or []) if _is_text(ln)]
+    chars = [ln.box for ln in texts if _lone_char(ln)]
     work_text = [split_leading_glyph(fg, tuple(round(v * scale) for v in ln.box))  # type: ignore[arg-type]
-                 for ln in (ocr_lines or []) if _is_text(ln)]
+                 for ln in texts if not _lone_char(ln)]
     text_boxes = [(int(b[0] / scale), int(b[1] / scale), int(np.ceil(b[2] / scale)),
                    int(np.ceil(b[3] / scale))) for b in work_text]
     gray = cv2.cvtColor(work, cv2.COLOR_BGR2GRAY)
@@ -304,6 +313,8 @@ def find_regions(image: np.ndarray, ocr_lines: Sequence[OcrLine] | None = None,
         if any(iou(full, other) > 0.8 for k in near for other in buckets.get(2 * k + kind, ())):
             continue
         buckets.setdefault(2 * (full[0] // 24) + kind, []).append(full)
+        if any(_overlap_share(full, t) >= 0.6 for t in chars):
+            source = "char"
         regions.append(Region(full, source, parts, tile_colours.get(box) if source == "inner" else None))
     regions.sort(key=lambda r: (r.box[1], r.box[0]))
     return regions[:max_regions]

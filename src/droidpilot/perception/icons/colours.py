@@ -36,10 +36,16 @@ MULTI_SHARE = 0.12  # a hue with at least this share of an icon's pixels is one 
 
 def pixel_names(bgr: np.ndarray) -> np.ndarray:
     """The index into COLOUR_NAMES of each pixel of an (N, 3) or (H, W, 3) BGR uint8 array."""
+    return _names_and_hue(bgr)[0]
+
+
+def _names_and_hue(bgr: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """(colour name index, OpenCV hue) of each pixel."""
     flat = np.ascontiguousarray(bgr.reshape(-1, 1, 3).astype(np.uint8))
     hsv = cv2.cvtColor(flat, cv2.COLOR_BGR2HSV).reshape(-1, 3).astype(np.int32)
     hue, sat, val = hsv[:, 0], hsv[:, 1], hsv[:, 2]
-    chroma = flat.reshape(-1, 3).max(axis=1).astype(np.int32) - flat.reshape(-1, 3).min(axis=1)
+    b, g, r = (flat[:, 0, k].astype(np.int32) for k in range(3))  # (max - min without a slow axis reduce)
+    chroma = np.maximum(np.maximum(b, g), r) - np.minimum(np.minimum(b, g), r)
     idx = np.empty(len(hue), np.int8)
     # Hue bins (OpenCV hue is degrees / 2).
     idx[:] = COLOUR_NAMES.index("red")
@@ -55,7 +61,7 @@ def pixel_names(bgr: np.ndarray) -> np.ndarray:
     idx[grey] = COLOUR_NAMES.index("gray")
     idx[grey & (val >= 215)] = COLOUR_NAMES.index("white")
     idx[(val < 55) | (grey & (val < 70))] = COLOUR_NAMES.index("black")
-    return idx
+    return idx, hue
 
 
 # Hue boundaries (OpenCV hue) between neighbouring names. Near a boundary a colour is seen as both
@@ -68,29 +74,31 @@ HUE_BOUNDARIES: tuple[tuple[int, str, str, float], ...] = (
     (150, "purple", "pink", 6.0), (168, "pink", "red", 10.0))
 
 
-def colour_weights(bgr: np.ndarray) -> np.ndarray:
-    """(N, len(COLOUR_NAMES)) weights of each colour name per pixel, summing to 1: perceptual naming."""
-    flat = np.ascontiguousarray(bgr.reshape(-1, 1, 3).astype(np.uint8))
-    idx = pixel_names(flat).astype(np.int64)
-    weights = np.zeros((len(idx), len(COLOUR_NAMES)), np.float32)
-    weights[np.arange(len(idx)), idx] = 1.0
-    hue = cv2.cvtColor(flat, cv2.COLOR_BGR2HSV).reshape(-1, 3)[:, 0].astype(np.float32)
+def colour_weight_sums(bgr: np.ndarray) -> np.ndarray:
+    """The weights of each colour name summed over the pixels (each pixel's weights sum to 1):
+    perceptual naming, a pixel near a hue boundary counting partly for both names."""
+    idx, hue_int = _names_and_hue(bgr)
+    counts = np.bincount(idx.astype(np.int64), minlength=len(COLOUR_NAMES)).astype(np.float64)
+    hue = hue_int.astype(np.float32)
     for at, below, above, blend in HUE_BOUNDARIES:
+        near = np.abs(hue - at) < blend  # only pixels within the blend width share their weight
+        if not near.any():
+            continue
+        share = 0.5 - np.abs(hue[near] - at) / (2 * blend)
+        names = idx[near]
         lo, hi = COLOUR_NAMES.index(below), COLOUR_NAMES.index(above)
-        dist = np.abs(hue - at)
-        share = np.clip(0.5 - dist / (2 * blend), 0.0, 0.5)
         for own, other in ((lo, hi), (hi, lo)):
-            side = (idx == own) & (share > 0)
-            weights[side, own] -= share[side]
-            weights[side, other] += share[side]
-    return weights
+            moved = float(share[names == own].sum())
+            counts[own] -= moved
+            counts[other] += moved
+    return counts
 
 
 def colour_distribution(bgr_pixels: np.ndarray) -> dict[str, float]:
     """Share of each colour name among the given pixels (names with no share are left out)."""
     if bgr_pixels.size == 0:
         return {}
-    counts = colour_weights(bgr_pixels).sum(axis=0)
+    counts = colour_weight_sums(bgr_pixels)
     total = float(counts.sum())
     return {COLOUR_NAMES[i]: float(c) / total for i, c in enumerate(counts) if c > 1e-6}
 

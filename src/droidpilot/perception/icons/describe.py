@@ -19,6 +19,7 @@ from droidpilot.perception.icons.colours import (
     pixel_names,
 )
 from droidpilot.perception.icons.glyphs.match import mask_descriptor
+from droidpilot.perception.icons.imageio import channel_max
 from droidpilot.perception.icons.shapes import classify_shape
 from droidpilot.perception.icons.tiles import Tile, find_tile
 from droidpilot.perception.types import Box
@@ -67,7 +68,7 @@ def foreground_mask(image: np.ndarray, box: Box, background: tuple[int, int, int
     ring = np.concatenate([crop[:2].reshape(-1, 3), crop[-2:].reshape(-1, 3), crop[:, :2].reshape(-1, 3),
                            crop[:, -2:].reshape(-1, 3)])
     bg = np.median(ring, axis=0).astype(np.int16) if background is None else np.array(background, np.int16)
-    diff = np.abs(crop.astype(np.int16) - bg).max(axis=2)
+    diff = channel_max(np.abs(crop.astype(np.int16) - bg))
     mask = (diff > FG_THRESHOLD).astype(np.uint8)
     # Keep only the parts that reach into the box itself (not bits of neighbours in the padding).
     inner = np.zeros_like(mask)

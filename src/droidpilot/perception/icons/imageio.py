@@ -15,6 +15,12 @@ import numpy as np
 from droidpilot.errors import InputError
 
 
+def channel_max(image: np.ndarray) -> np.ndarray:
+    """The largest of an (H, W, 3) array's channels per pixel, like ``image.max(axis=2)`` but some ten
+    times faster (numpy reduces a short last axis slowly; icon search does it on every candidate)."""
+    return np.maximum(np.maximum(image[..., 0], image[..., 1]), image[..., 2])
+
+
 def decode_image(data: bytes, source: str = "<bytes>", keep_alpha: bool = False) -> np.ndarray:
     """Decode PNG/JPEG/WebP bytes to BGR (or BGRA when ``keep_alpha`` and the file has alpha)."""
     arr = np.frombuffer(data, np.uint8)

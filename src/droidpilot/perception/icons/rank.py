@@ -30,6 +30,7 @@ MIN_COLOUR, MIN_SHAPE, MIN_POSITION = 0.6, 0.45, 0.5
 TIE_RATIO = 0.8  # candidates scoring at least this share of the best are indistinguishable from it
 CONFIDENT = 0.45  # a best score below this is shown to the model with its runners-up (set-of-marks)
 DRAWN_WITH_GLYPHS = 0.6  # weight of the drawn shape class when the query also names glyphs
+CHAR_GLYPH_FIT = 0.8  # glyph fit a lone character OCR read ("3" for a heart outline) needs to be an icon
 STATUS_BAR = 0.04  # the top share of the screen taken by the system status bar
 
 
@@ -121,6 +122,9 @@ def score_regions(image: np.ndarray, regions: Sequence[Region], query: IconQuery
     for region, desc, rd, rs in zip(regions, descs, readings, rank_scores, strict=True):
         c, s, label = _reading_scores(rd, query, fits[at:at + len(rd)])
         at += len(rd)
+        glyph_fit = max(fits[at - len(rd):at], default=0.0)
+        if region.source == "char" and (not query.glyphs or glyph_fit < CHAR_GLYPH_FIT):
+            continue  # text, unless the asked glyph clearly fits it
         p = position_score(box_center(region.box), (w, h), query.position) if query.position.given else None
         looks = 1.0
         for part in (c, s):

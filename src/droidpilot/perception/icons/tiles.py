@@ -14,6 +14,7 @@ import numpy as np
 
 from droidpilot.perception.icons.colours import colour_distribution, dominant_colour
 from droidpilot.perception.icons.glyphs.match import mask_descriptor
+from droidpilot.perception.icons.imageio import channel_max
 from droidpilot.perception.icons.shapes import classify_shape
 
 GLYPH_THRESHOLD = 40  # max per-channel difference from the tile colour that still counts as tile
@@ -52,7 +53,7 @@ def find_tile(crop: np.ndarray, mask: np.ndarray) -> Tile | None:
     if solid.size == 0 or solid.mean() < 0.5:
         return None  # mostly page inside the outline: an outlined glyph, not a tile
     tile_bgr = np.median(crop[(core > 0) & (mask > 0)], axis=0)
-    glyph = (core > 0) & (np.abs(crop.astype(np.int16) - tile_bgr.astype(np.int16)).max(axis=2)
+    glyph = (core > 0) & (channel_max(np.abs(crop.astype(np.int16) - tile_bgr.astype(np.int16)))
                           > GLYPH_THRESHOLD)
     share = float(glyph.sum()) / area
     if not MIN_GLYPH <= share <= MAX_GLYPH:

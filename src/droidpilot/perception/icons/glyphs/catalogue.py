@@ -1,50 +1,13 @@
 """The named glyph library: Material icon names -> codepoints, read from the installed icon font package.
 
-Debian's ``fonts-material-design-icons-iconfont`` (Apache-2.0, in the Makefile's SYSTEM_PACKAGES) ships
-the font and a stylesheet with one ``.material-icons.NAME:before { content: "\\XXXX"; }`` rule per glyph.
-``DROIDPILOT_ICON_FONT`` / ``DROIDPILOT_ICON_CSS`` point elsewhere. Without the package the library is
-empty: icon queries fall back to the drawn shape classes and glyph words are reported as unknown.
+The lookup itself (font and stylesheet discovery, ``DROIDPILOT_ICON_FONT`` / ``DROIDPILOT_ICON_CSS``) lives
+in ``droidpilot.iconfont``, shared with SimPhone, which draws its icons from the same font. Without the
+package the library is empty: icon queries fall back to the drawn shape classes and glyph words are
+reported as unknown.
 """
 
 from __future__ import annotations
 
-import os
-import re
-from functools import lru_cache
-from pathlib import Path
+from droidpilot.iconfont import available, css_path, font_path, glyph_codepoints
 
-FONT_ENV, CSS_ENV = "DROIDPILOT_ICON_FONT", "DROIDPILOT_ICON_CSS"
-DEFAULT_FONT = Path("/usr/share/fonts/truetype/material-design-icons-iconfont/MaterialIcons-Regular.ttf")
-DEFAULT_CSS = Path("/usr/share/fonts-material-design-icons-iconfont/css/material-design-icons.css")
-_RULE = re.compile(r"\.material-icons\.([a-z0-9_]+):before\s*\{\s*content:\s*\"\\([0-9a-fA-F]+)\"")
-
-
-def font_path() -> Path:
-    """The icon font file (may not exist; see ``available``)."""
-    return Path(os.environ.get(FONT_ENV) or DEFAULT_FONT)
-
-
-def css_path() -> Path:
-    """The stylesheet naming each glyph's codepoint."""
-    return Path(os.environ.get(CSS_ENV) or DEFAULT_CSS)
-
-
-@lru_cache(maxsize=4)
-def _parse(css: str, font: str) -> dict[str, int]:
-    if not Path(font).is_file():
-        return {}
-    try:
-        text = Path(css).read_text(encoding="utf-8")
-    except OSError:
-        return {}
-    return {name: int(code, 16) for name, code in _RULE.findall(text)}
-
-
-def glyph_codepoints() -> dict[str, int]:
-    """Every glyph name the library knows with its codepoint ({} when the font package is missing)."""
-    return _parse(str(css_path()), str(font_path()))
-
-
-def available() -> bool:
-    """Is the icon font installed (and its names readable)?"""
-    return bool(glyph_codepoints())
+__all__ = ["available", "css_path", "font_path", "glyph_codepoints"]

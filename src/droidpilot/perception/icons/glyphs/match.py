@@ -14,6 +14,7 @@ from functools import lru_cache
 import cv2
 import numpy as np
 
+from droidpilot.perception.blas import one_thread
 from droidpilot.perception.icons.glyphs.catalogue import font_path, glyph_codepoints
 from droidpilot.perception.icons.glyphs.render import glyph_mask
 
@@ -67,7 +68,8 @@ def glyph_fits(descriptors: Sequence[np.ndarray | None], wanted: Sequence[str]) 
     if not rows or not present:
         return out
     cand = np.stack([descriptors[i] for i in present])  # type: ignore[misc]
-    sims = cand @ matrix.T  # (candidates, library)
+    with one_thread():
+        sims = cand @ matrix.T  # (candidates, library)
     own = sims[:, rows].max(axis=1)
     others = np.delete(sims, rows, axis=1)
     better = (others > own[:, None] + 0.002).sum(axis=1)  # library glyphs fitting better than the asked
@@ -84,6 +86,8 @@ def best_glyphs(descriptor: np.ndarray | None, limit: int = 3) -> list[tuple[str
     names, matrix = library()
     if not names:
         return []
-    sims = matrix @ descriptor
-    top = np.argsort(-sims)[:limit]
+    with one_thread():
+        sims = matrix @ descriptor
+    top = np.argpartition(-sims, limit)[:limit] if len(sims) > limit else np.arange(len(sims))
+    top = top[np.argsort(-sims[top])]
     return [(names[i], float(sims[i])) for i in top]

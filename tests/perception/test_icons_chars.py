@@ -1,0 +1,44 @@
+"""Lone characters OCR reads with high confidence: text, unless an asked glyph clearly fits the ink."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from PIL import Image, ImageDraw, ImageFont
+
+from droidpilot.perception.icons import locate_icon
+from droidpilot.perception.icons.glyphs import available, draw_glyph
+from droidpilot.perception.types import OcrLine
+
+pytestmark = pytest.mark.skipif(not available(), reason="fonts-material-design-icons-iconfont not installed")
+FONT = "/usr/share/fonts/truetype/dejavu/DejaVuSans-Bold.ttf"
+
+
+@pytest.fixture(scope="module")
+def feed() -> tuple[np.ndarray, list[OcrLine]]:
+    """A short-video feed's action column: a white heart outline (which OCR reads as "3"), a count, and
+    a real white "3" on the same orange photo."""
+    img = Image.new("RGBA", (1080, 2400), (200, 140, 20, 255))
+    img.alpha_composite(draw_glyph("favorite_border", 96, (255, 255, 255)), (930, 1076))
+    draw = ImageDraw.Draw(img)
+    font = ImageFont.truetype(FONT, 64)
+    draw.text((960, 1500), "3", font=font, fill=(255, 255, 255))
+    draw.text((924, 1188), "88.1K", font=ImageFont.truetype(FONT, 36), fill=(255, 255, 255))
+    lines = [OcrLine("3", (950, 1087, 1022, 1150), 0.993), OcrLine("88.1K", (924, 1188, 1036, 1229), 1.0),
+             OcrLine("3", (958, 1508, 1002, 1572), 0.999)]
+    return np.asarray(img.convert("RGB")).copy(), lines
+
+
+def test_an_outlined_glyph_ocr_read_as_a_digit_is_still_found(feed) -> None:
+    img, lines = feed
+    result = locate_icon(img, "white heart", position="right", ocr_lines=lines)
+    assert result.status == "found"
+    x, y = result.candidates[0].point
+    assert 930 <= x <= 1026 and 1076 <= y <= 1172
+
+
+def test_a_real_digit_stays_text(feed) -> None:
+    img, lines = feed
+    for query in ("white heart", "white circle", "white"):
+        result = locate_icon(img, query, ocr_lines=lines)
+        assert not any(1490 <= c.point[1] <= 1590 for c in result.candidates), query
