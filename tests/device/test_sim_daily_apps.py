@@ -90,7 +90,7 @@ def test_phone_favorites_and_contact_call(ui: Driver) -> None:
     ui.tap(desc="Contacts")
     ui.tap("Noah Brown")
     ui.tap("Add to favorites")
-    assert ui.d.state()["dialer"]["favorites"] == ["Ava Smith", "Noah Brown"] and ui.has("In favorites")
+    assert ui.d.state()["dialer"]["favorites"] == ["Ava Smith", "Noah Brown"] and ui.has("Starred")
     ui.tap("Call")
     assert ui.d.state()["dialer"]["calls"][-1]["name"] == "Noah Brown"
     ui.tap("End call")
