@@ -116,6 +116,8 @@ def test_recorder_record_name_play_rename_delete(ui: Driver) -> None:
     ui.tap("Save name")
     st = ui.d.state()["recorder"]
     assert [r["name"] for r in st["recordings"]] == ["Voice memo", "Budget call"] and st["playing"] is None
+    assert ui.has("Budget call") and ui.has("Length 0:05") and ui.has("Play")  # back on the renamed one
+    ui.d.key("back")
     ui.tap("Voice memo")
     ui.tap("Delete")
     ui.tap(rid="confirm")
