@@ -118,3 +118,26 @@ def test_a_users_folder_gets_clear_errors(tmp_path: Path) -> None:
     )
     with pytest.raises(SuiteError, match="field 'colour': unknown field"):
         load_suite(str(folder))
+
+
+def test_concat_and_calc_parameters() -> None:
+    from droidpilot.bench.world.derived import derive
+
+    rng = random.Random(0)
+    ctx = {"older": [{"n": 1}, {"n": 2}], "last": {"n": 3}, "a": 37, "b": "24"}
+    joined = derive({"type": "concat", "from": ["older", "last"]}, rng, ctx, "params.calls")
+    assert joined == [{"n": 1}, {"n": 2}, {"n": 3}] and joined[0] is not ctx["older"][0]
+    assert derive({"type": "calc", "value": "{a}*{b}"}, rng, ctx, "params.p") == "888"
+    assert derive({"type": "calc", "value": "{b}/4"}, rng, ctx, "params.q") == "6"
+    with pytest.raises(ParamError, match=r"params\.r: '\{a\}/0' is not an expression"):
+        derive({"type": "calc", "value": "{a}/0"}, rng, ctx, "params.r")
+    with pytest.raises(ParamError, match="concat needs a list"):
+        derive({"type": "concat", "from": "older"}, rng, ctx, "params.s")
+
+
+def test_the_last_missed_call_is_placed_where_the_task_says() -> None:
+    task = load_suite("world", seed=3, templates="dialer-missed-who").tasks[0]
+    calls = task.setup["state"]["dialer.calls"]
+    assert len(calls) == 32 and calls[-2] == task.params["missed"] and calls[-2]["kind"] == "Missed"
+    assert calls[-1]["kind"] in ("Incoming", "Outgoing")  # a newer answered call sits above it
+    assert task.oracle == {"path": "agent.answer", "contains": task.params["missed"]["name"]}

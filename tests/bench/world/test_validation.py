@@ -15,12 +15,13 @@ from droidpilot.bench.world.validate import run_mode
 pytestmark = pytest.mark.slow
 
 # (template, seed, modes besides the reference): a settings change with a distractor, a retrieval, an
-# infeasible task, and a long list found by scrolling.
+# infeasible task, a long list found by scrolling, and a hard multi-app chain (Calculator into Expenses).
 SAMPLE = [
     ("settings-switch-dark-on", 0, ("wrong_final",)),
     ("clock-label", 1, ("do_nothing", "truncated")),
     ("files-zip", 2, ("random",)),
     ("recipes-save", 0, ()),
+    ("long-split-to-expense", 1, ("truncated",)),
 ]
 
 

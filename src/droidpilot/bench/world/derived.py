@@ -1,5 +1,7 @@
 """Parameters computed from earlier ones: an item picked from a drawn list (found only by scrolling
-when it is far down), a value absent from it (infeasible tasks), counts and sums (retrieval answers)."""
+when it is far down), a value absent from it (infeasible tasks), counts and sums (retrieval answers),
+lists joined end to end (``concat``: a long list with a known item placed last), and the result of an
+arithmetic expression as SimPhone's Calculator shows it (``calc``)."""
 
 from __future__ import annotations
 
@@ -9,7 +11,7 @@ from typing import Any
 from droidpilot.bench.params import ParamError, copy_value, draw
 from droidpilot.bench.world.fill import fill, lookup
 
-DERIVED = ("pick", "absent", "count", "sum", "fill")
+DERIVED = ("pick", "absent", "count", "sum", "fill", "concat", "calc")
 
 
 def _items(spec: dict[str, Any], ctx: dict[str, Any], where: str) -> list[Any]:
@@ -31,6 +33,22 @@ def derive(spec: dict[str, Any], rng: random.Random, ctx: dict[str, Any], where:
     kind = spec["type"]
     if kind == "fill":
         return fill(spec.get("value"), ctx, where)
+    if kind == "calc":
+        from droidpilot.device.sim.calc import ERROR, calculate
+
+        value = calculate(str(fill(spec.get("value"), ctx, where)))
+        if value == ERROR:
+            raise ParamError(f"{where}: {spec.get('value')!r} is not an expression a calculator can work out")
+        return value
+    if kind == "concat":
+        parts = spec.get("from")
+        if not isinstance(parts, list) or not parts:
+            raise ParamError(f"{where}.from: concat needs a list of parameter names")
+        joined: list[Any] = []
+        for name in parts:
+            value = lookup(ctx, str(name), f"{where}.from")
+            joined.extend(copy_value(value) if isinstance(value, list) else [copy_value(value)])
+        return joined
     items = _items(spec, ctx, where)
     if kind == "pick":
         lo, hi = int(spec.get("min", 0)), int(spec.get("max", len(items) - 1))

@@ -1,7 +1,8 @@
 """The small expression language of app data: ``{path}`` templates, conditions, and assignable paths.
 
 A path is dotted (``state.notes``, ``item.title``, ``params.item.id``, ``state.notes.0``) and is looked up
-in a context dict; ``|len``, ``|upper``, ``|lower``, ``|first`` filters may follow. Conditions combine
+in a context dict; ``|len``, ``|upper``, ``|lower``, ``|first``, ``|last``, ``|calc`` filters may follow
+(``calc`` works out an arithmetic expression, as a calculator's ``=`` key does). Conditions combine
 ``a == b``, ``a != b``, ``a in b``, ``a not in b``, ``not a``, ``and``, ``or`` over paths and literals.
 """
 
@@ -12,6 +13,7 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
+from droidpilot.device.sim.calc import calculate
 from droidpilot.errors import InputError
 
 _TEMPLATE = re.compile(r"\{([^{}]+)\}")
@@ -48,7 +50,11 @@ def _apply_filter(value: Any, name: str) -> Any:
         return value[0] if isinstance(value, list) and value else None
     if name == "last":
         return value[-1] if isinstance(value, list) and value else None
-    raise InputError(f"unknown filter |{name} in an app template (known: len, upper, lower, first, last)")
+    if name == "calc":
+        return calculate(str(value or ""))
+    raise InputError(
+        f"unknown filter |{name} in an app template (known: len, upper, lower, first, last, calc)"
+    )
 
 
 def evaluate(ctx: Mapping[str, Any], expr: str) -> Any:

@@ -311,3 +311,13 @@ def _cap(d, u, w):
 def _house(d, u, w):
     d.polygon([u(.5, .1), u(.92, .48), u(.8, .48), u(.8, .88), u(.2, .88), u(.2, .48), u(.08, .48)], fill=255)
     d.rectangle(_box(u, .42, .6, .58, .88), fill=0)
+
+
+@glyph("calculator")
+def _calculator(d, u, w):
+    d.rounded_rectangle(_box(u, .2, .08, .8, .92), radius=u(.08, 0)[0] - u(0, 0)[0], outline=255,
+                        width=int(w * .8))
+    d.rectangle(_box(u, .3, .18, .7, .34), fill=255)
+    for cx in (.34, .5, .66):
+        for cy in (.48, .64, .8):
+            d.ellipse(_box(u, cx - .05, cy - .05, cx + .05, cy + .05), fill=255)
