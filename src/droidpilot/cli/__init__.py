@@ -2,6 +2,9 @@
 
 Each module in this package that defines ``register(app)`` adds its commands; modules stay thin and
 call library functions. Discovery keeps each part (verify, perception, sim, agent, bench) in its own file.
+A run of one known command imports only the modules that define it (``COMMAND_MODULES``), so a cold
+`droidpilot ocr IMG` does not pay for importing the verifier, the agent and the benchmark; ``--help`` and
+anything else import every module.
 """
 
 from __future__ import annotations
@@ -23,7 +26,14 @@ app = typer.Typer(
     pretty_exceptions_enable=False,
 )
 
-_registered = False
+_registered: set[str] = set()
+
+# The modules defining each top-level command (tests/test_cli_commands.py checks this against register()).
+COMMAND_MODULES: dict[str, tuple[str, ...]] = {
+    "bench": ("bench",), "demo": ("demo",), "icons": ("icons",), "version": ("info",),
+    "ocr": ("perception",), "locate": ("perception",), "run": ("run",), "sim": ("sim", "sim_serve"),
+    "studio": ("studio",), "suite": ("suite",), "verify": ("verify",), "verify-batch": ("verify",),
+}
 
 
 def _print_version(value: bool) -> None:
@@ -40,18 +50,28 @@ def _root(version: bool = typer.Option(False, "--version", is_eager=True, callba
     """Build, run and evaluate mobile GUI agents."""
 
 
-def _discover() -> None:
-    global _registered
-    if _registered:
-        return
-    for info in sorted(pkgutil.iter_modules(__path__), key=lambda m: m.name):
-        if info.name.startswith("_"):
+def _module_names() -> list[str]:
+    return sorted(info.name for info in pkgutil.iter_modules(__path__) if not info.name.startswith("_"))
+
+
+def _register(names: list[str] | tuple[str, ...]) -> None:
+    for name in names:
+        if name in _registered:
             continue
-        module = importlib.import_module(f"{__name__}.{info.name}")
+        module = importlib.import_module(f"{__name__}.{name}")
         register = getattr(module, "register", None)
         if callable(register):
             register(app)
-    _registered = True
+        _registered.add(name)
+
+
+def _discover(argv: list[str] | None = None) -> None:
+    """Register the commands: only the modules of the command ``argv`` starts with, when it is a known
+    one, else (``--help``, ``--version``, a typo) every module of the package."""
+    if argv and argv[0] in COMMAND_MODULES:
+        _register(COMMAND_MODULES[argv[0]])
+    else:
+        _register(_module_names())
 
 
 def main() -> None:
@@ -60,10 +80,11 @@ def main() -> None:
 
     from droidpilot.cli._ray import bare_ray_flag
 
-    _discover()
+    args = bare_ray_flag(sys.argv[1:])
+    _discover(args)
     stdout_was = _fd_identity(1)
     try:
-        app(args=bare_ray_flag(sys.argv[1:]))
+        app(args=args)
     except SystemExit:
         # Click swaps in PacifyFlushWrapper and Rich points fd 1 at /dev/null when the pipe closed.
         swapped = stdout_was != _fd_identity(1) == _fd_identity(os.devnull)
