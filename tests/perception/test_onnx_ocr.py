@@ -3,12 +3,16 @@
 from __future__ import annotations
 
 import math
+from pathlib import Path
 
 import numpy as np
+import pytest
+from PIL import Image
 
+from droidpilot.errors import DroidpilotError
 from droidpilot.perception.normalize import match_key
 from droidpilot.perception.onnx_ocr import REC_CALL_COLUMNS, REC_MAX_BATCH, plan_batches
-from droidpilot.perception.rapid import RapidOcrEngine, RapidSettings
+from droidpilot.perception.rapid import DET_MODEL, REC_MODEL, RapidOcrEngine, RapidSettings, shipped_model_dir
 from droidpilot.perception.synth import render_list_screen
 
 
@@ -63,3 +67,18 @@ def test_short_lines_read_alike_padded_to_160_or_to_rapidocrs_320(rapid_engine: 
     confident = [(a[0], b[0]) for a, b in zip(narrow, wide, strict=True) if max(a[1], b[1]) >= 0.8]
     assert len(confident) >= len(screen.labels)
     assert all(a == b for a, b in confident), [p for p in confident if p[0] != p[1]]
+
+
+def test_an_unloadable_model_is_a_clear_error_from_either_session(tmp_path: Path) -> None:
+    shipped = shipped_model_dir()
+    for broken in (DET_MODEL, REC_MODEL):
+        folder = tmp_path / broken
+        folder.mkdir()
+        for name in (DET_MODEL, REC_MODEL):
+            (folder / name).symlink_to(shipped / name)
+        (folder / broken).unlink()
+        (folder / broken).write_bytes(b"not an onnx model")
+        engine = RapidOcrEngine(model_dir=folder)
+        with pytest.raises(DroidpilotError, match="cannot be loaded") as info:
+            engine.recognize(Image.new("RGB", (64, 64), "white"))
+        assert str(folder / broken) in str(info.value)

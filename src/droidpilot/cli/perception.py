@@ -37,11 +37,12 @@ def escape(text: str) -> str:
 
 
 def _engine(name: str, use_cache: bool) -> Any:
-    from droidpilot.perception.cache import CachedOcr
     from droidpilot.perception.ocr import make_ocr_engine
 
     engine = make_ocr_engine(name)
     if engine is not None and use_cache:
+        from droidpilot.perception.cache import CachedOcr
+
         engine = CachedOcr(engine)
     return engine
 
