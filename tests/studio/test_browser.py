@@ -134,6 +134,12 @@ def test_agent_from_the_page_with_take_over_and_stop(page: Any, studio: Studio) 
     trace = Path(page.evaluate("window.__studio.status.agent.folder"))
     assert (trace / "steps.jsonl").is_file()
     assert json.loads((trace / "run.json").read_text())["status"] == "finished"
+    records = [json.loads(line) for line in (trace / "steps.jsonl").read_text().splitlines()]
+    manual = [r for r in records if r.get("by") == "person"]  # the person's Home is in the agent's trace
+    assert [r["action"]["name"] for r in manual] == ["home"]
+    actions = json.loads((trace / "actions.json").read_text())["actions"]
+    assert actions[manual[0]["frame"] - 1]["type"] == "home"
+    assert (trace / f"{manual[0]['frame']}.jpg").is_file()
 
 
 def test_label_a_trace(page: Any, studio: Studio) -> None:

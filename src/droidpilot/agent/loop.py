@@ -82,6 +82,8 @@ class Agent:
         self.checkpoint = checkpoint
         self.grounder = Grounder(self.language)
         self.extended = getattr(brain, "extended_actions", True)
+        self._recorder: TraceRecorder | None = None
+        self._manual_steps = 0
 
     # -- public ----------------------------------------------------------------------------------
     def run(self, instruction: str) -> RunResult:
@@ -94,6 +96,7 @@ class Agent:
             self.ocr_engine = make_ocr_engine("rapidocr")
         run = _Run(instruction, time.monotonic())
         recorder = TraceRecorder(self.out_dir, instruction, self.app_name) if self.out_dir else None
+        self._recorder, self._manual_steps = recorder, 0
         tracker = FailureTracker(self.limits.max_repeated_failures, self.limits.max_consecutive_failures,
                                  self.limits.max_repeated_actions)
         if recorder:
@@ -334,6 +337,20 @@ class Agent:
         if self.on_step:
             self.on_step(record)
         return after
+
+    def record_manual(self, image: Any, xml: str | None, action: dict[str, Any],
+                      function: dict[str, Any]) -> int | None:
+        """Write a person's operation (made while the run is paused) into the run's trace as its own frame,
+        so the trace shows everything that happened to the phone; the frame index, or None without one."""
+        recorder = self._recorder
+        if recorder is None or recorder.finished:
+            return None
+        frame = recorder.record_frame(image, xml, action, "operated by a person (run paused)", function)
+        self._manual_steps += 1
+        recorder.append_step({"manual": self._manual_steps, "frame": frame, "by": "person",
+                              "action": {"name": function.get("name", ""),
+                                         "text": function.get("parameters", {}).get("action", "")}})
+        return frame
 
     def _paused(self) -> bool:
         """Call the checkpoint: True when the run was paused (the screen may have changed)."""

@@ -57,7 +57,7 @@ def step_stats(records: Sequence[Mapping[str, Any]]) -> dict[str, int]:
     steps = effective = 0
     left: set[str] = set()
     for rec in records:
-        if _action_name(rec) == "stop":
+        if _action_name(rec) == "stop" or rec.get("by") == "person":  # a person's step is not the agent's
             continue
         steps += 1
         before, after = rec.get("screen_before"), rec.get("screen_after")

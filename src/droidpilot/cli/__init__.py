@@ -2,9 +2,6 @@
 
 Each module in this package that defines ``register(app)`` adds its commands; modules stay thin and
 call library functions. Discovery keeps each part (verify, perception, sim, agent, bench) in its own file.
-A run of one known command imports only the modules that define it (``COMMAND_MODULES``), so a cold
-`droidpilot ocr IMG` does not pay for importing the verifier, the agent and the benchmark; ``--help`` and
-anything else import every module.
 """
 
 from __future__ import annotations
@@ -25,13 +22,25 @@ app = typer.Typer(
     pretty_exceptions_enable=False,
 )
 
-_registered: set[str] = set()
+_registered = False
+_loaded: set[str] = set()  # command modules whose register() has run
 
-# The modules defining each top-level command (tests/test_cli_commands.py checks this against register()).
+# Which modules register each top-level command, so `droidpilot verify ...` imports the verify module
+# alone instead of every command's (agent, bench, studio, SimPhone...): a cold verify starts sooner.
+# tests/test_cli.py checks this table against what discovery registers.
 COMMAND_MODULES: dict[str, tuple[str, ...]] = {
-    "bench": ("bench",), "demo": ("demo",), "icons": ("icons",), "version": ("info",),
-    "ocr": ("perception",), "locate": ("perception",), "run": ("run",), "sim": ("sim", "sim_serve"),
-    "studio": ("studio",), "suite": ("suite",), "verify": ("verify",), "verify-batch": ("verify",),
+    "bench": ("bench",),
+    "demo": ("demo",),
+    "icons": ("icons",),
+    "locate": ("perception",),
+    "ocr": ("perception",),
+    "run": ("run",),
+    "sim": ("sim", "sim_serve"),
+    "studio": ("studio",),
+    "suite": ("suite",),
+    "verify": ("verify",),
+    "verify-batch": ("verify",),
+    "version": ("info",),
 }
 
 
@@ -49,28 +58,38 @@ def _root(version: bool = typer.Option(False, "--version", is_eager=True, callba
     """Build, run and evaluate mobile GUI agents."""
 
 
-def _module_names() -> list[str]:
-    return sorted(info.name for info in pkgutil.iter_modules(__path__) if not info.name.startswith("_"))
+def _load(name: str) -> None:
+    """Import the command module ``name`` and let it register its commands (once)."""
+    if name in _loaded:
+        return
+    module = importlib.import_module(f"{__name__}.{name}")
+    register = getattr(module, "register", None)
+    if callable(register):
+        register(app)
+    _loaded.add(name)
 
 
-def _register(names: list[str] | tuple[str, ...]) -> None:
-    for name in names:
-        if name in _registered:
-            continue
-        module = importlib.import_module(f"{__name__}.{name}")
-        register = getattr(module, "register", None)
-        if callable(register):
-            register(app)
-        _registered.add(name)
+def _discover() -> None:
+    global _registered
+    if _registered:
+        return
+    for info in sorted(pkgutil.iter_modules(__path__), key=lambda m: m.name):
+        if not info.name.startswith("_"):
+            _load(info.name)
+    _registered = True
 
 
-def _discover(argv: list[str] | None = None) -> None:
-    """Register the commands: only the modules of the command ``argv`` starts with, when it is a known
-    one, else (``--help``, ``--version``, a typo) every module of the package."""
-    if argv and argv[0] in COMMAND_MODULES:
-        _register(COMMAND_MODULES[argv[0]])
+def _register_for(args: list[str]) -> None:
+    """Register only the modules of the command ``args`` name; every command for help, a bare
+    ``droidpilot``, options before the command, or a name the table does not know (Click's error then
+    lists the real commands)."""
+    command = next((a for a in args if not a.startswith("-")), None)
+    first_is_command = bool(args) and args[0] == command
+    if first_is_command and command in COMMAND_MODULES:
+        for name in COMMAND_MODULES[command]:
+            _load(name)
     else:
-        _register(_module_names())
+        _discover()
 
 
 def main() -> None:
@@ -80,7 +99,7 @@ def main() -> None:
     from droidpilot.cli._ray import bare_ray_flag
 
     args = bare_ray_flag(sys.argv[1:])
-    _discover(args)
+    _register_for(args)
     stdout_was = _fd_identity(1)
     try:
         app(args=args)

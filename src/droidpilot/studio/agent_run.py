@@ -18,6 +18,7 @@ from droidpilot.agent.brains.factory import BRAINS, make_brain
 from droidpilot.agent.loop import Agent, Limits, StopRequested
 from droidpilot.errors import DroidpilotError
 from droidpilot.studio.errors import Conflict, StudioError
+from droidpilot.studio.manual import Manual, trace_entries
 
 Emit = Callable[[dict[str, Any]], None]
 
@@ -120,6 +121,11 @@ class AgentRun:
         self.state = "running"
         self._resume.set()
         self.emit({"type": "agent", **self.describe()})
+
+    def record_manual(self, image: Any, xml: str | None, manual: Manual) -> int | None:
+        """Put a person's operation during a take-over into the agent's trace (the loop is parked)."""
+        action, function = trace_entries(manual)
+        return self.agent.record_manual(image, xml, action, function)
 
     def join(self, timeout: float | None = None) -> None:
         self._thread.join(timeout)

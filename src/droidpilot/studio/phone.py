@@ -219,12 +219,17 @@ class PhoneSession:
             recording = self.recording
             xml = self._xml() if recording or (op.get("op") == "click" and self.device.pushes) else None
             manual = resolve(op, self.size, xml)
-            before = self.device.screenshot() if recording else None
+            taken = run is not None and run.state in ("pausing", "paused")
+            if taken and xml is None:
+                xml = self._xml()
+            before = self.device.screenshot() if recording or taken else None
             try:
                 execute(self.device, manual)
             except DeviceError as exc:
                 raise StudioError(f"the phone refused {manual.action.format()!r}: {exc}") from None
             frame = recording.add(before, xml, manual) if recording and before is not None else None
+            if taken and run is not None and before is not None:
+                run.record_manual(before, xml, manual)
         if recording:
             self.publish_status()
         return {"ok": True, **manual.describe(), "frame": frame}

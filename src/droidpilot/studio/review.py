@@ -110,7 +110,7 @@ def load(value: Any) -> dict[str, Any]:
         frames.append({"index": n, "image": (path / f"{n}.jpg").is_file(), "action": item,
                        "reasoning": (reacts.get(n) or {}).get("reasoning", ""),
                        "step": {k: step.get(k) for k in ("step", "thought", "outcome", "error", "grounding",
-                                                         "action", "source") if k in step}})
+                                                         "action", "source", "by") if k in step}})
     return {"path": str(path), "instruction": actions.get("task_description", "") if isinstance(actions, dict)
             else "", "frames": frames, "run": _read_json(path / "run.json"),
             "verify": _read_json(path / "verify.json"), "oracle": _read_json(path / "oracle.json"),

@@ -14,18 +14,12 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from droidpilot.errors import DroidpilotError, InputError
-from droidpilot.perception.icons.imageio import decode_gray
-from droidpilot.perception.icons.resolve import resolve_icon
-from droidpilot.perception.icons.templates import (
-    DEFAULT_THRESHOLD,
-    ScreenPyramid,
-    TemplateMatch,
-    load_template,
-    search_template,
-)
 from droidpilot.verify.checkers.base import CheckResult, ConditionChecker, Param, Verdict, register_condition
 
+# perception.icons (OpenCV, the glyph library) is imported by the functions that match icons, so a rule
+# without icons never pays for it: `droidpilot verify` starts that much sooner.
 if TYPE_CHECKING:
+    from droidpilot.perception.icons.templates import ScreenPyramid, TemplateMatch
     from droidpilot.verify.frame import Frame
     from droidpilot.verify.options import VerifierOptions
     from droidpilot.verify.rule import Task
@@ -41,6 +35,8 @@ def _names(value: Any) -> list[str]:
 
 
 def _resolve_all(params: dict[str, Any], options: VerifierOptions | None) -> dict[str, Path]:
+    from droidpilot.perception.icons.resolve import resolve_icon
+
     rule_dir = getattr(options, "rule_dir", None)
     icons_dirs = [Path(d) for d in (getattr(options, "icons_dirs", None) or [])]
     app_id = getattr(options, "app_id", "") or ""
@@ -68,6 +64,8 @@ def preflight_icons(task: Task, options: VerifierOptions | None) -> None:
         if kind in ("escalate", "juxtaposition"):
             groups = [s.params for s in split_params(cond.params, kind).subs if s.name == "icons_match"]
         for params in groups:
+            from droidpilot.perception.icons.templates import load_template
+
             for name in dict.fromkeys(_names(params.get("any")) + _names(params.get("all"))):
                 try:
                     load_template(_resolve_all({"any": [name]}, options)[name])
@@ -81,6 +79,9 @@ def preflight_icons(task: Task, options: VerifierOptions | None) -> None:
 def _pyramid(frame: Frame) -> ScreenPyramid:
     """The frame's screenshot decoded once, as the grayscale pyramid matching needs (kept on the frame;
     only grayscale is kept, about 3.5 MB for 1080x2400, so long traces stay small)."""
+    from droidpilot.perception.icons.imageio import decode_gray
+    from droidpilot.perception.icons.templates import ScreenPyramid
+
     pyr = frame.extra.get(FRAME_PYRAMID_KEY)
     if pyr is None:
         pyr = ScreenPyramid(decode_gray(frame.image_bytes(),
@@ -130,6 +131,8 @@ class IconsMatch(ConditionChecker):
     def check(self, frame: Frame, params: dict[str, Any], options: VerifierOptions | None = None
               ) -> CheckResult:
         """Match every named icon on the frame's screenshot; yes when the any / all constraints hold."""
+        from droidpilot.perception.icons.templates import DEFAULT_THRESHOLD, load_template, search_template
+
         problems = self.validate(params)
         if problems:
             raise InputError("; ".join(problems))
