@@ -10,8 +10,16 @@ and, with ``--ablations``, each setting of droidpilot's engine varied alone. Run
 interleaved screen by screen so that other load on the machine weighs on all of them alike.
 
     .venv/bin/python benchmarks/ocr_speed.py [--repeats 3] [--ablations] [--quick]
-    .venv/bin/python benchmarks/ocr_speed.py --sizes   # 540x1170 .. 1440x3200: cold processes, warm,
-                                                       # recall incl. a status-bar-sized text screen
+    .venv/bin/python benchmarks/ocr_speed.py --sizes [--repeats 3]
+
+``--sizes`` prints one table row per phone size (540x1170, 720x1600, 1080x2400, 1440x3200), each with two
+rendered screens saved as PNG files: a list screen and a status-bar-sized text screen (text at 0.6x). Cold:
+a new bare RapidOCR process (``RapidOCR()`` with its defaults, reading the PNG with Pillow) and a new
+``droidpilot ocr FILE --no-cache --json`` process on the same files, ``--repeats`` runs each, interleaved
+screen by screen with the order swapped every run; the cold ratio is ours / bare of the sum over both
+screens of each one's median wall time (the CPU ratio likewise with user+system time), and recall (all
+labels, and the small-text screen's alone) is read from those processes' own output. Warm: the two
+engines in this process, interleaved, median seconds per screen.
 """
 
 from __future__ import annotations
@@ -126,67 +134,111 @@ def run(entries: list[Entry], shots: list[tuple[str, SynthScreen]], repeats: int
 
 
 def describe(s: RapidSettings) -> str:
-    return (f"det {s.det_limit_side}px, rec batch {s.rec_batch}, {s.threads} threads, "
-            f"cls {'on' if s.use_cls else 'off'}")
+    return (f"det {s.det_limit_side}px, rec min width {s.rec_min_width}, {s.threads} threads"
+            f"{' spinning' if s.spin else ''}, cls {'on' if s.use_cls else 'off'}")
 
 
 SIZES = ((540, 1170), (720, 1600), (1080, 2400), (1440, 3200))
 BARE_PROCESS = """
-import sys
+import json, sys
 import numpy as np
 from PIL import Image
 from rapidocr import RapidOCR
 bgr = np.asarray(Image.open(sys.argv[1]).convert("RGB"))[:, :, ::-1].copy()
 out = RapidOCR(params={"Global.log_level": "error"})(bgr)
-print(len(out.txts or []))
+lines = []
+for quad, text in zip(out.boxes if out.boxes is not None else [], out.txts or []):
+    pts = np.asarray(quad, dtype=float)
+    lines.append({"text": str(text), "box": [int(pts[:, 0].min()), int(pts[:, 1].min()),
+                                            int(pts[:, 0].max()), int(pts[:, 1].max())]})
+print(json.dumps(lines, ensure_ascii=False))
 """
 
 
-def cold_processes(path: str, runs: int) -> tuple[float, float]:
-    """Median wall time of a cold bare-RapidOCR process and of a cold `droidpilot ocr --no-cache`."""
+@dataclass
+class Cold:
+    """Cold processes of one reader on one size's screens: wall and CPU seconds per screen, lines read."""
+
+    wall: dict[str, list[float]] = field(default_factory=dict)
+    cpu: dict[str, list[float]] = field(default_factory=dict)
+    lines: dict[str, list[OcrLine]] = field(default_factory=dict)
+
+    def seconds(self, cpu: bool = False) -> float:
+        """The sum over screens of each screen's median (wall or CPU) time."""
+        return sum(statistics.median(t) for t in (self.cpu if cpu else self.wall).values())
+
+
+def cold_processes(files: dict[str, str], runs: int) -> dict[str, Cold]:
+    """Cold bare-RapidOCR processes and cold `droidpilot ocr --no-cache --json` ones on the same PNG files,
+    ``runs`` times each, interleaved screen by screen with the order swapped every run (ABBA), so load on
+    the machine and a warming file cache weigh on both alike. Recall comes from these processes' output."""
+    import json
     import os
+    import resource
     import subprocess
     import sys
     import tempfile
     from pathlib import Path
 
     droidpilot = str(Path(sys.executable).with_name("droidpilot"))
-    bare, ours_t = [], []
+    out = {"bare": Cold(), "ours": Cold()}
     with tempfile.TemporaryDirectory() as cache:
         env = {**os.environ, "DROIDPILOT_CACHE_DIR": cache}
-        for _ in range(runs):  # interleaved, so load on the machine weighs on both alike
-            for cmd, sink in (([sys.executable, "-c", BARE_PROCESS, path], bare),
-                              ([droidpilot, "ocr", path, "--no-cache", "--json"], ours_t)):
-                start = time.perf_counter()
-                subprocess.run(cmd, check=True, capture_output=True, env=env)
-                sink.append(time.perf_counter() - start)
-    return statistics.median(bare), statistics.median(ours_t)
+        for run_no in range(runs):
+            for name, path in files.items():
+                cmds = [("bare", [sys.executable, "-c", BARE_PROCESS, path]),
+                        ("ours", [droidpilot, "ocr", path, "--no-cache", "--json"])]
+                for who, cmd in cmds[::-1] if run_no % 2 else cmds:
+                    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+                    start = time.perf_counter()
+                    proc = subprocess.run(cmd, check=True, capture_output=True, text=True, env=env)
+                    wall = time.perf_counter() - start
+                    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+                    cpu = after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime
+                    out[who].wall.setdefault(name, []).append(wall)
+                    out[who].cpu.setdefault(name, []).append(cpu)
+                    out[who].lines[name] = [OcrLine(d["text"], tuple(d["box"]), float(d.get("score", 1.0)))
+                                            for d in json.loads(proc.stdout)]
+    return out
 
 
 def by_size(repeats: int) -> None:
-    """Bare RapidOCR (as shipped) against ours at each phone size, with a status-bar-sized text screen."""
+    """Bare RapidOCR (as shipped) against ours at each phone size, on a list screen and a status-bar-sized
+    text screen: cold processes (the ratio the issue sets a goal for) and warm engines in one process."""
+    import os
+    import tempfile
+
+    print(f"cold: median of {repeats} runs of each process on each screen, ABBA-interleaved; ratio = "
+          f"ours / bare of the per-size sum over both screens. load average {os.getloadavg()[0]:.1f}")
+    head = ("size", "cold bare s", "cold ours s", "cold ratio", "cpu ratio", "warm ratio", "recall bare",
+            "recall ours", "small bare", "small ours", "det side")
+    rows = []
     for w, h in SIZES:
         k = w / 1080
-        shots = [(f"{w}x{h} en light", render_list_screen(size=(w, h), lang="en", theme="light", seed=11,
-                                                          scale=k)),
-                 (f"{w}x{h} small text (status-bar sized)",
-                  render_list_screen(size=(w, h), lang="en", theme="dark", seed=12, scale=0.6 * k))]
+        shots = {"list": render_list_screen(size=(w, h), lang="en", theme="light", seed=11, scale=k),
+                 "small": render_list_screen(size=(w, h), lang="en", theme="dark", seed=12, scale=0.6 * k)}
+        with tempfile.TemporaryDirectory() as folder:
+            files = {}
+            for name, shot in shots.items():
+                files[name] = os.path.join(folder, f"{w}x{h}-{name}.png")
+                shot.image.save(files[name])
+            cold = cold_processes(files, repeats)
         entries = [Entry("bare", bare_reader({})), Entry("ours", ours(RapidSettings()))]
-        run(entries, shots, repeats)
+        run(entries, list(shots.items()), repeats)
         bare, mine = entries
-        small_bare = recall(shots[1][1], bare.reader(shots[1][1]))  # type: ignore[misc]
-        small_mine = recall(shots[1][1], mine.reader(shots[1][1]))  # type: ignore[misc]
-        import tempfile
-
-        with tempfile.NamedTemporaryFile(suffix=".png") as f:
-            shots[0][1].image.save(f.name)
-            cold_bare, cold_ours = cold_processes(f.name, repeats)
-        print(f"{w}x{h}: cold process ours/bare {cold_ours / cold_bare:.2f} ({cold_ours:.2f} s / "
-              f"{cold_bare:.2f} s); warm ours/bare {mine.warm_median() / bare.warm_median():.2f} "
-              f"(cpu {mine.cpu_median() / bare.cpu_median():.2f}), cold {mine.cold / bare.cold:.2f}; "
-              f"recall bare {bare.hits}/{bare.total} ours {mine.hits}/{mine.total}; small text bare "
-              f"{small_bare[0]}/{small_bare[1]} ours {small_mine[0]}/{small_mine[1]}; "
-              f"det side {RapidOcrEngine().det_side(w, h)}")
+        hits = {who: [recall(shots[n], cold[who].lines[n]) for n in shots] for who in cold}
+        read = {who: f"{sum(a for a, _ in v)}/{sum(b for _, b in v)}" for who, v in hits.items()}
+        small = {who: "{}/{}".format(*v[1]) for who, v in hits.items()}
+        rows.append((f"{w}x{h}", f"{cold['bare'].seconds():.2f}", f"{cold['ours'].seconds():.2f}",
+                     f"{cold['ours'].seconds() / cold['bare'].seconds():.2f}",
+                     f"{cold['ours'].seconds(cpu=True) / cold['bare'].seconds(cpu=True):.2f}",
+                     f"{mine.warm_median() / bare.warm_median():.2f}", read["bare"], read["ours"],
+                     small["bare"], small["ours"], str(RapidOcrEngine().det_side(w, h))))
+        print(f"{rows[-1][0]}: cold ratio {rows[-1][3]}", flush=True)
+    widths = [max(len(c) for c in column) for column in zip(head, *rows, strict=True)]
+    for row in (head, *rows):
+        print("  ".join(f"{c:>{n}}" for c, n in zip(row, widths, strict=True)))
+    print(f"load average at the end {os.getloadavg()[0]:.1f}")
 
 
 def main() -> None:
@@ -210,8 +262,9 @@ def main() -> None:
     ]
     if args.ablations:
         variants = [dataclasses.replace(default, det_limit_side=v) for v in (736, 1280, 1600)]
-        variants += [dataclasses.replace(default, rec_batch=v) for v in (1, 6, 16)]
-        variants += [dataclasses.replace(default, threads=1), dataclasses.replace(default, use_cls=True)]
+        variants += [dataclasses.replace(default, rec_min_width=v) for v in (96, 320)]
+        variants += [dataclasses.replace(default, threads=1), dataclasses.replace(default, spin=True),
+                     dataclasses.replace(default, use_cls=True)]
         entries += [Entry(f"  variant: {describe(v)}", ours(v)) for v in variants]
 
     print(f"screens: {len(shots)} rendered at 1080x2400 ({', '.join(n for n, _ in shots)}); "

@@ -62,3 +62,25 @@ def test_help_still_lists_every_command() -> None:
                          check=True, env={"COLUMNS": "200", "PATH": ""})
     for command in cli.COMMAND_MODULES:
         assert command in out.stdout, command
+
+
+def test_a_cold_ocr_imports_neither_the_verifier_nor_the_agent_nor_rich(tmp_path) -> None:
+    from PIL import Image
+
+    shot = tmp_path / "blank.png"
+    Image.new("RGB", (120, 60), "white").save(shot)
+    script = ("import sys, json\n"
+              "from droidpilot.cli import main\n"
+              f"sys.argv = ['droidpilot', 'ocr', {str(shot)!r}, '--json', '--no-cache']\n"
+              "try:\n    main()\n"
+              "except SystemExit as exc:\n"
+              "    mods = sorted(m for m in sys.modules if m.startswith(('droidpilot.', 'rich')))\n"
+              "    print(json.dumps({'code': exc.code, 'modules': mods}), file=sys.stderr)\n")
+    proc = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=120)
+    report = json.loads(proc.stderr.strip().splitlines()[-1])
+    assert report["code"] == 0 and json.loads(proc.stdout) == []
+    others = [m for m in report["modules"]
+              if m.startswith(("rich", "droidpilot.verify", "droidpilot.agent", "droidpilot.bench",
+                               "droidpilot.perception.cache", "droidpilot.cli."))
+              and not m.startswith(("droidpilot.cli.perception", "droidpilot.cli._"))]
+    assert others == []

@@ -12,7 +12,6 @@ import pkgutil
 import signal
 import sys
 
-import click
 import typer
 
 app = typer.Typer(
@@ -105,9 +104,11 @@ def main() -> None:
     try:
         app(args=args)
     except SystemExit:
-        # Click swaps in PacifyFlushWrapper and Rich points fd 1 at /dev/null when the pipe closed.
+        # Click (typer's copy of it) swaps in PacifyFlushWrapper and Rich points fd 1 at /dev/null when the
+        # pipe closed. Checked by name: typer no longer uses the click package, which need not be installed.
         swapped = stdout_was != _fd_identity(1) == _fd_identity(os.devnull)
-        if swapped or isinstance(sys.stdout, click.utils.PacifyFlushWrapper) or not _stdout_flushed():
+        pacified = type(sys.stdout).__name__ == "PacifyFlushWrapper"
+        if swapped or pacified or not _stdout_flushed():
             _exit_as_closed_pipe()
         raise
 

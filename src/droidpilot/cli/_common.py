@@ -3,17 +3,35 @@
 from __future__ import annotations
 
 import contextlib
+import functools
 import sys
 from collections.abc import Iterator
+from typing import TYPE_CHECKING
 
 import typer
-from rich.console import Console
-from rich.markup import escape
 
 from droidpilot.errors import DroidpilotError, InputError
 from droidpilot.textsafe import printable
 
-err_console = Console(stderr=True)
+if TYPE_CHECKING:
+    from rich.console import Console
+
+    err_console: Console
+
+
+@functools.cache
+def _err_console() -> Console:
+    from rich.console import Console
+
+    return Console(stderr=True)
+
+
+def __getattr__(name: str) -> Console:
+    """``err_console``, stderr's Rich console, made on first use: a command that prints nothing through
+    Rich (a cold `droidpilot ocr --json`) does not import it."""
+    if name == "err_console":
+        return _err_console()
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 EXIT_FAILED = 1  # the command ran but did not get its job done (demo: the verdict failed; bench: all errored)
 EXIT_BAD_INPUT = 2  # a bad argument or input file, or no such device
@@ -27,12 +45,14 @@ TERMINATION_EXIT = {"device_error": EXIT_DEVICE, "brain_error": EXIT_MODEL, "int
 
 def shown(text: object) -> str:
     """Untrusted ``text`` ready for Rich markup: terminal controls stripped, markup escaped."""
+    from rich.markup import escape
+
     return escape(printable(text))
 
 
 def fail(message: str, code: int = EXIT_BAD_INPUT) -> typer.Exit:
     """Print ``message`` on stderr (escaped: it may quote untrusted text) and return the Exit to raise."""
-    err_console.print(f"[bold red]error:[/] {shown(message)}", highlight=False, soft_wrap=True)
+    _err_console().print(f"[bold red]error:[/] {shown(message)}", highlight=False, soft_wrap=True)
     return typer.Exit(code)
 
 
@@ -46,5 +66,5 @@ def guard() -> Iterator[None]:
     except DroidpilotError as exc:
         raise fail(str(exc)) from None
     except KeyboardInterrupt:
-        err_console.print("interrupted")
+        _err_console().print("interrupted")
         sys.exit(EXIT_INTERRUPTED)

@@ -6,28 +6,43 @@ the agent uses, printed as a table or as JSON, optionally drawn on a copy of the
 
 from __future__ import annotations
 
+import functools
 import json
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import typer
-from rich.console import Console
-from rich.markup import escape
-from rich.table import Table
 
 from droidpilot.cli._common import fail, guard
 from droidpilot.errors import InputError
 from droidpilot.textsafe import printable
 
-console = Console(highlight=False)
+if TYPE_CHECKING:
+    from rich.console import Console
+
+
+@functools.cache
+def _console() -> Console:
+    """Stdout's Rich console, made on first use: `ocr --json` never imports Rich (a cold process's cost)."""
+    from rich.console import Console
+
+    return Console(highlight=False)
+
+
+def escape(text: str) -> str:
+    """``text`` with Rich markup escaped."""
+    from rich.markup import escape as rich_escape
+
+    return rich_escape(text)
 
 
 def _engine(name: str, use_cache: bool) -> Any:
-    from droidpilot.perception.cache import CachedOcr
     from droidpilot.perception.ocr import make_ocr_engine
 
     engine = make_ocr_engine(name)
     if engine is not None and use_cache:
+        from droidpilot.perception.cache import CachedOcr
+
         engine = CachedOcr(engine)
     return engine
 
@@ -42,25 +57,31 @@ def ocr(
     from droidpilot.perception.ocr import load_image
 
     with guard():
-        load_image(image)  # a clear error for a missing or unreadable file, before any model loads
+        img = load_image(image)  # a clear error for a missing or unreadable file, before any model loads
         if engine.strip().lower() == "none":
             raise InputError("--engine none reads nothing; choose rapidocr or tesseract")
-        lines = _engine(engine, not no_cache).recognize(image)
+        # The cache keys on the file's bytes; uncached, the image decoded above is read (decoded once).
+        lines = _engine(engine, not no_cache).recognize(img if no_cache else image)
     if as_json:
         typer.echo(json.dumps([ln.to_dict() for ln in lines], ensure_ascii=False))
         return
+    from rich.table import Table
+
     table = Table(title=f"{escape(str(image))}: {len(lines)} lines", title_justify="left")
     for col, justify in (("#", "right"), ("text", "left"), ("box", "left"), ("score", "right")):
         table.add_column(col, justify=justify)  # type: ignore[arg-type]
     for i, ln in enumerate(lines, start=1):
         table.add_row(str(i), escape(printable(ln.text)), str(list(ln.box)), f"{ln.score:.3f}")
-    console.print(table)
+    _console().print(table)
 
 
 def _print_result(result: Any, what: str) -> None:
+    out = _console()
     colour = {"found": "green", "ambiguous": "yellow", "too_many": "yellow"}.get(result.status, "red")
-    console.print(f"[bold {colour}]{result.status}[/]: {escape(printable(what))}")
+    out.print(f"[bold {colour}]{result.status}[/]: {escape(printable(what))}")
     if result.candidates:
+        from rich.table import Table
+
         table = Table(title_justify="left")
         for col in ("#", "tap point", "box", "text / description", "score"):
             table.add_column(col)
@@ -70,18 +91,18 @@ def _print_result(result: Any, what: str) -> None:
                 label = f"{c.text} ({c.description})"
             table.add_row(str(i), str(list(c.point)), str(list(c.box)), escape(printable(label)),
                           f"{c.score:.3f}")
-        console.print(table)
+        out.print(table)
     if result.closest:
         closest = ", ".join(escape(repr(printable(t))) for t in result.closest)
-        console.print(f"closest texts on screen: {closest}")
+        out.print(f"closest texts on screen: {closest}")
     query = getattr(result, "query", None)
     if query:
         understood = " ".join(p for p in (query.get("colour"), query.get("shape")) if p) or "-"
         glyphs = ", ".join(query.get("glyphs", [])[:6]) or "-"
-        console.print(f"understood: {escape(printable(understood))}; glyphs: {escape(printable(glyphs))}; "
-                      f"position: {escape(str(query.get('position')))}")
+        out.print(f"understood: {escape(printable(understood))}; glyphs: {escape(printable(glyphs))}; "
+                  f"position: {escape(str(query.get('position')))}")
         if query.get("unknown"):
-            console.print("[bold yellow]not understood:[/] " + escape(printable(", ".join(query["unknown"]))))
+            out.print("[bold yellow]not understood:[/] " + escape(printable(", ".join(query["unknown"]))))
 
 
 def _write_crops(result: Any, folder: Path) -> list[Path]:
@@ -158,9 +179,9 @@ def locate(
     else:
         _print_result(result, what)
         for path in written:
-            console.print(f"crop written to {escape(str(path))}")
+            _console().print(f"crop written to {escape(str(path))}")
     if annotate is not None and not as_json:
-        console.print(f"annotated copy written to {escape(str(annotate))}")
+        _console().print(f"annotated copy written to {escape(str(annotate))}")
 
 
 def register(app: typer.Typer) -> None:

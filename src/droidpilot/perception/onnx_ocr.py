@@ -3,6 +3,9 @@
 The same model files and the same maths as RapidOCR (DB detection: normalise, threshold 0.3, dilate,
 box score, unclip 1.6; CTC recognition at height 48 in width-sorted batches), minus the wrapper's cost:
 importing rapidocr loads its YAML configuration with OmegaConf (about 0.5 s of a cold process).
+Recognition pads less than RapidOCR: lines to a smaller minimum width (RapidOCR pads each to 320 px, a
+third of the work on phone screens, whose short labels are many) and batches cut where the padding
+costs more than another onnxruntime call.
 Boxes are read as rotated rectangles; phone UI text is upright, so each line is cropped from the
 full-resolution image by its axis-aligned hull.
 """
@@ -10,14 +13,22 @@ full-resolution image by its axis-aligned hull.
 from __future__ import annotations
 
 import math
+import threading
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import cv2
 import numpy as np
 
+from droidpilot.errors import DroidpilotError
+
 DET_THRESH, UNCLIP, MIN_SIZE, MAX_CANDIDATES = 0.3, 1.6, 3, 1000
-REC_HEIGHT, REC_MIN_RATIO = 48, 320 / 48
+REC_HEIGHT = 48  # lines are resized to this height, padded to their batch's widest (and a minimum width)
+# The cost model batches are planned with: one onnxruntime call costs about as much as this many columns
+# of one line (measured on PP-OCRv6 rec small, 2 threads: ~2.5 ms a call, ~50 us a column), and a batch
+# holds at most REC_MAX_BATCH lines.
+REC_CALL_COLUMNS, REC_MAX_BATCH = 50, 32
 
 
 @dataclass(frozen=True)
@@ -30,20 +41,52 @@ class RawLine:
 
 
 class OnnxOcr:
-    """A detection and a recognition session, created once; ``read`` a BGR image into RawLines."""
+    """A detection and a recognition session, created once; ``read`` a BGR image into RawLines.
 
-    def __init__(self, det_model: Path, rec_model: Path, threads: int = 2) -> None:
+    The recognition model (twice the detection model's size) loads in a thread while the detection model
+    loads and detects: onnxruntime lets go of the GIL while it builds a session, so a cold process uses
+    its second core for it."""
+
+    def __init__(self, det_model: Path, rec_model: Path, threads: int = 2, spin: bool = False) -> None:
         import onnxruntime as ort
 
-        opts = ort.SessionOptions()
-        opts.intra_op_num_threads = threads
-        opts.inter_op_num_threads = 1
-        opts.log_severity_level = 3
-        providers = ["CPUExecutionProvider"]
-        self.det = ort.InferenceSession(str(det_model), opts, providers=providers)
-        self.rec = ort.InferenceSession(str(rec_model), opts, providers=providers)
-        meta = self.rec.get_modelmeta().custom_metadata_map
-        self.chars = ["blank", *meta["character"].splitlines(), " "]
+        self._rec: tuple[Any, list[str]] | None = None
+        self._rec_error: BaseException | None = None
+
+        def session(path: Path) -> Any:
+            opts = ort.SessionOptions()  # one each: the two sessions are built at the same time
+            opts.intra_op_num_threads = threads
+            opts.inter_op_num_threads = 1
+            opts.log_severity_level = 3
+            # onnxruntime's worker threads busy-wait between operators by default: on a machine whose cores
+            # other processes share (an agent beside its phone, verifier workers) the spinning thread takes
+            # the core the working one needs, and a 2-thread run becomes twice as slow as a 1-thread one.
+            opts.add_session_config_entry("session.intra_op.allow_spinning", "1" if spin else "0")
+            try:
+                return ort.InferenceSession(str(path), opts, providers=["CPUExecutionProvider"])
+            except Exception as exc:  # onnxruntime's own errors: InvalidProtobuf, NoSuchFile, Fail, ...
+                raise DroidpilotError(f"the OCR model {path} cannot be loaded ({exc}); reinstall the "
+                                      "rapidocr wheel that ships it (`make venv`) or give another model_dir"
+                                      ) from None
+
+        def load_rec() -> None:
+            try:
+                rec = session(rec_model)
+                meta = rec.get_modelmeta().custom_metadata_map
+                self._rec = rec, ["blank", *meta["character"].splitlines(), " "]
+            except BaseException as exc:  # handed to the first caller of recognize
+                self._rec_error = exc
+
+        self._rec_loader = threading.Thread(target=load_rec, name="ocr-rec-model", daemon=True)
+        self._rec_loader.start()
+        self.det = session(det_model)
+
+    def _recognizer(self) -> tuple[Any, list[str]]:
+        """The recognition session and its characters, once the loading thread is done."""
+        self._rec_loader.join()
+        if self._rec is None:
+            raise self._rec_error or RuntimeError("the recognition model did not load")
+        return self._rec
 
     # -- detection ---------------------------------------------------------------------------
     def detect(self, bgr: np.ndarray, side: int, box_thresh: float) -> list[tuple[int, int, int, int]]:
@@ -78,39 +121,61 @@ class OnnxOcr:
         return boxes
 
     # -- recognition ---------------------------------------------------------------------------
-    def recognize(self, bgr: np.ndarray, boxes: list[tuple[int, int, int, int]], batch: int
+    def recognize(self, bgr: np.ndarray, boxes: list[tuple[int, int, int, int]], min_width: int
                   ) -> list[tuple[str, float]]:
-        """(text, confidence) for each box, in order; crops are read in batches of similar width."""
+        """(text, confidence) for each box, in order; each crop is padded to at least ``min_width`` pixels
+        at height 48, and crops are read in batches of similar width (see ``plan_batches``)."""
         crops = [bgr[y1:y2, x1:x2] for x1, y1, x2, y2 in boxes]
         crops = [np.rot90(c) if c.shape[0] >= 1.5 * c.shape[1] else c for c in crops]
-        order = np.argsort([c.shape[1] / c.shape[0] for c in crops])
+        widths = [max(min_width, math.ceil(REC_HEIGHT * c.shape[1] / c.shape[0])) for c in crops]
+        order = sorted(range(len(crops)), key=widths.__getitem__)
         out: list[tuple[str, float]] = [("", 0.0)] * len(crops)
-        name = self.rec.get_inputs()[0].name
-        for start in range(0, len(crops), batch):
-            idx = order[start:start + batch]
-            ratio = max([REC_MIN_RATIO] + [crops[i].shape[1] / crops[i].shape[0] for i in idx])
-            width = int(REC_HEIGHT * ratio)
+        rec, chars = self._recognizer()
+        name = rec.get_inputs()[0].name
+        for start, stop in plan_batches([widths[i] for i in order], REC_CALL_COLUMNS, REC_MAX_BATCH):
+            idx = order[start:stop]
+            width = widths[idx[-1]]
             tensor = np.zeros((len(idx), 3, REC_HEIGHT, width), np.float32)
             for k, i in enumerate(idx):
                 c = crops[i]
                 rw = min(width, math.ceil(REC_HEIGHT * c.shape[1] / c.shape[0]))
                 img = cv2.resize(c, (rw, REC_HEIGHT)).astype(np.float32)
                 tensor[k, :, :, :rw] = (img * (1 / 127.5) - 1.0).transpose(2, 0, 1)
-            probs = self.rec.run(None, {name: tensor})[0]
+            probs = rec.run(None, {name: tensor})[0]
             for k, i in enumerate(idx):
-                out[i] = self._decode(probs[k])
+                out[i] = _decode(probs[k], chars)
         return out
 
-    def _decode(self, prob: np.ndarray) -> tuple[str, float]:
-        ids, conf = prob.argmax(axis=1), prob.max(axis=1)
-        keep = np.ones(len(ids), bool)
-        keep[1:] = ids[1:] != ids[:-1]
-        keep &= ids != 0
-        text = "".join(self.chars[i] for i in ids[keep] if i < len(self.chars))
-        return text, float(conf[keep].mean()) if keep.any() else 0.0
-
-    def read(self, bgr: np.ndarray, det_side: int, box_thresh: float, batch: int) -> list[RawLine]:
+    def read(self, bgr: np.ndarray, det_side: int, box_thresh: float, rec_min_width: int) -> list[RawLine]:
         """Detect then recognise every line of a BGR image."""
         boxes = self.detect(bgr, det_side, box_thresh)
-        texts = self.recognize(bgr, boxes, batch)
+        texts = self.recognize(bgr, boxes, rec_min_width)
         return [RawLine(b, t, s) for b, (t, s) in zip(boxes, texts, strict=True)]
+
+
+def _decode(prob: np.ndarray, chars: list[str]) -> tuple[str, float]:
+    """CTC greedy decoding of one line: repeats merged, blanks dropped; confidence the kept steps' mean."""
+    ids, conf = prob.argmax(axis=1), prob.max(axis=1)
+    keep = np.ones(len(ids), bool)
+    keep[1:] = ids[1:] != ids[:-1]
+    keep &= ids != 0
+    text = "".join(chars[i] for i in ids[keep] if i < len(chars))
+    return text, float(conf[keep].mean()) if keep.any() else 0.0
+
+
+def plan_batches(widths: list[int], call_cost: float, max_batch: int) -> list[tuple[int, int]]:
+    """Split ``widths`` (ascending) into consecutive batches [start, stop) that minimise the padded work:
+    each batch costs ``call_cost`` plus its size times its widest member; at most ``max_batch`` a batch."""
+    n = len(widths)
+    best = [0.0] + [math.inf] * n  # best[j]: the cheapest plan for the first j widths
+    cut = [0] * (n + 1)
+    for stop in range(1, n + 1):
+        for start in range(max(0, stop - max_batch), stop):
+            cost = best[start] + call_cost + (stop - start) * widths[stop - 1]
+            if cost < best[stop]:
+                best[stop], cut[stop] = cost, start
+    plan, stop = [], n
+    while stop > 0:
+        plan.append((cut[stop], stop))
+        stop = cut[stop]
+    return plan[::-1]

@@ -40,8 +40,15 @@ class RapidSettings:
     # Screenshots whose longest side is at most this are never shrunk for detection: their small text
     # (a 540x1170 status bar's "0.00 KB/S", about 10 px tall) is lost at 0.82x.
     det_full_side: int = 1600
-    rec_batch: int = 8  # line crops recognised per onnxruntime call
+    rec_batch: int = 8  # line crops recognised per onnxruntime call (the "rapidocr" backend; "onnx" plans)
+    # Narrowest recognition input (at height 48) of the "onnx" backend; RapidOCR pads every line to 320 px.
+    # 160 reads every label as 320 does and saves ~30% of recognition; below it, short crops (digits, dots)
+    # start to read differently (benchmarks/ocr_speed.py --sizes compares recall with bare RapidOCR).
+    rec_min_width: int = 160
     threads: int = 2  # onnxruntime intra-op threads
+    # Let onnxruntime's idle worker threads busy-wait ("onnx" backend). Off: on shared cores spinning made a
+    # 2-thread read twice as slow as a 1-thread one (benchmarks/ocr_speed.py --ablations).
+    spin: bool = False
     use_cls: bool = False  # text-direction classifier (upside-down text); phone UIs do not need it
     text_score: float = 0.5  # lines recognised with a lower confidence are dropped
     box_thresh: float = 0.5  # detection confidence of a text box
@@ -97,7 +104,8 @@ class RapidOcrEngine:
         if self._ocr is None:
             from droidpilot.perception.onnx_ocr import OnnxOcr
 
-            self._ocr = OnnxOcr(self._paths["Det"], self._paths["Rec"], self.settings.threads)
+            s = self.settings
+            self._ocr = OnnxOcr(self._paths["Det"], self._paths["Rec"], s.threads, s.spin)
         return self._ocr
 
     def _engine(self) -> Any:
@@ -141,7 +149,7 @@ class RapidOcrEngine:
         s = self.settings
         if s.backend == "onnx" and not s.use_cls:
             with self._lock:
-                raw = self._direct().read(bgr, self.det_side(width, height), s.box_thresh, s.rec_batch)
+                raw = self._direct().read(bgr, self.det_side(width, height), s.box_thresh, s.rec_min_width)
             return sort_lines([OcrLine(r.text.strip(), clip_box(*r.box, width, height), r.score)
                                for r in raw if r.text.strip() and r.score >= s.text_score])
         with self._lock:
