@@ -94,7 +94,7 @@ class World:
                                         else "bell" for n in self.notifications],
                 "date_long": day.strftime("%A, %B %-d, %Y"), "month_day": day.strftime("%B %-d"),
                 "weekday": day.strftime("%A"), "days": days, "year": day.year,
-                "date_zh": f"{day.year}年{day.month}月{day.day}日"}
+                "date_zh": f"{day.year}年{day.month}月{day.day}日", "seed": self.seed}
 
     def stack(self) -> list[Entry] | None:
         """The foreground app's back stack (None on the launcher)."""
