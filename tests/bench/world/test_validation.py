@@ -15,12 +15,14 @@ from droidpilot.bench.world.validate import run_mode
 pytestmark = pytest.mark.slow
 
 # (template, seed, modes besides the reference): a settings change with a distractor, a retrieval, an
-# infeasible task, and a long list found by scrolling.
+# infeasible task, a long list found by scrolling, and a hard task (two threads found by scrolling, with
+# avatars, and the keyboard covering the Send button).
 SAMPLE = [
     ("settings-switch-dark-on", 0, ("wrong_final",)),
     ("clock-label", 1, ("do_nothing", "truncated")),
     ("files-zip", 2, ("random",)),
     ("recipes-save", 0, ()),
+    ("hard-messages-reply-two", 0, ()),
 ]
 
 
