@@ -3,8 +3,8 @@ several hair styles, sometimes glasses) or, for some people, a monogram on a pat
 seed text (a person's name and the phone's seed), so each contact has a face of their own that stays the
 same from screen to screen, and cached per (seed text, size) so a list of contacts costs a paste each.
 
-Monograms are single capital letters in a large size on a busy disc: OCR engines skip them or read a
-lone letter, which no checkpoint looks for.
+Monograms are single Latin capitals in a large size on a busy disc: OCR engines skip them or read a lone
+letter, which no checkpoint looks for; Chinese names always get a portrait.
 """
 
 from __future__ import annotations
@@ -101,7 +101,7 @@ def avatar_image(seed_text: str, px: int) -> tuple[Image.Image, Image.Image]:
     d = ImageDraw.Draw(im)
     name = seed_text.split("#", 1)[0].strip()
     letter = next((ch for ch in name if ch.isalpha()), "")
-    if letter and rng.random() < 0.25:
+    if rng.random() < 0.25 and letter.isascii() and letter:  # (a CJK name gets a portrait: OCR reads hanzi)
         _monogram(d, n, rng, letter.upper())
     else:
         _portrait(d, n, rng)
