@@ -17,11 +17,17 @@ from droidpilot.device.sim.png import encode_png, forget_bands
 from droidpilot.device.sim.render import draw_ops
 from droidpilot.device.sim.validate import parse_size
 
+# A screenful of people (a row and a picture each), for the cost of their avatars.
+_FIRST = ("Ava", "Noah", "Mia", "Liam", "Zoe", "Omar", "Ivy", "Leo", "Ada", "Max", "Eva", "Kai")
+_LAST = ("Smith", "Brown", "Chen", "Park", "Diaz", "Haddad", "Kim", "Rossi", "Nagy", "Berg", "Lund", "Sato")
+PEOPLE = [{"name": f"{a} {b}", "phone": f"555-0{i:02d}-1234", "email": ""}
+          for i, (a, b) in enumerate(zip(_FIRST, _LAST, strict=True))]
 SCREENS: list[tuple[str, Callable[[SimDevice], None]]] = [
     ("launcher", lambda d: None),
     ("settings", lambda d: d.open_app("settings")),
     ("clips", lambda d: d.open_app("clips")),
     ("chat", lambda d: d.open_app("微聊")),
+    ("contacts", lambda d: (d.apply_setup({"state": {"contacts.contacts": PEOPLE}}), d.open_app("contacts"))),
 ]
 
 

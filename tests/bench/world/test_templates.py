@@ -87,6 +87,28 @@ def test_distractors_are_seeded_recorded_and_handled_by_the_reference() -> None:
     assert all("wait (2)" in [op.action for op in t.reference] for t in notes)
 
 
+def test_the_covering_keyboard_is_seeded_recorded_and_put_away_by_the_reference() -> None:
+    tasks = load_suite("world", seed=0, instances=4, templates="bank-send*,hard-bank-*,hard-messages-*").tasks
+    covered = [t for t in tasks if "keyboard" in t.distractors]
+    assert covered and len(covered) < len(tasks)  # drawn for some instances, not all
+    for t in covered:
+        app = t.setup["keyboard"][0]["app"]
+        assert app in ("bank", "messages") and "keyboard" in t.notes
+        actions = [op.action for op in t.reference]
+        button = "click text (Review)" if app == "bank" else "click text (Send)"
+        for i, action in enumerate(actions):
+            if action == button and actions[i - 2].startswith("type ("):
+                assert actions[i - 1] == "back"  # the keyboard is put away before the tap
+    again = load_suite("world", seed=0, instances=4, templates="bank-send*,hard-bank-*,hard-messages-*").tasks
+    assert [t.setup for t in again] == [t.setup for t in tasks]
+
+
+def test_the_hard_tier_has_long_references(report: CheckReport) -> None:
+    hard = load_suite("world", seed=1, tier="hard", templates="hard-*").tasks
+    assert len(hard) >= 15
+    assert all(len([op for op in t.reference if op.action != "wait (2)"]) >= 10 for t in hard)
+
+
 def _write(folder: Path, text: str) -> None:
     folder.mkdir(exist_ok=True)
     (folder / "_suite.yaml").write_text("type: templates\n", encoding="utf-8")

@@ -15,13 +15,15 @@ from droidpilot.bench.world.validate import run_mode
 pytestmark = pytest.mark.slow
 
 # (template, seed, modes besides the reference): a settings change with a distractor, a retrieval, an
-# infeasible task, a long list found by scrolling, and a hard multi-app chain (Calculator into Expenses).
+# infeasible task, a long list found by scrolling, a hard multi-app chain (Calculator into Expenses), and
+# a hard task with two threads found by scrolling, avatars, and the keyboard covering the Send button.
 SAMPLE = [
     ("settings-switch-dark-on", 0, ("wrong_final",)),
     ("clock-label", 1, ("do_nothing", "truncated")),
     ("files-zip", 2, ("random",)),
     ("recipes-save", 0, ()),
     ("long-split-to-expense", 1, ("truncated",)),
+    ("hard-messages-reply-two", 0, ()),
 ]
 
 

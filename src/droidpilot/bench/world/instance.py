@@ -115,7 +115,11 @@ def instantiate(template: Template, seed: int, k: int = 0, suite: str = "world")
     drawn: list[str] = []
     if template.distractors:
         ops, extra, drawn = add_distractors(
-            random.Random(f"distract:{template.id}:{seed}:{k}"), ops, template.apps[0], label
+            random.Random(f"distract:{template.id}:{seed}:{k}"),
+            ops,
+            template.apps[0],
+            label,
+            keyboard_rng=random.Random(f"keyboard:{template.id}:{seed}:{k}"),
         )
         setup.update(extra)
     oracle = fill(template.oracle, ctx, f"{where} oracle")

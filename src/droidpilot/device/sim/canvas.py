@@ -103,6 +103,10 @@ class Canvas:
         """Icon glyph ``name`` in a ``size`` square at (x1, y1)."""
         self.ops.append(("glyph", name, (self.px(x1), self.px(y1)), self.px(size), color))
 
+    def avatar(self, seed_text: str, x1: float, y1: float, size: float) -> None:
+        """A procedural round avatar (see ``avatar``) for ``seed_text`` in a ``size`` square at (x1, y1)."""
+        self.ops.append(("avatar", seed_text, (self.px(x1), self.px(y1)), self.px(size)))
+
     def wallpaper(self, top: str, bottom: str) -> None:
         """The launcher wallpaper: a vertical gradient over the whole screen."""
         self.ops.append(("wallpaper", top, bottom))
@@ -184,7 +188,7 @@ def shift_ops(ops: list[tuple[Any, ...]], dx: int, dy: int) -> list[tuple[Any, .
         if kind in ("rect", "ellipse", "line"):
             x1, y1, x2, y2 = op[1]
             out.append((kind, (x1 + dx, y1 + dy, x2 + dx, y2 + dy), *op[2:]))
-        elif kind == "glyph":
+        elif kind in ("glyph", "avatar"):
             out.append((kind, op[1], (op[2][0] + dx, op[2][1] + dy), *op[3:]))
         elif kind == "text":
             out.append((kind, (op[1][0] + dx, op[1][1] + dy), *op[2:]))

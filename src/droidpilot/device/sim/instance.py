@@ -4,7 +4,9 @@
 ``state: {"app.key.sub": value}`` replaces values in apps' state; ``notifications: [{at, title, text,
 app}]`` arrive when virtual time reaches ``at`` (seconds; one per input event); ``dialogs: [{app,
 screen, params}]`` open over the app's first screen when it is first launched (permission requests,
-rate-this-app prompts, onboarding: the shared screens of ``apps/_shared.yaml``).
+rate-this-app prompts, onboarding: the shared screens of ``apps/_shared.yaml``); ``keyboard: [{app}]``
+makes the soft keyboard cover those apps' windows instead of resizing them (Android's ``adjustNothing``),
+so it hides a form's bottom-pinned button until it is dismissed.
 """
 
 from __future__ import annotations
@@ -17,7 +19,7 @@ from droidpilot.device.base import DeviceError
 if TYPE_CHECKING:
     from droidpilot.device.sim.world import World
 
-SETUP_KEYS = ("state", "notifications", "dialogs")
+SETUP_KEYS = ("state", "notifications", "dialogs", "keyboard")
 
 
 def _set_path(states: dict[str, Any], path: str, value: Any) -> None:
@@ -65,3 +67,11 @@ def apply_setup(world: World, setup: dict[str, Any]) -> None:
         world.launch_dialogs.setdefault(app.name, []).append(
             (dialog["screen"], dict(dialog.get("params") or {}))
         )
+    world.keyboard_over = set()
+    for i, entry in enumerate(setup.get("keyboard") or []):
+        name = entry.get("app") if isinstance(entry, dict) else None
+        if name not in world.catalog:
+            raise DeviceError(
+                f"setup.keyboard[{i}]: {name!r} is not an app (known: {', '.join(sorted(world.catalog))})"
+            )
+        world.keyboard_over.add(str(name))

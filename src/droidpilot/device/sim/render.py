@@ -9,6 +9,7 @@ from typing import Any
 
 from PIL import Image, ImageDraw
 
+from droidpilot.device.sim.avatar import avatar_image
 from droidpilot.device.sim.fonts import font_for
 from droidpilot.device.sim.glyphs import glyph_mask
 from droidpilot.device.sim.theme import rgb
@@ -96,6 +97,10 @@ def draw_ops(ops: list[tuple[Any, ...]], size: tuple[int, int]) -> Image.Image:
             if len(col) == 4:
                 mask = mask.point(lambda v, a=col[3]: v * a // 255)
             im.paste(col[:3], (xy[0], xy[1], xy[0] + px, xy[1] + px), mask)
+        elif kind == "avatar":
+            _, seed_text, xy, px = op
+            picture, mask = avatar_image(seed_text, px)
+            im.paste(picture, (xy[0], xy[1], xy[0] + px, xy[1] + px), mask)
         elif kind == "wallpaper":
             im.paste(_gradient(size, op[1], op[2]), (0, 0))
     return im

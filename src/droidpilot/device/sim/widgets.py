@@ -51,6 +51,15 @@ def tap_of(w: Widget, ctx: dict[str, Any]) -> Tap | None:
     return Tap("actions", list(w.on_tap), ctx, hold=w.on_long_press)
 
 
+def avatar_seed(w: Widget, ctx: dict[str, Any], fallback: str) -> str:
+    """What a widget's avatar is drawn from: its ``value`` (a person's name) or ``fallback``, and the
+    phone's seed, so the same person has the same face everywhere on one phone."""
+    name = text_of(w.value, ctx) or fallback
+    sysinfo = ctx.get("sys")
+    seed = sysinfo.get("seed", 0) if isinstance(sysinfo, dict) else 0
+    return f"{name}#{seed}"
+
+
 def label_node(env: Env, box: tuple[int, int, int, int], text: str, cls: str = "android.widget.TextView",
                **kw: Any) -> Node:
     """A node for text drawn exactly at ``box`` (its label is checked by OCR)."""
@@ -122,6 +131,9 @@ def _row(w, ctx, x, y, width, env):
         children.append(Node("android.widget.ImageView", c.box(left, y + 30, left + 340, y + height - 30),
                              desc=title, package=env.package))
         left += 380
+    elif "avatar" in w.style:  # a person's procedural portrait, seeded by their name
+        c.avatar(avatar_seed(w, ctx, title), left, cy - 56, 112)
+        left += 152
     elif w.glyph:
         tint = text_of(w.color, ctx) or env.accent
         c.ellipse(left, cy - 56, left + 112, cy + 56, mix(tint, pal.background, 0.82))
@@ -274,12 +286,16 @@ def _image(w, ctx, x, y, width, env):
         color = "#242F3E"
     inset = 0 if "bleed" in w.style else MARGIN
     c.rect(x + inset, y + 16, x + width - inset, y + height - 16, color, radius=0 if inset == 0 else 28)
-    if "photo" in w.style:  # a procedural picture seeded by its description
+    if "avatar" in w.style:  # a person's portrait, round, in the middle
+        side = height * 0.78
+        c.avatar(avatar_seed(w, ctx, text_of(w.desc, ctx)), x + (width - side) / 2, y + (height - side) / 2,
+                 side)
+    elif "photo" in w.style:  # a procedural picture seeded by its description
         draw_photo(c, x + inset, y + 16, x + width - inset, y + height - 16,
                    text_of(w.desc, ctx) or text_of(w.text, ctx), text_of(w.color, ctx))
     elif is_map:
         _map(c, x + inset, y + 16, x + width - inset, y + height - 16, env.pal.name == "dark")
-    if w.glyph and "photo" not in w.style:
+    if w.glyph and "photo" not in w.style and "avatar" not in w.style:
         g = min(height * 0.32, 220)
         c.glyph(text_of(w.glyph, ctx), x + (width - g) / 2, y + (height - g) / 2, g,
                 "#EA4335" if is_map else "#FFFFFFCC")

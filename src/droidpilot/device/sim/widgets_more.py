@@ -14,7 +14,7 @@ from droidpilot.device.sim.fonts import one_line
 from droidpilot.device.sim.model import Widget
 from droidpilot.device.sim.sources import items_of
 from droidpilot.device.sim.theme import mix
-from droidpilot.device.sim.widgets import KINDS, MARGIN, Env, label_node, rid, tap_of, text_of
+from droidpilot.device.sim.widgets import KINDS, MARGIN, Env, avatar_seed, label_node, rid, tap_of, text_of
 
 
 def _icon(w, ctx, x, y, width, env):
@@ -56,15 +56,18 @@ def _bubble(w, ctx, x, y, width, env):
     """A chat message: ``style: me`` on the right in the accent colour, else on the left with an avatar."""
     c, pal = env.canvas, env.pal
     text = text_of(w.text, ctx)
-    mine = w.style == "me"
+    mine = w.style.split()[0] == "me" if w.style else False
     lines = c.wrap(text, 40, width * 0.62)
     tw = max(c.measure(line, 40) for line in lines) if lines else 0
     bh = len(lines) * 56 + 56
     avatar = 112
     ax = x + width - MARGIN - avatar if mine else x + MARGIN
-    c.rect(ax, y + 20, ax + avatar, y + 20 + avatar, text_of(w.color, ctx) or mix(env.accent, "#888888", 0.4),
-           radius=16)
-    c.glyph("person", ax + 20, y + 40, 72, "#FFFFFF")
+    if "avatar" in w.style:  # the sender's procedural portrait (``value``: their name)
+        c.avatar(avatar_seed(w, ctx, "me" if mine else "them"), ax, y + 20, avatar)
+    else:
+        c.rect(ax, y + 20, ax + avatar, y + 20 + avatar,
+               text_of(w.color, ctx) or mix(env.accent, "#888888", 0.4), radius=16)
+        c.glyph("person", ax + 20, y + 40, 72, "#FFFFFF")
     bx1 = ax - 24 - tw - 64 if mine else ax + avatar + 24
     fill = "#95EC69" if mine else pal.surface_alt
     fg = "#111111" if mine else pal.on_surface

@@ -49,6 +49,7 @@ class World:
     time: float = 0.0
     scheduled: list[dict[str, Any]] = field(default_factory=list)
     launch_dialogs: dict[str, list[tuple[str, dict[str, Any]]]] = field(default_factory=dict)
+    keyboard_over: set[str] = field(default_factory=set)  # apps whose window the keyboard covers
 
     def reset(self, seed: int, dark: bool) -> None:
         """Fresh state for ``seed``: apps' initial state, seeded data order, launcher in front."""
@@ -69,7 +70,7 @@ class World:
         self.foreground = self.overlay = None
         self.launcher_query, self.launcher_focus, self.shift = "", False, False
         self.toast, self.notifications, self.heads_up_until, self.time = None, [], -1.0, 0.0
-        self.scheduled, self.launch_dialogs = [], {}
+        self.scheduled, self.launch_dialogs, self.keyboard_over = [], {}, set()
 
     # -- derived ------------------------------------------------------------------------------
     @property
@@ -94,7 +95,7 @@ class World:
                                         else "bell" for n in self.notifications],
                 "date_long": day.strftime("%A, %B %-d, %Y"), "month_day": day.strftime("%B %-d"),
                 "weekday": day.strftime("%A"), "days": days, "year": day.year,
-                "date_zh": f"{day.year}年{day.month}月{day.day}日"}
+                "date_zh": f"{day.year}年{day.month}月{day.day}日", "seed": self.seed}
 
     def stack(self) -> list[Entry] | None:
         """The foreground app's back stack (None on the launcher)."""
@@ -175,7 +176,10 @@ def compose(world: World, size: tuple[int, int]) -> View:
                                  world.launcher_focus)]
     else:
         app = world.catalog[world.foreground or ""]
-        root, info = compose_page(c, pal, app, stack, world.contexts(app, stack), width, height, kb)
+        # An app in ``keyboard_over`` does not resize for the keyboard (adjustNothing): its window keeps
+        # its full height and the keyboard hides what lies under it, e.g. a form's bottom-pinned button.
+        resize = kb and app.name not in world.keyboard_over
+        root, info = compose_page(c, pal, app, stack, world.contexts(app, stack), width, height, resize)
         windows = [root]
         if app.screens[stack[-1].screen].presentation != "page":
             modal = root
