@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from droidpilot.bench.execute import run_task, verify_trace
+from droidpilot.bench.metrics import SUCCESS_TERMINATION
 from droidpilot.bench.reference import ReferenceBrain
 from droidpilot.bench.suite import BenchTask
 from droidpilot.bench.world.brains import DoNothingBrain, RandomBrain
@@ -57,5 +58,7 @@ def run_mode(
 ) -> Verdicts:
     """Run ``task`` in ``mode`` on ``device`` into ``folder``; the three verdicts."""
     row = run_task(task, device, brain_for(task, mode, seed), folder, ocr_engine=ocr_engine, options=options)
-    ocr_only = verify_trace(task, folder, options, use_xml=False).ok
+    # Su from screenshots only, held to the same terms as the other two: the verdict and a completed run
+    finished = row.get("termination") == SUCCESS_TERMINATION
+    ocr_only = finished and verify_trace(task, folder, options, use_xml=False).ok
     return Verdicts(task.id, mode, bool(row.get("su_oracle")), bool(row.get("su")), bool(ocr_only))
