@@ -93,15 +93,29 @@ def _listening(port: int) -> bool:
         return sock.connect_ex(("127.0.0.1", port)) == 0
 
 
+def _free_port_below_ephemeral() -> int:
+    """A free local port outside the kernel's ephemeral range: connecting to a port inside it while nothing
+    listens there can connect the socket to itself (TCP simultaneous open), and adb then reads its own
+    request back ("protocol fault (status 30 30 30 63)")."""
+    import random
+    import socket
+
+    for port in random.Random().sample(range(20000, 32000), 200):
+        with socket.socket() as sock:
+            try:
+                sock.bind(("127.0.0.1", port))
+            except OSError:
+                continue
+            return port
+    raise RuntimeError("no free local port between 20000 and 32000")
+
+
 def test_no_such_device_exits_2_and_leaves_no_adb_server_behind(tmp_path: Path) -> None:
     import shutil
-    import socket
 
     if shutil.which("adb") is None:
         pytest.skip("adb (distribution package) is not installed")
-    with socket.socket() as sock:  # a free port: no adb server the user started can be there
-        sock.bind(("127.0.0.1", 0))
-        port = sock.getsockname()[1]
+    port = _free_port_below_ephemeral()  # no adb server the user started can be there
     out = _run("Open Settings", "--device", "no-such-serial", "--adb-port", str(port), "--out",
                str(tmp_path / "t"), cwd=tmp_path)
     assert out.returncode == 2, out.stdout + out.stderr
