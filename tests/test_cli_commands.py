@@ -34,23 +34,29 @@ def test_the_command_table_names_the_module_of_every_command() -> None:
             assert module in cli.COMMAND_MODULES[command], (command, module)
 
 
+def _cold_run(argv: list[str], prefixes: tuple[str, ...]) -> tuple[int, str, list[str]]:
+    """``droidpilot ARGV`` in a fresh interpreter: (exit code, stdout, loaded modules under ``prefixes``)."""
+    script = ("import sys, json\n"
+              "from droidpilot.cli import main\n"
+              f"sys.argv = ['droidpilot', *{argv!r}]\n"
+              "try:\n    main()\n"
+              "except SystemExit as exc:\n"
+              f"    mods = sorted(m for m in sys.modules if m.startswith({prefixes!r}))\n"
+              "    print(json.dumps({'code': exc.code, 'modules': mods}), file=sys.stderr)\n")
+    proc = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=120)
+    report = json.loads(proc.stderr.strip().splitlines()[-1])
+    return report["code"], proc.stdout, report["modules"]
+
+
 def test_verify_imports_only_the_verify_command_module(tmp_path) -> None:
     rule = tmp_path / "rule.yaml"
     rule.write_text("task_id: t\nnodes:\n  - id: a\n    condition: {type: text_match, params: {any: [go]}}\n",
                     encoding="utf-8")
     trace = tmp_path / "trace.json"
     trace.write_text(json.dumps([{"text": "go"}]), encoding="utf-8")
-    script = ("import sys, json\n"
-              "from droidpilot.cli import main\n"
-              f"sys.argv = ['droidpilot', 'verify', {str(rule)!r}, {str(trace)!r}, '--json']\n"
-              "try:\n    main()\n"
-              "except SystemExit as exc:\n"
-              "    mods = sorted(m for m in sys.modules if m.startswith('droidpilot.'))\n"
-              "    print(json.dumps({'code': exc.code, 'modules': mods}), file=sys.stderr)\n")
-    proc = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=120)
-    report = json.loads(proc.stderr.strip().splitlines()[-1])
-    assert report["code"] == 0 and json.loads(proc.stdout)["ok"] is True
-    others = [m for m in report["modules"]
+    code, stdout, modules = _cold_run(["verify", str(rule), str(trace), "--json"], ("droidpilot.",))
+    assert code == 0 and json.loads(stdout)["ok"] is True
+    others = [m for m in modules
               if m.startswith(("droidpilot.cli.", "droidpilot.agent", "droidpilot.bench", "droidpilot.studio",
                                "droidpilot.device"))
               and not m.startswith(("droidpilot.cli.verify", "droidpilot.cli._"))]
@@ -69,17 +75,9 @@ def test_a_cold_ocr_imports_neither_the_verifier_nor_the_agent_nor_rich(tmp_path
 
     shot = tmp_path / "blank.png"
     Image.new("RGB", (120, 60), "white").save(shot)
-    script = ("import sys, json\n"
-              "from droidpilot.cli import main\n"
-              f"sys.argv = ['droidpilot', 'ocr', {str(shot)!r}, '--json', '--no-cache']\n"
-              "try:\n    main()\n"
-              "except SystemExit as exc:\n"
-              "    mods = sorted(m for m in sys.modules if m.startswith(('droidpilot.', 'rich')))\n"
-              "    print(json.dumps({'code': exc.code, 'modules': mods}), file=sys.stderr)\n")
-    proc = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=120)
-    report = json.loads(proc.stderr.strip().splitlines()[-1])
-    assert report["code"] == 0 and json.loads(proc.stdout) == []
-    others = [m for m in report["modules"]
+    code, stdout, modules = _cold_run(["ocr", str(shot), "--json", "--no-cache"], ("droidpilot.", "rich"))
+    assert code == 0 and json.loads(stdout) == []
+    others = [m for m in modules
               if m.startswith(("rich", "droidpilot.verify", "droidpilot.agent", "droidpilot.bench",
                                "droidpilot.perception.cache", "droidpilot.cli."))
               and not m.startswith(("droidpilot.cli.perception", "droidpilot.cli._"))]
