@@ -27,7 +27,7 @@ _loaded: set[str] = set()  # command modules whose register() has run
 
 # Which modules register each top-level command, so `droidpilot verify ...` imports the verify module
 # alone instead of every command's (agent, bench, studio, SimPhone...): a cold verify starts sooner.
-# tests/test_cli.py checks this table against what discovery registers.
+# tests/test_cli_commands.py checks this table against what discovery registers.
 COMMAND_MODULES: dict[str, tuple[str, ...]] = {
     "bench": ("bench",),
     "demo": ("demo",),
