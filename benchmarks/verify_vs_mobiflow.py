@@ -14,7 +14,11 @@ small stand-in package on MobiFlow's PYTHONPATH (written to a temporary folder; 
 touched):
   --ocr rapidocr   ``paddleocr.PaddleOCR`` is RapidOCR as shipped (the PP-OCR det/rec models droidpilot
                    also uses, with the text-direction classifier on, as MobiFlow asks PaddleOCR for), and
-                   Tesseract is switched off so no second engine runs;
+                   Tesseract is switched off so no second engine runs (the strict comparison);
+  --ocr rapidocr --hybrid
+                   the same PaddleOCR stand-in, with MobiFlow's OCR as it ships otherwise: when pytesseract
+                   and the tesseract binary are installed (droidpilot's dev set-up installs both) MobiFlow
+                   also reads every screenshot with Tesseract, its "hybrid" second pass;
   --ocr tesseract  PaddleOCR is switched off, so MobiFlow runs Tesseract (chi_sim+eng) for its primary and
                    its hybrid pass.
 
@@ -102,13 +106,14 @@ def mobiflow_dir(path: Path) -> Path | None:
     return None
 
 
-def write_shims(folder: Path, ocr: str) -> Path:
+def write_shims(folder: Path, ocr: str, hybrid: bool = False) -> Path:
     """The stand-in packages for ``ocr`` under ``folder``; returns the folder to put on PYTHONPATH."""
     folder.mkdir(parents=True, exist_ok=True)
     files = {"paddle/__init__.py": PADDLE}
     if ocr == "rapidocr":
         files["paddleocr/__init__.py"] = RAPID_PADDLEOCR
-        files["pytesseract/__init__.py"] = SWITCHED_OFF.format(name="Tesseract")
+        if not hybrid:
+            files["pytesseract/__init__.py"] = SWITCHED_OFF.format(name="Tesseract")
     else:
         files["paddleocr/__init__.py"] = SWITCHED_OFF.format(name="PaddleOCR")
     for rel, text in files.items():
@@ -161,6 +166,12 @@ def build_corpus(sources: list[Path], dest: Path, keep_xml: bool, cross: bool, e
         pairs += [Pair(f"{p.name} x {q.name}", q.rule, p.trace, p.frames)
                   for p, q in zip(pairs, pairs[1:] + pairs[:1], strict=True)]
     return pairs
+
+
+def tesseract_ready(python: str) -> bool:
+    """Whether ``python`` imports pytesseract and the tesseract binary answers."""
+    probe = "import pytesseract; pytesseract.get_tesseract_version()"
+    return subprocess.run([python, "-c", probe], capture_output=True, check=False).returncode == 0
 
 
 def timed(cmd: list[str], env: dict[str, str], cwd: Path
@@ -216,9 +227,10 @@ def run_theirs(pair: Pair, mobiflow: Path, shims: Path, python: str, work: Path)
     return wall, cpu, verdict
 
 
-def print_table(pairs: list[Pair], ocr: str, mobiflow: Path) -> None:
-    print(f"MobiFlow: {mobiflow}; OCR on both sides: {ocr}; one worker; a new process per verification; "
-          "droidpilot's OCR cache empty every run")
+def print_table(pairs: list[Pair], ocr: str, mobiflow: Path, hybrid: bool = False) -> None:
+    theirs = " (MobiFlow also runs its Tesseract pass, as shipped)" if hybrid else ""
+    print(f"MobiFlow: {mobiflow}; OCR on both sides: {ocr}{theirs}; one worker; a new process per "
+          "verification; droidpilot's OCR cache empty every run")
     print(f"{'pair':<24} {'frames':>6} {'droidpilot s':>12} {'MobiFlow s':>10} {'ratio':>6} "
           f"{'cpu: ours':>9} {'theirs':>7} {'ratio':>6}  verdicts (ours/theirs)")
     for p in pairs:
@@ -251,6 +263,8 @@ def main(argv: list[str] | None = None) -> int:
                              "default mobile-eval).")
     parser.add_argument("--every", type=int, default=1, help="Take every N-th trace of each source.")
     parser.add_argument("--ocr", choices=("rapidocr", "tesseract"), default="rapidocr")
+    parser.add_argument("--hybrid", action="store_true",
+                        help="With --ocr rapidocr: leave MobiFlow's second, Tesseract pass on, as it ships.")
     parser.add_argument("--keep-xml", action="store_true", help="Keep the UI XML dumps in the traces.")
     parser.add_argument("--cross", action="store_true", help="Add one negative pair per trace.")
     parser.add_argument("--limit", type=int, default=0, help="Measure only the first N pairs.")
@@ -267,7 +281,11 @@ def main(argv: list[str] | None = None) -> int:
         pairs = build_corpus(sources, work / "corpus", args.keep_xml, args.cross, max(1, args.every))
         if args.limit > 0:
             pairs = pairs[:args.limit]
-        shims = write_shims(work / "shims", args.ocr)
+        if args.hybrid and args.ocr == "rapidocr" and not tesseract_ready(args.python):
+            print("--hybrid needs pytesseract in the Python that runs MobiFlow and the tesseract binary "
+                  "(`make venv` and `make system-deps` install both)", file=sys.stderr)
+            return 2
+        shims = write_shims(work / "shims", args.ocr, args.hybrid)
         # One untimed run of each side first: compiled bytecode and the libraries in the page cache.
         run_ours(pairs[0], args.ocr, work)
         run_theirs(pairs[0], mobiflow, shims, args.python, work)
@@ -276,7 +294,7 @@ def main(argv: list[str] | None = None) -> int:
             pair.theirs_s, pair.theirs_cpu, pair.theirs = run_theirs(pair, mobiflow, shims, args.python, work)
             print(f"[{i}/{len(pairs)}] {pair.name}: droidpilot {pair.ours_s:.2f} s ({pair.ours}), "
                   f"MobiFlow {pair.theirs_s:.2f} s ({pair.theirs})", file=sys.stderr)
-        print_table(pairs, args.ocr, mobiflow)
+        print_table(pairs, args.ocr, mobiflow, args.hybrid and args.ocr == "rapidocr")
     return 0
 
 
