@@ -139,10 +139,10 @@ CHILD = textwrap.dedent("""
     from droidpilot.perception.rapid import RapidOcrEngine
 
     class Counting(RapidOcrEngine):
-        def recognize(self, image):
+        def start_reading(self, image):  # what the cache asks an engine that reads step by step
             with open(sys.argv[2], "a") as marker:
                 marker.write("ocr\\n")
-            return super().recognize(image)
+            return super().start_reading(image)
 
     ocr = CachedOcr(Counting())
     print(json.dumps([line.to_dict() for line in ocr.recognize(Path(sys.argv[1]))]))

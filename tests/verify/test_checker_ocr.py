@@ -3,6 +3,7 @@ fuzzy keywords, the MobiFlow-style ocr callable, undecided answers, and OCR done
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -156,3 +157,44 @@ def test_declaration_and_validation() -> None:
     assert checker.validate({"pattern": "(unclosed"})[0].startswith("ocr_match: invalid regular expression")
     assert "needs 'any', 'all' or 'pattern'" in checker.validate({})[0]
     assert "empty keyword" in checker.validate({"all": ["ok", ""]})[0]
+
+
+@pytest.fixture(scope="module")
+def dense_shot(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, list[str]]:
+    """A full-size settings list (titles and longer summaries: several recognition batches), as a PNG."""
+    from droidpilot.perception.synth import render_list_screen
+
+    screen = render_list_screen(size=(1080, 2400), theme="light", lang="en", seed=5, scale=1.0)
+    path = tmp_path_factory.mktemp("dense") / "list.png"
+    screen.image.save(path)
+    return path, [label.text for label in screen.labels]
+
+
+def test_a_yes_needs_only_part_of_the_screen_and_says_what_a_whole_read_says(
+        dense_shot: tuple[Path, list[str]], engine: RapidOcrEngine) -> None:
+    path, labels = dense_shot
+    options = VerifierOptions(ocr_engine=engine)
+    checker = get_checker("ocr_match")
+    frame = Frame(index=0, image_path=path)
+    early = checker.run(frame, {"any": [labels[0]]}, options)
+    assert early.yes
+    assert early.details["lines_read"] < early.details["lines_found"], early.details
+    whole = frame_ocr_lines(frame, options)  # the same frame's reading, read to the end
+    assert whole is not None and len(whole) > early.details["lines"]
+    again = checker.run(Frame(index=0, image_path=path), {"any": [labels[0]]}, options)  # from the cache
+    assert again.yes and "lines_read" not in again.details
+    assert again.details["matched"] == early.details["matched"]
+
+
+def test_a_no_and_a_pattern_read_the_whole_screen(dense_shot: tuple[Path, list[str]],
+                                                   engine: RapidOcrEngine) -> None:
+    path, labels = dense_shot
+    options = VerifierOptions(ocr_engine=engine)
+    checker = get_checker("ocr_match")
+    for params in ({"all": [labels[0], "Airplane mode is on"]}, {"pattern": re.escape(labels[0])}):
+        frame = Frame(index=0, image_path=path.with_name("copy.png"))
+        frame.image_path.write_bytes(path.read_bytes() + b"\0" * len(str(params)))  # a cache miss each
+        result = checker.run(frame, params, options)
+        assert result.verdict is (Verdict.NO if "all" in params else Verdict.YES)
+        assert "lines_read" not in result.details  # decided on every line
+        assert frame.extra[OCR_LINES_KEY]

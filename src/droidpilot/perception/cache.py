@@ -24,6 +24,7 @@ import platformdirs
 from droidpilot.atomicio import make_temp_beside
 from droidpilot.errors import InputError
 from droidpilot.perception.ocr import ImageInput, OcrEngine, image_key_bytes
+from droidpilot.perception.reading import FinishedReading, OcrReading, start_reading
 from droidpilot.perception.types import OcrLine
 
 CACHE_ENV = "DROIDPILOT_CACHE_DIR"
@@ -176,18 +177,26 @@ class CachedOcr:
 
     def recognize(self, image: ImageInput) -> list[OcrLine]:
         """Cached lines of ``image``; recognised (and stored) only the first time it is seen."""
+        return self.start_reading(image).finish()
+
+    def start_reading(self, image: ImageInput) -> OcrReading:
+        """A reading of ``image``: finished at once from the cache, else the engine's reading, stored in the
+        cache when (and only if) it is read to the end, so a partial reading is never taken for a whole."""
         key = self.cache_key(image)
         lines = self.cache.get(key)
         if lines is not None:
             self.hits += 1
-            return lines
+            return FinishedReading(lines)
         self.misses += 1
-        lines = self.engine.recognize(image)
+        reading = start_reading(self.engine, image)
+        reading.when_done(lambda lines: self._store(key, lines))
+        return reading
+
+    def _store(self, key: str, lines: list[OcrLine]) -> None:
         try:
             self.cache.put(key, lines, {"engine": self.engine.name, "settings": self.engine.settings_key()})
         except OSError as exc:  # a read-only or full cache directory must not lose the answer
             _log.warning("cannot write the OCR cache in %s: %s", self.cache.directory, exc)
-        return lines
 
 
 def cached(engine: OcrEngine, cache: OcrCache | None = None) -> CachedOcr:

@@ -40,6 +40,20 @@ class RawLine:
     score: float
 
 
+@dataclass(frozen=True)
+class RecPlan:
+    """The recognition work for one image: the line crops, their input widths at height 48, and the
+    batches (tuples of crop indices, narrowest batch first) they are read in."""
+
+    crops: list[np.ndarray]
+    widths: list[int]
+    batches: list[tuple[int, ...]]
+
+    def batch_width(self, k: int) -> int:
+        """The input width of batch ``k``: its widest crop's."""
+        return self.widths[self.batches[k][-1]]
+
+
 class OnnxOcr:
     """A detection and a recognition session, created once; ``read`` a BGR image into RawLines.
 
@@ -121,29 +135,41 @@ class OnnxOcr:
         return boxes
 
     # -- recognition ---------------------------------------------------------------------------
-    def recognize(self, bgr: np.ndarray, boxes: list[tuple[int, int, int, int]], min_width: int
-                  ) -> list[tuple[str, float]]:
-        """(text, confidence) for each box, in order; each crop is padded to at least ``min_width`` pixels
-        at height 48, and crops are read in batches of similar width (see ``plan_batches``)."""
+    def plan(self, bgr: np.ndarray, boxes: list[tuple[int, int, int, int]], min_width: int) -> RecPlan:
+        """How the lines in ``boxes`` will be read: each crop padded to at least ``min_width`` pixels at
+        height 48, in batches of similar width (see ``plan_batches``). A batch's input is fixed by the plan,
+        so the batches give the same text in whatever order, and however many of them, are run."""
+        self._recognizer()  # a model that did not load is an error even on a screen without text
         crops = [bgr[y1:y2, x1:x2] for x1, y1, x2, y2 in boxes]
         crops = [np.rot90(c) if c.shape[0] >= 1.5 * c.shape[1] else c for c in crops]
         widths = [max(min_width, math.ceil(REC_HEIGHT * c.shape[1] / c.shape[0])) for c in crops]
         order = sorted(range(len(crops)), key=widths.__getitem__)
-        out: list[tuple[str, float]] = [("", 0.0)] * len(crops)
+        cuts = plan_batches([widths[i] for i in order], REC_CALL_COLUMNS, REC_MAX_BATCH)
+        batches = [tuple(order[start:stop]) for start, stop in cuts]
+        return RecPlan(crops, widths, batches)
+
+    def run_batch(self, plan: RecPlan, k: int) -> list[tuple[int, str, float]]:
+        """(box index, text, confidence) for the lines of the plan's ``k``-th batch."""
         rec, chars = self._recognizer()
-        name = rec.get_inputs()[0].name
-        for start, stop in plan_batches([widths[i] for i in order], REC_CALL_COLUMNS, REC_MAX_BATCH):
-            idx = order[start:stop]
-            width = widths[idx[-1]]
-            tensor = np.zeros((len(idx), 3, REC_HEIGHT, width), np.float32)
-            for k, i in enumerate(idx):
-                c = crops[i]
-                rw = min(width, math.ceil(REC_HEIGHT * c.shape[1] / c.shape[0]))
-                img = cv2.resize(c, (rw, REC_HEIGHT)).astype(np.float32)
-                tensor[k, :, :, :rw] = (img * (1 / 127.5) - 1.0).transpose(2, 0, 1)
-            probs = rec.run(None, {name: tensor})[0]
-            for k, i in enumerate(idx):
-                out[i] = _decode(probs[k], chars)
+        idx = plan.batches[k]
+        width = plan.widths[idx[-1]]
+        tensor = np.zeros((len(idx), 3, REC_HEIGHT, width), np.float32)
+        for row, i in enumerate(idx):
+            c = plan.crops[i]
+            rw = min(width, math.ceil(REC_HEIGHT * c.shape[1] / c.shape[0]))
+            img = cv2.resize(c, (rw, REC_HEIGHT)).astype(np.float32)
+            tensor[row, :, :, :rw] = (img * (1 / 127.5) - 1.0).transpose(2, 0, 1)
+        probs = rec.run(None, {rec.get_inputs()[0].name: tensor})[0]
+        return [(i, *_decode(probs[row], chars)) for row, i in enumerate(idx)]
+
+    def recognize(self, bgr: np.ndarray, boxes: list[tuple[int, int, int, int]], min_width: int
+                  ) -> list[tuple[str, float]]:
+        """(text, confidence) for each box, in order: every batch of ``plan`` run."""
+        plan = self.plan(bgr, boxes, min_width)
+        out: list[tuple[str, float]] = [("", 0.0)] * len(boxes)
+        for k in range(len(plan.batches)):
+            for i, text, score in self.run_batch(plan, k):
+                out[i] = (text, score)
         return out
 
     def read(self, bgr: np.ndarray, det_side: int, box_thresh: float, rec_min_width: int) -> list[RawLine]:

@@ -14,6 +14,7 @@ from __future__ import annotations
 import logging
 import threading
 from dataclasses import asdict, dataclass
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -21,6 +22,7 @@ import numpy as np
 
 from droidpilot.errors import DroidpilotError
 from droidpilot.perception.ocr import ImageInput, clip_box, load_image, sort_lines
+from droidpilot.perception.reading import FinishedReading, OcrReading, Step, StepReading
 from droidpilot.perception.types import OcrLine
 
 DET_MODEL = "PP-OCRv6_det_small.onnx"
@@ -143,15 +145,41 @@ class RapidOcrEngine:
 
     def recognize(self, image: ImageInput) -> list[OcrLine]:
         """Lines on ``image`` with boxes in its own pixels (axis-aligned hulls of the detected quads)."""
+        if self._steps_possible():
+            return self.start_reading(image).finish()
+        return self._recognize_wrapped(image)
+
+    def _steps_possible(self) -> bool:
+        return self.settings.backend == "onnx" and not self.settings.use_cls
+
+    def start_reading(self, image: ImageInput) -> OcrReading:
+        """Detect the text on ``image`` now; recognise it batch by batch as the reading is asked to (see
+        ``perception/reading.py``). Finished, it holds exactly the lines ``recognize`` returns."""
+        if not self._steps_possible():
+            return FinishedReading(self._recognize_wrapped(image))
         img = load_image(image)
         width, height = img.size
         bgr = np.ascontiguousarray(np.asarray(img)[:, :, ::-1])
         s = self.settings
-        if s.backend == "onnx" and not s.use_cls:
+        with self._lock:
+            ocr = self._direct()
+            boxes = ocr.detect(bgr, self.det_side(width, height), s.box_thresh)
+            plan = ocr.plan(bgr, boxes, s.rec_min_width)
+
+        def run(k: int) -> list[OcrLine]:
             with self._lock:
-                raw = self._direct().read(bgr, self.det_side(width, height), s.box_thresh, s.rec_min_width)
-            return sort_lines([OcrLine(r.text.strip(), clip_box(*r.box, width, height), r.score)
-                               for r in raw if r.text.strip() and r.score >= s.text_score])
+                raw = ocr.run_batch(plan, k)
+            return [OcrLine(text.strip(), clip_box(*boxes[i], width, height), score)
+                    for i, text, score in raw if text.strip() and score >= s.text_score]
+
+        return StepReading([Step(plan.batch_width(k), len(batch), partial(run, k))
+                            for k, batch in enumerate(plan.batches)])
+
+    def _recognize_wrapped(self, image: ImageInput) -> list[OcrLine]:
+        """``recognize`` through the rapidocr wrapper (the direction classifier needs it)."""
+        img = load_image(image)
+        width, height = img.size
+        bgr = np.ascontiguousarray(np.asarray(img)[:, :, ::-1])
         with self._lock:
             ocr = self._engine()
             load_detector = getattr(ocr, "_load_det_model", None)  # RapidOCR reads the side per call

@@ -11,6 +11,7 @@ screen's text; keywords of 3 characters or more also match fuzzily (a misread ch
 from __future__ import annotations
 
 import re
+import unicodedata
 import weakref
 from typing import TYPE_CHECKING, Any, ClassVar
 
@@ -19,6 +20,7 @@ from droidpilot.perception.cache import CachedOcr, cached
 from droidpilot.perception.match import match_text
 from droidpilot.perception.normalize import match_key, normalize_text
 from droidpilot.perception.ocr import make_ocr_engine
+from droidpilot.perception.reading import Enough, OcrReading, start_reading
 from droidpilot.perception.types import OcrLine
 from droidpilot.verify.checkers.base import CheckResult, ConditionChecker, Param, Verdict, register_condition
 
@@ -26,7 +28,8 @@ if TYPE_CHECKING:
     from droidpilot.verify.frame import Frame
     from droidpilot.verify.options import VerifierOptions
 
-OCR_LINES_KEY = "_ocr_lines"  # frame.extra: {engine settings key: list[OcrLine]}
+OCR_LINES_KEY = "_ocr_lines"  # frame.extra: {engine settings key: list[OcrLine]}, once read to the end
+OCR_READING_KEY = "_ocr_reading"  # frame.extra: {engine settings key: OcrReading}
 _WRAPPED: weakref.WeakKeyDictionary[Any, CachedOcr] = weakref.WeakKeyDictionary()
 
 
@@ -59,17 +62,51 @@ def _has_image(frame: Any) -> bool:
     return bool(has()) if callable(has) else False
 
 
-def frame_ocr_lines(frame: Frame, options: VerifierOptions | None) -> list[OcrLine] | None:
-    """The OCR lines of ``frame``'s screenshot from ``options.ocr_engine`` (disk-cached, and kept on the
-    frame for other checkers); None when there is no engine or no screenshot."""
+def frame_ocr_reading(frame: Frame, options: VerifierOptions | None) -> OcrReading | None:
+    """The OCR reading of ``frame``'s screenshot by ``options.ocr_engine`` (disk-cached), kept on the frame
+    so every check of this screen continues it; None when there is no engine or no screenshot."""
     engine = resolve_engine(getattr(options, "ocr_engine", None) if options is not None else None)
     if engine is None or not _has_image(frame):
         return None
-    store = frame.extra.setdefault(OCR_LINES_KEY, {})
+    readings = frame.extra.setdefault(OCR_READING_KEY, {})
     key = f"{engine.name}:{engine.settings_key()}"
-    if key not in store:
-        store[key] = _cached_engine(engine).recognize(frame.image_bytes())
-    return store[key]
+    if key not in readings:
+        reading = readings[key] = start_reading(_cached_engine(engine), frame.image_bytes())
+        reading.when_done(lambda lines: frame.extra.setdefault(OCR_LINES_KEY, {}).__setitem__(key, lines))
+    return readings[key]
+
+
+def frame_ocr_lines(frame: Frame, options: VerifierOptions | None) -> list[OcrLine] | None:
+    """Every OCR line of ``frame``'s screenshot (see ``frame_ocr_reading``); None when there is no engine
+    or no screenshot."""
+    reading = frame_ocr_reading(frame, options)
+    return None if reading is None else reading.finish()
+
+
+def keyword_columns(key: str) -> int:
+    """A lower bound on how wide (columns at recognition height 48) a line holding ``key`` is: wide
+    characters (CJK) take at least 24, others at least 8. Used only to choose what to read first."""
+    return sum(24 if unicodedata.east_asian_width(ch) in "WF" else 8 for ch in key)
+
+
+def early_yes(params: dict[str, Any]) -> tuple[Enough, int] | None:
+    """For an ``any``/``all`` check, the test that already decides "yes" on part of a screen's lines (every
+    ``all`` keyword and one ``any`` keyword inside a line, as ``find_keyword`` looks first) and the width
+    of the narrowest line that could hold one; None when only the whole screen can decide (a pattern)."""
+    if params.get("pattern"):
+        return None
+    casefold = bool(params.get("ignore_case", True))
+    all_keys = [match_key(k, casefold) for k in _as_list(params.get("all"))]
+    any_keys = [match_key(k, casefold) for k in _as_list(params.get("any"))]
+    if not all_keys + any_keys or not all(all_keys + any_keys):
+        return None
+
+    def enough(lines: list[OcrLine]) -> bool:
+        texts = [match_key(line.text, casefold) for line in lines]
+        return (all(any(k in t for t in texts) for k in all_keys)
+                and (not any_keys or any(k in t for k in any_keys for t in texts)))
+
+    return enough, min(keyword_columns(k) for k in all_keys + any_keys)
 
 
 def _as_list(value: Any) -> list[str]:
@@ -130,20 +167,27 @@ class OcrMatch(ConditionChecker):
                 problems.append(f"ocr_match: invalid regular expression {pattern!r}: {exc}")
         return problems
 
-    def _screen_text(self, frame: Frame, options: VerifierOptions | None) -> tuple[list[str] | None, str]:
-        """(the screen's lines, where they came from); lines None with the reason when there are none."""
+    def _screen_text(self, frame: Frame, options: VerifierOptions | None, params: dict[str, Any]
+                     ) -> tuple[list[str] | None, str, dict[str, Any]]:
+        """(the screen's lines, where they came from, how much was read); lines None with the reason when
+        there are none. An engine's lines are read only until the check is decided (see ``early_yes``)."""
         if not _has_image(frame):
-            return None, "the frame has no screenshot"
+            return None, "the frame has no screenshot", {}
         engine = resolve_engine(options.ocr_engine) if options is not None else None
         if engine is not None:
-            lines = frame_ocr_lines(frame, options) or []
-            return [ln.text for ln in lines], engine.name
+            reading = frame_ocr_reading(frame, options)
+            if reading is None:
+                return [], engine.name, {}
+            early = early_yes(params)
+            lines = reading.read_until(*early) if early else reading.finish()
+            read = {} if reading.done else {"lines_read": reading.read, "lines_found": reading.total}
+            return [ln.text for ln in lines], engine.name, read
         if options is not None and callable(options.ocr):
             text = options.ocr(frame)
             if text is None:
-                return None, "options.ocr could not read the screen"
-            return str(text).splitlines(), "options.ocr"
-        return None, "no OCR engine configured (use --ocr rapidocr or tesseract)"
+                return None, "options.ocr could not read the screen", {}
+            return str(text).splitlines(), "options.ocr", {}
+        return None, "no OCR engine configured (use --ocr rapidocr or tesseract)", {}
 
     def check(self, frame: Frame, params: dict[str, Any],
               options: VerifierOptions | None = None) -> CheckResult:
@@ -151,7 +195,7 @@ class OcrMatch(ConditionChecker):
         if problems:
             return CheckResult(Verdict.UNDECIDED, self.name, self.reads, reason="; ".join(problems))
         try:
-            texts, source = self._screen_text(frame, options)
+            texts, source, read = self._screen_text(frame, options, params)
         except DroidpilotError as exc:
             return CheckResult(Verdict.UNDECIDED, self.name, self.reads, reason=str(exc))
         if texts is None:
@@ -164,7 +208,7 @@ class OcrMatch(ConditionChecker):
             if hit is not None:
                 matched[kw] = hit
         unmatched = [kw for kw in dict.fromkeys(all_of + any_of) if kw not in matched]
-        details: dict[str, Any] = {"source": source, "lines": len(texts), "matched": matched,
+        details: dict[str, Any] = {"source": source, "lines": len(texts), **read, "matched": matched,
                                    "unmatched": unmatched}
         failures = []
         missing_all = [kw for kw in all_of if kw not in matched]
