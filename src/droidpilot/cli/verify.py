@@ -13,8 +13,6 @@ from pathlib import Path
 from typing import Annotated
 
 import typer
-from rich.console import Console
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
 from droidpilot.cli._common import err_console, fail, guard, shown
 from droidpilot.cli._ray import ray_address, ray_option
@@ -67,7 +65,6 @@ def verify_command(
 ) -> None:
     """Verify one trace against a rule and explain the verdict."""
     from droidpilot.verify.engine import verify
-    from droidpilot.verify.explain import render
     from droidpilot.verify.setup import build_options
     from droidpilot.verify.spec import load_rule
     from droidpilot.verify.trace import load_trace
@@ -81,6 +78,10 @@ def verify_command(
     if as_json:
         typer.echo(json.dumps(result.to_dict(), ensure_ascii=False))
     else:
+        from rich.console import Console
+
+        from droidpilot.verify.explain import render
+
         render(result, task, Console(), verbose=verbose)
     raise typer.Exit(0 if result.ok else 1)
 
@@ -109,6 +110,8 @@ def verify_batch_command(
 
     Exit status 0 when every trace passes, 1 when any fails or cannot be read, 2 for a bad rule or option.
     """
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
     from droidpilot.verify.batch import find_traces, run_batch
     from droidpilot.verify.spec import load_rule
 
