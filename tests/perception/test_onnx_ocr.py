@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import math
 from pathlib import Path
 
 import numpy as np
@@ -10,8 +9,9 @@ import pytest
 from PIL import Image
 
 from droidpilot.errors import DroidpilotError
+from droidpilot.perception.line_memo import LineMemo
 from droidpilot.perception.normalize import match_key
-from droidpilot.perception.onnx_ocr import REC_CALL_COLUMNS, REC_MAX_BATCH, plan_batches
+from droidpilot.perception.onnx_ocr import REC_MAX_BATCH, rec_width
 from droidpilot.perception.rapid import DET_MODEL, REC_MODEL, RapidOcrEngine, RapidSettings, shipped_model_dir
 from droidpilot.perception.synth import render_list_screen
 
@@ -30,32 +30,49 @@ def test_direct_backend_matches_the_wrapper_on_a_small_screen() -> None:
     assert read(direct) >= read(wrapper) >= 0.9 * len(screen.labels)
 
 
-def _padded_work(widths: list[int], plan: list[tuple[int, int]], call_cost: float) -> float:
-    return sum(call_cost + (stop - start) * widths[stop - 1] for start, stop in plan)
+def test_each_line_gets_a_width_of_its_own_from_a_few_and_no_more_than_a_fifth_of_padding() -> None:
+    widths = [rec_width(n, 160) for n in range(1, 2000)]
+    assert all(w >= max(160, n) and w % 16 == 0 for n, w in zip(range(1, 2000), widths, strict=True))
+    assert all(w <= 1.2 * n + 16 for n, w in zip(range(1, 2000), widths, strict=True) if n > 160)
+    assert len(set(widths)) <= 15  # a screen's lines fall into a handful of batches
+    assert widths == sorted(widths)
 
 
-def test_batch_plan_covers_every_line_once_and_costs_the_least_of_all_plans() -> None:
-    import itertools
-    import random
+def test_a_plan_batches_lines_of_one_width_and_knows_the_lines_it_has_read_before(
+        rapid_engine: RapidOcrEngine) -> None:
+    screen = render_list_screen(size=(540, 1170), lang="en", theme="light", seed=11, scale=0.5)
+    bgr = np.ascontiguousarray(np.asarray(screen.image)[:, :, ::-1])
+    reader = rapid_engine._direct()
+    boxes = reader.detect(bgr, 1170, 0.5)
+    saved, reader.memo = reader.memo, LineMemo()
+    try:
+        plan = reader.plan(bgr, boxes, 160)
+        assert not plan.known and sorted(i for b in plan.batches for i in b) == list(range(len(boxes)))
+        assert all(len({plan.widths[i] for i in b}) == 1 and len(b) <= REC_MAX_BATCH for b in plan.batches)
+        first = reader.recognize(bgr, boxes, 160)
+        again = reader.plan(bgr, boxes, 160)
+        assert again.batches == [] and len(again.known) == len(boxes)
+        assert [again.known[i][0] for i in range(len(boxes))] == [t for t, _ in first]
+        shifted = np.ascontiguousarray(np.roll(bgr, 3, axis=1))  # other pixels: read afresh
+        assert reader.plan(shifted, boxes, 160).batches
+    finally:
+        reader.memo = saved
 
-    rng = random.Random(3)
-    for _ in range(40):
-        widths = sorted(rng.randint(96, 700) for _ in range(rng.randint(1, 8)))
-        plan = plan_batches(widths, REC_CALL_COLUMNS, 3)
-        assert plan[0][0] == 0 and plan[-1][1] == len(widths)
-        assert all(a[1] == b[0] for a, b in itertools.pairwise(plan))
-        assert all(0 < stop - start <= 3 for start, stop in plan)
-        best = math.inf
-        for cuts in itertools.product((False, True), repeat=len(widths) - 1):  # every way to cut the row
-            bounds = [0, *(i + 1 for i, cut in enumerate(cuts) if cut), len(widths)]
-            candidate = list(itertools.pairwise(bounds))
-            if all(stop - start <= 3 for start, stop in candidate):
-                best = min(best, _padded_work(widths, candidate, REC_CALL_COLUMNS))
-        assert _padded_work(widths, plan, REC_CALL_COLUMNS) == best
 
-
-def test_batch_plan_of_no_lines_is_empty() -> None:
-    assert plan_batches([], REC_CALL_COLUMNS, REC_MAX_BATCH) == []
+def test_a_line_reads_the_same_alone_or_in_any_batch(rapid_engine: RapidOcrEngine) -> None:
+    """What lets a remembered line stand for a new reading: rows of a batch are read independently."""
+    screen = render_list_screen(size=(540, 1170), lang="zh", theme="dark", seed=2, scale=0.5)
+    bgr = np.ascontiguousarray(np.asarray(screen.image)[:, :, ::-1])
+    reader = rapid_engine._direct()
+    boxes = reader.detect(bgr, 1170, 0.5)
+    saved, reader.memo = reader.memo, LineMemo(max_entries=0)  # remembers nothing
+    try:
+        together = reader.recognize(bgr, boxes, 160)
+        alone = [reader.recognize(bgr, [box], 160)[0] for box in boxes]
+    finally:
+        reader.memo = saved
+    assert [t for t, _ in alone] == [t for t, _ in together]
+    assert max(abs(a[1] - b[1]) for a, b in zip(alone, together, strict=True)) < 1e-4
 
 
 def test_short_lines_read_alike_padded_to_160_or_to_rapidocrs_320(rapid_engine: RapidOcrEngine) -> None:

@@ -3,12 +3,13 @@ promise that a finished reading is exactly ``recognize``'s answer."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
 
 from droidpilot.perception.cache import CachedOcr, OcrCache
+from droidpilot.perception.line_memo import LineMemo
 from droidpilot.perception.rapid import RapidOcrEngine
 from droidpilot.perception.reading import FinishedReading, Step, StepReading, start_reading
 from droidpilot.perception.synth import SynthScreen
@@ -80,20 +81,32 @@ def dense(list_screen: Callable[..., SynthScreen]) -> SynthScreen:
     return list_screen(size=(1080, 2400), scale=1.0, seed=3)
 
 
-def test_a_finished_reading_is_exactly_what_recognize_returns(rapid_engine: RapidOcrEngine,
+@pytest.fixture
+def forgetful(rapid_engine: RapidOcrEngine) -> Iterator[RapidOcrEngine]:
+    """The session's engine with an empty line memory for the test (so every line is read anew)."""
+    reader = rapid_engine._direct()
+    saved, reader.memo = reader.memo, LineMemo()
+    yield rapid_engine
+    reader.memo = saved
+
+
+def test_a_finished_reading_is_exactly_what_recognize_returns(forgetful: RapidOcrEngine,
                                                               dense: SynthScreen) -> None:
-    whole = rapid_engine.recognize(dense.image)
-    reading = rapid_engine.start_reading(dense.image)
+    reading = forgetful.start_reading(dense.image)
     first = reading.read_until(has(dense.labels[0].text), min_columns=8 * len(dense.labels[0].text))
     assert any(dense.labels[0].text in ln.text for ln in first)
     assert not reading.done and reading.read < reading.total, "one label needs only part of the screen"
-    assert reading.finish() == whole
+    finished = reading.finish()
+    forgetful._direct().memo = LineMemo()
+    assert finished == forgetful.recognize(dense.image)  # read afresh, batch by batch, in another order
+    again = forgetful.start_reading(dense.image)  # every line remembered now: nothing left to run
+    assert again.done and again.read == again.total and again.lines() == finished
 
 
-def test_the_cache_keeps_only_finished_readings(rapid_engine: RapidOcrEngine, dense: SynthScreen,
+def test_the_cache_keeps_only_finished_readings(forgetful: RapidOcrEngine, dense: SynthScreen,
                                                 tmp_path: Path) -> None:
     cache = OcrCache(tmp_path)
-    ocr = CachedOcr(rapid_engine, cache)
+    ocr = CachedOcr(forgetful, cache)
     key = ocr.cache_key(dense.image)
     reading = ocr.start_reading(dense.image)
     reading.read_until(has(dense.labels[0].text))

@@ -4,8 +4,8 @@ The same model files and the same maths as RapidOCR (DB detection: normalise, th
 box score, unclip 1.6; CTC recognition at height 48 in width-sorted batches), minus the wrapper's cost:
 importing rapidocr loads its YAML configuration with OmegaConf (about 0.5 s of a cold process).
 Recognition pads less than RapidOCR: lines to a smaller minimum width (RapidOCR pads each to 320 px, a
-third of the work on phone screens, whose short labels are many) and batches cut where the padding
-costs more than another onnxruntime call.
+third of the work on phone screens, whose short labels are many), each to a width of its own (a few
+widths, a batch each), and a line seen before, pixel for pixel, is not read again (``LineMemo``).
 Boxes are read as rotated rectangles; phone UI text is upright, so each line is cropped from the
 full-resolution image by its axis-aligned hull.
 """
@@ -22,13 +22,14 @@ import cv2
 import numpy as np
 
 from droidpilot.errors import DroidpilotError
+from droidpilot.perception.line_memo import LineMemo
 
 DET_THRESH, UNCLIP, MIN_SIZE, MAX_CANDIDATES = 0.3, 1.6, 3, 1000
-REC_HEIGHT = 48  # lines are resized to this height, padded to their batch's widest (and a minimum width)
-# The cost model batches are planned with: one onnxruntime call costs about as much as this many columns
-# of one line (measured on PP-OCRv6 rec small, 2 threads: ~2.5 ms a call, ~50 us a column), and a batch
-# holds at most REC_MAX_BATCH lines.
-REC_CALL_COLUMNS, REC_MAX_BATCH = 50, 32
+REC_HEIGHT = 48  # lines are resized to this height, then padded to a width chosen by ``rec_width``
+# Input widths grow by this factor from the minimum width: padding costs ~9% of the columns on average,
+# and a screen's lines fall into a handful of widths, a batch (onnxruntime call) each.
+REC_WIDTH_GROWTH = 1.2
+REC_MAX_BATCH = 32  # lines of one width per onnxruntime call
 
 
 @dataclass(frozen=True)
@@ -42,16 +43,18 @@ class RawLine:
 
 @dataclass(frozen=True)
 class RecPlan:
-    """The recognition work for one image: the line crops, their input widths at height 48, and the
-    batches (tuples of crop indices, narrowest batch first) they are read in."""
+    """The recognition work for one image: the line crops, their input widths at height 48, the batches
+    (tuples of crop indices, narrowest batch first) they are read in, and the lines already known."""
 
     crops: list[np.ndarray]
     widths: list[int]
     batches: list[tuple[int, ...]]
+    keys: list[bytes]
+    known: dict[int, tuple[str, float]]  # lines the memo already holds: (text, confidence) by box index
 
     def batch_width(self, k: int) -> int:
-        """The input width of batch ``k``: its widest crop's."""
-        return self.widths[self.batches[k][-1]]
+        """The input width of batch ``k`` (all its crops share it)."""
+        return self.widths[self.batches[k][0]]
 
 
 class OnnxOcr:
@@ -91,6 +94,7 @@ class OnnxOcr:
             except BaseException as exc:  # handed to the first caller of recognize
                 self._rec_error = exc
 
+        self.memo = LineMemo()
         self._rec_loader = threading.Thread(target=load_rec, name="ocr-rec-model", daemon=True)
         self._rec_loader.start()
         self.det = session(det_model)
@@ -135,24 +139,35 @@ class OnnxOcr:
         return boxes
 
     # -- recognition ---------------------------------------------------------------------------
-    def plan(self, bgr: np.ndarray, boxes: list[tuple[int, int, int, int]], min_width: int) -> RecPlan:
-        """How the lines in ``boxes`` will be read: each crop padded to at least ``min_width`` pixels at
-        height 48, in batches of similar width (see ``plan_batches``). A batch's input is fixed by the plan,
+    def plan(self, bgr: np.ndarray, boxes: list[tuple[int, int, int, int]], min_width: int,
+             growth: float = REC_WIDTH_GROWTH) -> RecPlan:
+        """How the lines in ``boxes`` will be read. Each crop is resized to height 48 and padded to the
+        width ``rec_width`` gives it from its own size alone; lines remembered by ``self.memo`` are known
+        at once, the others go in batches of equal width. A line's input never depends on the other lines,
         so the batches give the same text in whatever order, and however many of them, are run."""
         self._recognizer()  # a model that did not load is an error even on a screen without text
         crops = [bgr[y1:y2, x1:x2] for x1, y1, x2, y2 in boxes]
         crops = [np.rot90(c) if c.shape[0] >= 1.5 * c.shape[1] else c for c in crops]
-        widths = [max(min_width, math.ceil(REC_HEIGHT * c.shape[1] / c.shape[0])) for c in crops]
-        order = sorted(range(len(crops)), key=widths.__getitem__)
-        cuts = plan_batches([widths[i] for i in order], REC_CALL_COLUMNS, REC_MAX_BATCH)
-        batches = [tuple(order[start:stop]) for start, stop in cuts]
-        return RecPlan(crops, widths, batches)
+        natural = [math.ceil(REC_HEIGHT * c.shape[1] / c.shape[0]) for c in crops]
+        widths = [rec_width(n, min_width, growth) for n in natural]
+        keys = [LineMemo.key(c, w) for c, w in zip(crops, widths, strict=True)]
+        known: dict[int, tuple[str, float]] = {}
+        by_width: dict[int, list[int]] = {}
+        for i, key in enumerate(keys):
+            found = self.memo.get(key)
+            if found is not None:
+                known[i] = found
+            else:
+                by_width.setdefault(widths[i], []).append(i)
+        batches = [tuple(group[start:start + REC_MAX_BATCH]) for _, group in sorted(by_width.items())
+                   for start in range(0, len(group), REC_MAX_BATCH)]
+        return RecPlan(crops, widths, batches, keys, known)
 
     def run_batch(self, plan: RecPlan, k: int) -> list[tuple[int, str, float]]:
-        """(box index, text, confidence) for the lines of the plan's ``k``-th batch."""
+        """(box index, text, confidence) for the lines of the plan's ``k``-th batch (then remembered)."""
         rec, chars = self._recognizer()
         idx = plan.batches[k]
-        width = plan.widths[idx[-1]]
+        width = plan.batch_width(k)
         tensor = np.zeros((len(idx), 3, REC_HEIGHT, width), np.float32)
         for row, i in enumerate(idx):
             c = plan.crops[i]
@@ -160,22 +175,30 @@ class OnnxOcr:
             img = cv2.resize(c, (rw, REC_HEIGHT)).astype(np.float32)
             tensor[row, :, :, :rw] = (img * (1 / 127.5) - 1.0).transpose(2, 0, 1)
         probs = rec.run(None, {rec.get_inputs()[0].name: tensor})[0]
-        return [(i, *_decode(probs[row], chars)) for row, i in enumerate(idx)]
+        out = []
+        for row, i in enumerate(idx):
+            text, score = _decode(probs[row], chars)
+            self.memo.put(plan.keys[i], (text, score))
+            out.append((i, text, score))
+        return out
 
-    def recognize(self, bgr: np.ndarray, boxes: list[tuple[int, int, int, int]], min_width: int
-                  ) -> list[tuple[str, float]]:
-        """(text, confidence) for each box, in order: every batch of ``plan`` run."""
-        plan = self.plan(bgr, boxes, min_width)
+    def recognize(self, bgr: np.ndarray, boxes: list[tuple[int, int, int, int]], min_width: int,
+                  growth: float = REC_WIDTH_GROWTH) -> list[tuple[str, float]]:
+        """(text, confidence) for each box, in order: the remembered lines and every batch of ``plan``."""
+        plan = self.plan(bgr, boxes, min_width, growth)
         out: list[tuple[str, float]] = [("", 0.0)] * len(boxes)
+        for i, found in plan.known.items():
+            out[i] = found
         for k in range(len(plan.batches)):
             for i, text, score in self.run_batch(plan, k):
                 out[i] = (text, score)
         return out
 
-    def read(self, bgr: np.ndarray, det_side: int, box_thresh: float, rec_min_width: int) -> list[RawLine]:
+    def read(self, bgr: np.ndarray, det_side: int, box_thresh: float, rec_min_width: int,
+             growth: float = REC_WIDTH_GROWTH) -> list[RawLine]:
         """Detect then recognise every line of a BGR image."""
         boxes = self.detect(bgr, det_side, box_thresh)
-        texts = self.recognize(bgr, boxes, rec_min_width)
+        texts = self.recognize(bgr, boxes, rec_min_width, growth)
         return [RawLine(b, t, s) for b, (t, s) in zip(boxes, texts, strict=True)]
 
 
@@ -189,19 +212,11 @@ def _decode(prob: np.ndarray, chars: list[str]) -> tuple[str, float]:
     return text, float(conf[keep].mean()) if keep.any() else 0.0
 
 
-def plan_batches(widths: list[int], call_cost: float, max_batch: int) -> list[tuple[int, int]]:
-    """Split ``widths`` (ascending) into consecutive batches [start, stop) that minimise the padded work:
-    each batch costs ``call_cost`` plus its size times its widest member; at most ``max_batch`` a batch."""
-    n = len(widths)
-    best = [0.0] + [math.inf] * n  # best[j]: the cheapest plan for the first j widths
-    cut = [0] * (n + 1)
-    for stop in range(1, n + 1):
-        for start in range(max(0, stop - max_batch), stop):
-            cost = best[start] + call_cost + (stop - start) * widths[stop - 1]
-            if cost < best[stop]:
-                best[stop], cut[stop] = cost, start
-    plan, stop = [], n
-    while stop > 0:
-        plan.append((cut[stop], stop))
-        stop = cut[stop]
-    return plan[::-1]
+def rec_width(natural: int, min_width: int, growth: float = REC_WIDTH_GROWTH) -> int:
+    """The input width of a line whose resized width is ``natural`` columns: the smallest of the widths
+    ``min_width``, ``min_width * growth``, ``min_width * growth**2``, ... (rounded up to 16) that holds it.
+    Few distinct widths make few batches; the width depends on the line alone (see ``LineMemo``)."""
+    width = float(min_width)
+    while math.ceil(width / 16) * 16 < natural:
+        width *= max(growth, 1.05)
+    return max(min_width, math.ceil(width / 16) * 16)

@@ -47,6 +47,9 @@ class RapidSettings:
     # 160 reads every label as 320 does and saves ~30% of recognition; below it, short crops (digits, dots)
     # start to read differently (benchmarks/ocr_speed.py --sizes compares recall with bare RapidOCR).
     rec_min_width: int = 160
+    # Each line is padded to the first of rec_min_width * growth**k (rounded up to 16) that holds it: a few
+    # widths, a batch each, and a line's input independent of the others (so lines repeat from memory).
+    rec_width_growth: float = 1.2
     threads: int = 2  # onnxruntime intra-op threads
     # Let onnxruntime's idle worker threads busy-wait ("onnx" backend). Off: on shared cores spinning made a
     # 2-thread read twice as slow as a 1-thread one (benchmarks/ocr_speed.py --ablations).
@@ -164,7 +167,7 @@ class RapidOcrEngine:
         with self._lock:
             ocr = self._direct()
             boxes = ocr.detect(bgr, self.det_side(width, height), s.box_thresh)
-            plan = ocr.plan(bgr, boxes, s.rec_min_width)
+            plan = ocr.plan(bgr, boxes, s.rec_min_width, s.rec_width_growth)
 
         def run(k: int) -> list[OcrLine]:
             with self._lock:
@@ -172,8 +175,10 @@ class RapidOcrEngine:
             return [OcrLine(text.strip(), clip_box(*boxes[i], width, height), score)
                     for i, text, score in raw if text.strip() and score >= s.text_score]
 
-        return StepReading([Step(plan.batch_width(k), len(batch), partial(run, k))
-                            for k, batch in enumerate(plan.batches)])
+        known = [OcrLine(text.strip(), clip_box(*boxes[i], width, height), score)
+                 for i, (text, score) in plan.known.items() if text.strip() and score >= s.text_score]
+        steps = [Step(plan.batch_width(k), len(b), partial(run, k)) for k, b in enumerate(plan.batches)]
+        return StepReading(steps, known=known, known_count=len(plan.known))
 
     def _recognize_wrapped(self, image: ImageInput) -> list[OcrLine]:
         """``recognize`` through the rapidocr wrapper (the direction classifier needs it)."""

@@ -110,13 +110,15 @@ class Step:
 class StepReading(OcrReading):
     """A reading run batch by batch; see the module docstring."""
 
-    def __init__(self, steps: Sequence[Step]) -> None:
+    def __init__(self, steps: Sequence[Step], known: Sequence[OcrLine] = (), known_count: int = 0) -> None:
+        """``known``: lines the engine has without running a step (remembered ones), of ``known_count``
+        detected lines (some may have been dropped by the engine's filters)."""
         super().__init__()
         self._pending = list(steps)
-        self._total = sum(step.size for step in steps)
-        self._read = 0
-        self._found: list[OcrLine] = []
-        self._sorted: list[OcrLine] | None = []
+        self._total = sum(step.size for step in steps) + known_count
+        self._read = known_count
+        self._found: list[OcrLine] = list(known)
+        self._sorted: list[OcrLine] | None = None
 
     @property
     def done(self) -> bool:
@@ -136,7 +138,7 @@ class StepReading(OcrReading):
         return list(self._sorted)
 
     def read_until(self, enough: Enough, min_columns: int = 0) -> list[OcrLine]:
-        if self._pending and enough(self.lines()):
+        if not self._pending or enough(self.lines()):
             return self.lines()
         while self._pending:
             wide = [s for s in self._pending if s.width >= min_columns]
