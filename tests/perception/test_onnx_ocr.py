@@ -99,3 +99,29 @@ def test_an_unloadable_model_is_a_clear_error_from_either_session(tmp_path: Path
         with pytest.raises(DroidpilotError, match="cannot be loaded") as info:
             engine.recognize(Image.new("RGB", (64, 64), "white"))
         assert str(folder / broken) in str(info.value)
+
+
+def test_jpeg_screenshots_decode_to_the_pixels_pillow_gives(tmp_path: Path) -> None:
+    import io
+
+    from droidpilot.errors import InputError
+    from droidpilot.perception.ocr import load_image
+    from droidpilot.perception.onnx_ocr import decode_bgr
+
+    screen = render_list_screen(size=(540, 1170), lang="zh", theme="light", seed=4, scale=0.5).image
+    buf = io.BytesIO()
+    screen.save(buf, "JPEG", quality=85)
+    data = buf.getvalue()
+    (tmp_path / "shot.jpg").write_bytes(data)
+    pillow = np.asarray(load_image(data))[:, :, ::-1]
+    for given in (data, tmp_path / "shot.jpg", str(tmp_path / "shot.jpg")):
+        bgr = decode_bgr(given)
+        assert bgr.flags.c_contiguous and np.array_equal(bgr, pillow)
+    clear = Image.new("RGBA", (40, 30), (0, 0, 0, 0))  # transparent PNG: composited on white, as before
+    buf = io.BytesIO()
+    clear.save(buf, "PNG")
+    assert (decode_bgr(buf.getvalue()) == 255).all()
+    with pytest.raises(InputError, match="not a readable image"):
+        decode_bgr(data[:200])  # a cut-off JPEG: the loader's clear error, not OpenCV's None
+    with pytest.raises(InputError, match=r"not a readable image|truncated"):
+        decode_bgr(data[: len(data) * 2 // 3])  # cut in its pixels: an error, not a grey-filled screen

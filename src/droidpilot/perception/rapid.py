@@ -160,9 +160,10 @@ class RapidOcrEngine:
         ``perception/reading.py``). Finished, it holds exactly the lines ``recognize`` returns."""
         if not self._steps_possible():
             return FinishedReading(self._recognize_wrapped(image))
-        img = load_image(image)
-        width, height = img.size
-        bgr = np.ascontiguousarray(np.asarray(img)[:, :, ::-1])
+        from droidpilot.perception.onnx_ocr import decode_bgr
+
+        bgr = decode_bgr(image)
+        height, width = bgr.shape[:2]
         s = self.settings
         with self._lock:
             ocr = self._direct()
