@@ -6,7 +6,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from PIL import Image
+from PIL import Image, ImageDraw
 
 from droidpilot.errors import DroidpilotError
 from droidpilot.perception.line_memo import LineMemo
@@ -47,7 +47,9 @@ def test_a_plan_batches_lines_of_one_width_and_knows_the_lines_it_has_read_befor
     saved, reader.memo = reader.memo, LineMemo()
     try:
         plan = reader.plan(bgr, boxes, 160)
-        assert not plan.known and sorted(i for b in plan.batches for i in b) == list(range(len(boxes)))
+        batched = [i for b in plan.batches for i in b]
+        twins = [j for i in batched for j in plan.twins.get(i, ())]
+        assert not plan.known and sorted(batched + twins) == list(range(len(boxes)))
         assert all(len({plan.widths[i] for i in b}) == 1 and len(b) <= REC_MAX_BATCH for b in plan.batches)
         first = reader.recognize(bgr, boxes, 160)
         again = reader.plan(bgr, boxes, 160)
@@ -57,6 +59,27 @@ def test_a_plan_batches_lines_of_one_width_and_knows_the_lines_it_has_read_befor
         assert reader.plan(shifted, boxes, 160).batches
     finally:
         reader.memo = saved
+
+
+def test_identical_lines_of_one_screen_are_read_once(rapid_engine: RapidOcrEngine) -> None:
+    from droidpilot.perception.synth import font
+
+    img = Image.new("RGB", (480, 384), "white")
+    draw = ImageDraw.Draw(img)
+    for y in (32, 160, 288):  # the same switch label three times, 128 px apart
+        draw.text((40, y), "Bluetooth", font=font(30), fill=(30, 30, 30))
+    draw.text((260, 160), "Paired", font=font(30), fill=(30, 30, 30))
+    bgr = np.ascontiguousarray(np.asarray(img)[:, :, ::-1])
+    reader = rapid_engine._direct()
+    saved, reader.memo = reader.memo, LineMemo()
+    try:
+        boxes = reader.detect(bgr, 480, 0.5)
+        plan = reader.plan(bgr, boxes, 160)
+        texts = reader.recognize(bgr, boxes, 160)
+    finally:
+        reader.memo = saved
+    assert sum(len(b) for b in plan.batches) == 2 and sum(map(len, plan.twins.values())) == 2
+    assert sorted(t for t, _ in texts) == ["Bluetooth"] * 3 + ["Paired"]
 
 
 def test_a_line_reads_the_same_alone_or_in_any_batch(rapid_engine: RapidOcrEngine) -> None:

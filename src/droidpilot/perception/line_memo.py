@@ -55,5 +55,10 @@ class LineMemo:
             while len(self._items) > self.max_entries:
                 self._items.popitem(last=False)
 
+    def clear(self) -> None:
+        """Forget every line."""
+        with self._lock:
+            self._items.clear()
+
     def __len__(self) -> int:
         return len(self._items)

@@ -53,6 +53,7 @@ class RecPlan:
     batches: list[tuple[int, ...]]
     keys: list[bytes]
     known: dict[int, tuple[str, float]]  # lines the memo already holds: (text, confidence) by box index
+    twins: dict[int, list[int]]  # a batched line -> the other lines of the screen with identical crops
 
     def batch_width(self, k: int) -> int:
         """The input width of batch ``k`` (all its crops share it)."""
@@ -154,16 +155,25 @@ class OnnxOcr:
         widths = [rec_width(n, min_width, growth) for n in natural]
         keys = [LineMemo.key(c, w) for c, w in zip(crops, widths, strict=True)]
         known: dict[int, tuple[str, float]] = {}
+        twins: dict[int, list[int]] = {}  # a line read once for every identical crop of the screen
+        first: dict[bytes, int] = {}
         by_width: dict[int, list[int]] = {}
         for i, key in enumerate(keys):
+            if key in first:
+                twins.setdefault(first[key], []).append(i)
+                continue
+            first[key] = i
             found = self.memo.get(key)
             if found is not None:
                 known[i] = found
             else:
                 by_width.setdefault(widths[i], []).append(i)
+        for i, others in twins.items():
+            if i in known:
+                known.update((j, known[i]) for j in others)
         batches = [tuple(group[start:start + REC_MAX_BATCH]) for _, group in sorted(by_width.items())
                    for start in range(0, len(group), REC_MAX_BATCH)]
-        return RecPlan(crops, widths, batches, keys, known)
+        return RecPlan(crops, widths, batches, keys, known, twins)
 
     def run_batch(self, plan: RecPlan, k: int) -> list[tuple[int, str, float]]:
         """(box index, text, confidence) for the lines of the plan's ``k``-th batch (then remembered)."""
@@ -181,7 +191,7 @@ class OnnxOcr:
         for row, i in enumerate(idx):
             text, score = _decode(probs[row], chars)
             self.memo.put(plan.keys[i], (text, score))
-            out.append((i, text, score))
+            out += [(j, text, score) for j in (i, *plan.twins.get(i, ()))]
         return out
 
     def recognize(self, bgr: np.ndarray, boxes: list[tuple[int, int, int, int]], min_width: int,

@@ -178,7 +178,8 @@ class RapidOcrEngine:
 
         known = [OcrLine(text.strip(), clip_box(*boxes[i], width, height), score)
                  for i, (text, score) in plan.known.items() if text.strip() and score >= s.text_score]
-        steps = [Step(plan.batch_width(k), len(b), partial(run, k)) for k, b in enumerate(plan.batches)]
+        steps = [Step(plan.batch_width(k), sum(1 + len(plan.twins.get(i, ())) for i in b), partial(run, k))
+                 for k, b in enumerate(plan.batches)]
         return StepReading(steps, known=known, known_count=len(plan.known))
 
     def _recognize_wrapped(self, image: ImageInput) -> list[OcrLine]:
