@@ -32,6 +32,7 @@ after reading every screen.
 
     .venv/bin/python benchmarks/verify_vs_mobiflow.py --mobiflow ~/src/MobiAgent/MobiFlow
     .venv/bin/python benchmarks/verify_vs_mobiflow.py --mobiflow PATH --traces bench-out/traces --cross
+    .venv/bin/python benchmarks/verify_vs_mobiflow.py --mobiflow PATH --traces bench-out/traces --hybrid
 """
 
 from __future__ import annotations
