@@ -198,3 +198,24 @@ def test_a_no_and_a_pattern_read_the_whole_screen(dense_shot: tuple[Path, list[s
         assert result.verdict is (Verdict.NO if "all" in params else Verdict.YES)
         assert "lines_read" not in result.details  # decided on every line
         assert frame.extra[OCR_LINES_KEY]
+
+
+def test_only_a_few_unfinished_readings_stay_open_and_a_dropped_one_starts_again(
+        dense_shot: tuple[Path, list[str]], monkeypatch: pytest.MonkeyPatch) -> None:
+    from droidpilot.verify.checkers import ocr as ocr_checker
+
+    monkeypatch.setattr(ocr_checker, "MAX_OPEN", 2)
+    path, labels = dense_shot
+    options = VerifierOptions(ocr_engine=RapidOcrEngine())  # its line memory is empty: readings stay open
+    checker = get_checker("ocr_match")
+    frames = []
+    for i in range(3):  # three screenshots the disk cache has not seen (same pixels, other bytes)
+        copy = path.with_name(f"open-{i}.png")
+        copy.write_bytes(path.read_bytes() + b"\0" * (100 + i))
+        frames.append(Frame(index=i, image_path=copy))
+    for frame in frames:  # each stops early and holds its screenshot's pixels
+        assert checker.run(frame, {"any": [labels[0]]}, options).yes
+    open_on = [any(not r.done for r in f.extra.get(ocr_checker.OCR_READING_KEY, {}).values()) for f in frames]
+    assert open_on == [False, True, True], "the oldest unfinished reading was let go"
+    again = checker.run(frames[0], {"all": [labels[0], "Airplane mode is on"]}, options)
+    assert again.verdict is Verdict.NO and "lines_read" not in again.details  # started again, read to the end

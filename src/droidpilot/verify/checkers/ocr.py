@@ -11,8 +11,10 @@ screen's text; keywords of 3 characters or more also match fuzzily (a misread ch
 from __future__ import annotations
 
 import re
+import threading
 import unicodedata
 import weakref
+from collections import OrderedDict
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from droidpilot.errors import DroidpilotError
@@ -72,8 +74,33 @@ def frame_ocr_reading(frame: Frame, options: VerifierOptions | None) -> OcrReadi
     key = f"{engine.name}:{engine.settings_key()}"
     if key not in readings:
         reading = readings[key] = start_reading(_cached_engine(engine), frame.image_bytes())
-        reading.when_done(lambda lines: frame.extra.setdefault(OCR_LINES_KEY, {}).__setitem__(key, lines))
+        if not reading.done:
+            _keep_open(readings, key, reading)
+
+        def finished(lines: list[OcrLine]) -> None:
+            frame.extra.setdefault(OCR_LINES_KEY, {})[key] = lines
+            with _OPEN_LOCK:
+                _OPEN.pop(id(reading), None)
+
+        reading.when_done(finished)
     return readings[key]
+
+
+# Unfinished readings hold their screenshot's pixels. At most MAX_OPEN stay open across all frames; an
+# older one is dropped from its frame and started again if a check asks (recognised lines come back from
+# the engine's line memory, so a restart costs detection only).
+MAX_OPEN = 16
+_OPEN: OrderedDict[int, tuple[dict[str, OcrReading], str, OcrReading]] = OrderedDict()
+_OPEN_LOCK = threading.Lock()
+
+
+def _keep_open(readings: dict[str, OcrReading], key: str, reading: OcrReading) -> None:
+    with _OPEN_LOCK:
+        _OPEN[id(reading)] = (readings, key, reading)
+        while len(_OPEN) > MAX_OPEN:
+            _, (owner, name, old) = _OPEN.popitem(last=False)
+            if owner.get(name) is old and not old.done:
+                del owner[name]
 
 
 def frame_ocr_lines(frame: Frame, options: VerifierOptions | None) -> list[OcrLine] | None:
