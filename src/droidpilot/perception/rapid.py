@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import logging
 import threading
+from collections.abc import Iterable
 from dataclasses import asdict, dataclass
 from functools import partial
 from pathlib import Path
@@ -170,14 +171,15 @@ class RapidOcrEngine:
             boxes = ocr.detect(bgr, self.det_side(width, height), s.box_thresh)
             plan = ocr.plan(bgr, boxes, s.rec_min_width, s.rec_width_growth)
 
+        def kept(found: Iterable[tuple[int, str, float]]) -> list[OcrLine]:
+            return [OcrLine(text.strip(), clip_box(*boxes[i], width, height), score)
+                    for i, text, score in found if text.strip() and score >= s.text_score]
+
         def run(k: int) -> list[OcrLine]:
             with self._lock:
-                raw = ocr.run_batch(plan, k)
-            return [OcrLine(text.strip(), clip_box(*boxes[i], width, height), score)
-                    for i, text, score in raw if text.strip() and score >= s.text_score]
+                return kept(ocr.run_batch(plan, k))
 
-        known = [OcrLine(text.strip(), clip_box(*boxes[i], width, height), score)
-                 for i, (text, score) in plan.known.items() if text.strip() and score >= s.text_score]
+        known = kept((i, text, score) for i, (text, score) in plan.known.items())
         steps = [Step(plan.batch_width(k), sum(1 + len(plan.twins.get(i, ())) for i in b), partial(run, k))
                  for k, b in enumerate(plan.batches)]
         return StepReading(steps, known=known, known_count=len(plan.known))

@@ -10,6 +10,7 @@ go give a ``FinishedReading``.
 
 from __future__ import annotations
 
+from abc import ABC, abstractmethod
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -20,35 +21,36 @@ from droidpilot.perception.types import OcrLine
 Enough = Callable[[list[OcrLine]], bool]
 
 
-class OcrReading:
+class OcrReading(ABC):
     """The lines of one screenshot, read so far; ``finish`` reads the rest."""
 
     def __init__(self) -> None:
         self._on_done: list[Callable[[list[OcrLine]], None]] = []
 
     @property
+    @abstractmethod
     def done(self) -> bool:
-        raise NotImplementedError
+        """Whether every detected line has been recognised."""
 
     @property
+    @abstractmethod
     def total(self) -> int:
         """How many text lines detection found (recognised or not)."""
-        raise NotImplementedError
 
     @property
+    @abstractmethod
     def read(self) -> int:
         """How many of them have been recognised."""
-        raise NotImplementedError
 
+    @abstractmethod
     def lines(self) -> list[OcrLine]:
         """The lines recognised so far, in reading order (all of them once ``done``)."""
-        raise NotImplementedError
 
+    @abstractmethod
     def read_until(self, enough: Enough, min_columns: int = 0) -> list[OcrLine]:
         """Recognise more until ``enough(lines so far)`` holds or every line is read; the lines so far.
         Batches whose lines are at least ``min_columns`` wide (at recognition height 48) go first: a
         caller looking for words knows how wide a line holding them must at least be."""
-        raise NotImplementedError
 
     def finish(self) -> list[OcrLine]:
         """Every line of the screenshot."""
