@@ -1,4 +1,5 @@
-"""A cold `droidpilot verify` loads the OCR engine and the icon matcher only when a check needs them."""
+"""A cold `droidpilot verify` loads the OCR engine and the icon matcher only when a check needs them (and
+Rich not at all for --json)."""
 
 from __future__ import annotations
 
@@ -10,7 +11,8 @@ from pathlib import Path
 import pytest
 
 EXAMPLE = Path(__file__).resolve().parents[2] / "src" / "droidpilot" / "verify" / "examples" / "shop_search"
-HEAVY = ("onnxruntime", "cv2", "droidpilot.perception.onnx_ocr", "droidpilot.perception.icons")
+HEAVY = ("onnxruntime", "cv2", "droidpilot.perception.onnx_ocr", "droidpilot.perception.icons",
+         "rich.console")  # the last: a --json run prints nothing through Rich
 
 PROBE = f"""import json, sys
 from droidpilot.cli import main

@@ -14,7 +14,8 @@ from typing import Annotated
 
 import typer
 
-from droidpilot.cli._common import err_console, fail, guard, shown
+from droidpilot.cli import _common
+from droidpilot.cli._common import fail, guard, shown
 from droidpilot.cli._ray import ray_address, ray_option
 from droidpilot.verify.setup import DEFAULT_OCR, OCR_CHOICES, VerifierChoices, parse_escalation_order
 
@@ -128,7 +129,7 @@ def verify_batch_command(
         except OSError as exc:
             raise fail(f"--json-out: cannot write {json_out}: {exc.strerror or exc}") from None
     progress = Progress(TextColumn("verifying"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
-                        TextColumn("{task.description}"), console=err_console, transient=False)
+                        TextColumn("{task.description}"), console=_common.err_console, transient=False)
     try:
         with progress:
             bar = progress.add_task("", total=len(traces))
@@ -151,9 +152,10 @@ def verify_batch_command(
     finally:
         if json_out:
             sink.close()
-    err_console.print(f"{len(summary.lines)} traces: {summary.passed} passed, {summary.failed} failed "
-                      f"({summary.manual_review} need manual review), {summary.errors} could not be verified",
-                      highlight=False)
+    _common.err_console.print(
+        f"{len(summary.lines)} traces: {summary.passed} passed, {summary.failed} failed "
+        f"({summary.manual_review} need manual review), {summary.errors} could not be verified",
+        highlight=False)
     raise typer.Exit(0 if summary.passed == len(summary.lines) else 1)
 
 
