@@ -83,3 +83,22 @@ def test_without_icon_or_layout_the_label_itself_is_tapped() -> None:
 def test_column_width_comes_from_the_neighbouring_labels() -> None:
     row = [OcrLine(t, (x - 30, 500, x + 30, 520), 0.9) for t, x in (("A1", 67), ("B1", 202), ("C1", 337))]
     assert column_half_width(row[1].box, row, 540) == pytest.approx(67.5)
+
+
+def test_a_glyph_ocr_reads_as_one_character_is_still_the_icon() -> None:
+    """OCR may read an app icon's glyph as a lone character (a calculator's +-x= as a CJK one): that line
+    is not masked out as text, so the tap still lands on the icon, not on the label."""
+    from PIL import Image
+
+    image = Image.new("RGB", (540, 900), (250, 250, 250))
+    draw = ImageDraw.Draw(image)
+    for x1, y1, x2, y2 in ((100, 612, 174, 626), (100, 642, 174, 656), (130, 612, 144, 686),
+                           (100, 672, 174, 686)):
+        draw.rectangle((x1, y1, x2, y2), fill=(40, 40, 40))
+    glyph = (97, 609, 177, 689)
+    lines = [OcrLine("Calculator", (41, 764, 233, 811), 0.99), OcrLine("赵", (92, 605, 180, 694), 0.9)]
+    box, how = icon_above(image, lines[0].box, lines)
+    assert how == "blob" and box is not None
+    assert inside(((box[0] + box[2]) // 2, (box[1] + box[3]) // 2), glyph)
+    result = locate_app(lines, "Calculator", image)
+    assert result.status == "found" and inside(result.candidates[0].point, glyph)

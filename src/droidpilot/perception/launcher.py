@@ -65,7 +65,9 @@ def _blob_above(arr: np.ndarray, label: Box, lines: list[OcrLine], half: float, 
     band = arr[y1:y2, x1:x2].astype(np.int16)
     diff = np.abs(band - _background(band)).max(axis=2)
     mask = (diff > BG_TOLERANCE).astype(np.uint8)
-    for ln in lines:  # other text is not an icon
+    for ln in lines:  # other text is not an icon; a lone character may be the icon's glyph (OCR reads a
+        if len(ln.text.strip()) <= 1:  # calculator's +-x= glyph as one CJK character), so it stays
+            continue
         bx1, by1, bx2, by2 = ln.box
         mask[max(0, by1 - y1):max(0, by2 - y1), max(0, bx1 - x1):max(0, bx2 - x1)] = 0
     k = max(1, h // 4)
