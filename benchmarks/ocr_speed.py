@@ -141,7 +141,7 @@ def run(entries: list[Entry], shots: list[tuple[str, SynthScreen]], repeats: int
 
 
 def describe(s: RapidSettings) -> str:
-    return (f"det {s.det_limit_side}px, rec min width {s.rec_min_width} x{s.rec_width_growth}, "
+    return (f"det short side >= {s.det_min_short}px, rec min width {s.rec_min_width} x{s.rec_width_growth}, "
             f"{s.threads} threads"
             f"{' spinning' if s.spin else ''}, cls {'on' if s.use_cls else 'off'}")
 
@@ -269,7 +269,7 @@ def main() -> None:
         Entry(f"droidpilot rapidocr ({describe(default)})", ours(default)),
     ]
     if args.ablations:
-        variants = [dataclasses.replace(default, det_limit_side=v) for v in (736, 1280, 1600)]
+        variants = [dataclasses.replace(default, det_min_short=v) for v in (432, 720, 1080)]
         variants += [dataclasses.replace(default, rec_min_width=v) for v in (96, 320)]
         variants += [dataclasses.replace(default, rec_width_growth=v) for v in (1.1, 1.35)]
         variants += [dataclasses.replace(default, threads=1), dataclasses.replace(default, spin=True),

@@ -15,7 +15,7 @@ from droidpilot.errors import DroidpilotError, InputError
 from droidpilot.perception.normalize import match_key
 from droidpilot.perception.ocr import OcrEngine, load_image, make_ocr_engine, sort_lines
 from droidpilot.perception.rapid import RapidOcrEngine, RapidSettings
-from droidpilot.perception.synth import SynthScreen
+from droidpilot.perception.synth import SynthScreen, render_list_screen
 from droidpilot.perception.types import OcrLine, box_center
 
 
@@ -98,16 +98,30 @@ def test_settings_key_names_every_setting() -> None:
     assert a != b and "det_limit_side=960" in a and "PP-OCRv6" in a
 
 
-def test_detection_size_grows_for_long_screenshots_only() -> None:
-    engine = RapidOcrEngine()
-    assert engine.det_side(1080, 2400) == 960
-    assert engine.det_side(1080, 8000) == 2800  # a scrolling capture keeps a third of its size
+def test_detection_keeps_a_phone_screens_short_side_at_540_pixels_at_least() -> None:
+    engine = RapidOcrEngine()  # phone UIs scale with density: small text is as big as on a 540-px screen
+    assert engine.det_side(720, 1600) == 1200
+    assert engine.det_side(1080, 2400) == 1200
+    assert engine.det_side(1440, 3200) == 1200
+    assert engine.det_side(2400, 1080) == 1200  # landscape: the short side is the height
+    assert engine.det_side(1080, 8000) == 4000  # a scrolling capture keeps its text size too
 
 
 def test_low_resolution_screenshots_are_not_shrunk_for_detection() -> None:
     engine = RapidOcrEngine()
     assert engine.det_side(540, 1170) == 1170  # 960 would lose 10-px status-bar text
-    assert engine.det_side(720, 1600) == 1600
+    assert engine.det_side(480, 854) == 854
+
+
+def test_small_text_on_a_720_screen_is_read_at_the_reduced_detection_size(
+        rapid_engine: RapidOcrEngine) -> None:
+    # Text 10-13 px tall at 720x1600 (a status bar's size there) is detected at 0.75x, where it is the size
+    # 540-px screens' status bars are read at.
+    screen = render_list_screen(size=(720, 1600), lang="en", theme="dark", seed=12, scale=0.3)
+    assert rapid_engine.det_side(720, 1600) < 1600
+    lines = rapid_engine.recognize(screen.image)
+    read = sum(any(match_key(lb.text) in match_key(ln.text) for ln in lines) for lb in screen.labels)
+    assert read == len(screen.labels)
 
 
 def test_engines_by_name() -> None:

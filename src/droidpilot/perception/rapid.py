@@ -1,12 +1,13 @@
 """The default OCR engine: RapidOCR 3.x on onnxruntime (CPU), with the models shipped in its wheel.
 
 Tuned for phone screenshots (see ``benchmarks/ocr_speed.py`` for the measurements behind the defaults):
-text detection runs on the screenshot scaled so its longest side is ``det_limit_side`` pixels, while
-recognition reads each line cropped from the full-resolution image, so small text keeps its detail;
+text detection runs on the screenshot scaled down, never below a short side of ``det_min_short`` pixels
+(small text keeps the size it has on a 540-px-wide phone), while recognition reads each line cropped from
+the full-resolution image, so small text keeps its detail;
 the text-direction classifier is off (phone UI text is upright); onnxruntime uses ``threads`` threads.
 Model files are given to RapidOCR by path, so it never tries to download anything. By default the
 models run straight on onnxruntime (``perception/onnx_ocr.py``, same maths), which saves a cold process
-the wrapper's import; screenshots up to ``det_full_side`` pixels long are detected at full size.
+the wrapper's import.
 """
 
 from __future__ import annotations
@@ -35,14 +36,15 @@ CLS_MODEL = "ch_ppocr_mobile_v2.0_cls_mobile.onnx"
 class RapidSettings:
     """Every setting that changes speed or output; defaults chosen from ``benchmarks/ocr_speed.py``."""
 
-    # Longest side of the image given to text detection. On 1080x2400 screens 960 reads every label down
-    # to 20-px text and misses few at 15 px, where 736 misses up to a third (1280 misses none but is
-    # slower); see benchmarks/ocr_speed.py.
+    # Longest side of the image given to text detection, unless det_min_short asks for more (on phones it
+    # does: 1200 at 720x1600, 1080x2400 and 1440x3200); see benchmarks/ocr_speed.py --sizes.
     det_limit_side: int = 960
     det_min_scale: float = 0.35  # but never scale below this (long scrolling screenshots keep their text)
-    # Screenshots whose longest side is at most this are never shrunk for detection: their small text
-    # (a 540x1170 status bar's "0.00 KB/S", about 10 px tall) is lost at 0.82x.
-    det_full_side: int = 1600
+    # Detection never shrinks a screenshot's short side below this. Phone UIs scale with pixel density, so
+    # the smallest text on a W-pixel-wide screen is about W/540 times the ~10 px of a 540x1170 status bar
+    # ("0.00 KB/S"), which is lost at 0.82x: at this short side every screen keeps it at its 540-px size.
+    # Screenshots at most this wide are detected at full size.
+    det_min_short: int = 540
     rec_batch: int = 8  # line crops recognised per onnxruntime call (the "rapidocr" backend; "onnx" plans)
     # Narrowest recognition input (at height 48) of the "onnx" backend; RapidOCR pads every line to 320 px.
     # 160 reads every label as 320 does and saves ~30% of recognition; below it, short crops (digits, dots)
@@ -142,10 +144,11 @@ class RapidOcrEngine:
     def det_side(self, width: int, height: int) -> int:
         """The longest side detection runs at for a ``width`` x ``height`` image."""
         s = self.settings
-        long_side = max(width, height)
-        if long_side <= s.det_full_side:
+        long_side, short_side = max(width, height), min(width, height)
+        if short_side <= s.det_min_short:
             return long_side
-        return max(s.det_limit_side, int(long_side * s.det_min_scale))
+        scale = max(s.det_min_short / short_side, s.det_limit_side / long_side, s.det_min_scale)
+        return min(long_side, round(long_side * scale))
 
     def recognize(self, image: ImageInput) -> list[OcrLine]:
         """Lines on ``image`` with boxes in its own pixels (axis-aligned hulls of the detected quads)."""
