@@ -125,7 +125,9 @@ def test_agent_from_the_page_with_take_over_and_stop(page: Any, studio: Studio) 
     assert page.evaluate("document.querySelectorAll('#ag-log > div').length") == steps  # paused: no steps
     page.click("#ag-back")
     page.wait_for_function(f"document.querySelectorAll('#ag-log > div').length > {steps}", timeout=60_000)
-    page.click("#ag-stop")
+    # The agent may finish the task on its own first, which disables Stop: a script click does nothing
+    # then, where page.click would wait for the button to be enabled again.
+    page.evaluate("document.getElementById('ag-stop').click()")
     page.wait_for_function("window.__studio.status.agent.state === 'finished'", timeout=60_000)
     result = page.evaluate("window.__studio.status.agent.result")
     assert result["termination"] in ("stopped", "completed"), result
