@@ -13,10 +13,8 @@ import re
 from pathlib import Path
 from typing import Any
 
-from pydantic import ValidationError
-
 from droidpilot.verify.problems import RuleError, RuleProblem, closest, did_you_mean
-from droidpilot.verify.rule import Task
+from droidpilot.verify.rule import RuleShapeError, Task
 from droidpilot.verify.spec_condition import PERCEPTION_TYPES, ConditionChecks
 from droidpilot.verify.spec_graph import graph_problems, graph_warnings
 from droidpilot.verify.spec_params import kind_of as _kind
@@ -125,7 +123,7 @@ class _Validator(ConditionChecks):
             plain["nodes"].append(node)
         try:
             return Task.model_validate(plain)
-        except ValidationError as exc:  # a shape the checks above did not foresee
+        except RuleShapeError as exc:  # a shape the checks above did not foresee
             for err in exc.errors():
                 where = ".".join(str(p) for p in err["loc"])
                 self.problem(_line(data), None, f"{where}: {err['msg']}", "fix the value's type")
