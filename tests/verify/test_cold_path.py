@@ -1,5 +1,5 @@
 """A cold `droidpilot verify` loads the OCR engine and the icon matcher only when a check needs them (and
-Rich not at all for --json)."""
+neither Rich nor pydantic at all for --json)."""
 
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ import pytest
 
 EXAMPLE = Path(__file__).resolve().parents[2] / "src" / "droidpilot" / "verify" / "examples" / "shop_search"
 HEAVY = ("onnxruntime", "cv2", "droidpilot.perception.onnx_ocr", "droidpilot.perception.icons",
-         "rich.console")  # the last: a --json run prints nothing through Rich
+         "rich.console", "pydantic")  # a --json run prints nothing through Rich; the rule is dataclasses
 
 PROBE = f"""import json, sys
 from droidpilot.cli import main
