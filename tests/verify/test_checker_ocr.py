@@ -186,6 +186,17 @@ def test_a_yes_needs_only_part_of_the_screen_and_says_what_a_whole_read_says(
     assert again.details["matched"] == early.details["matched"]
 
 
+def test_lines_wide_enough_for_the_longest_all_keyword_are_read_first() -> None:
+    from droidpilot.verify.checkers.ocr import early_yes, keyword_columns
+
+    assert keyword_columns("Weekly sync") == 11 * 14 and keyword_columns("设置") == 2 * 28
+    _, first = early_yes({"all": ["Inbox", "Weekly sync"]})  # type: ignore[misc]
+    assert first == 10 * 14  # every all-keyword is needed: the longest ("weeklysync", as matched) decides
+    _, first = early_yes({"any": ["Send email?", "Sent"]})  # type: ignore[misc]
+    assert first == 4 * 14  # one any-keyword is enough: the shortest decides
+    assert early_yes({"all": ["Inbox"], "pattern": "x"}) is None
+
+
 def test_a_no_and_a_pattern_read_the_whole_screen(dense_shot: tuple[Path, list[str]],
                                                    engine: RapidOcrEngine) -> None:
     path, labels = dense_shot

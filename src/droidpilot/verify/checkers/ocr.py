@@ -111,15 +111,18 @@ def frame_ocr_lines(frame: Frame, options: VerifierOptions | None) -> list[OcrLi
 
 
 def keyword_columns(key: str) -> int:
-    """A lower bound on how wide (columns at recognition height 48) a line holding ``key`` is: wide
-    characters (CJK) take at least 24, others at least 8. Used only to choose what to read first."""
-    return sum(24 if unicodedata.east_asian_width(ch) in "WF" else 8 for ch in key)
+    """About how wide (columns at recognition height 48) a line holding ``key`` is at least: a wide
+    character (CJK) takes some 28, another some 14 (the narrowest Latin lines on SimPhone's screens have
+    14.7 per character, most 18-48). Used only to choose what to read first, never to skip a line."""
+    return sum(28 if unicodedata.east_asian_width(ch) in "WF" else 14 for ch in key)
 
 
 def early_yes(params: dict[str, Any]) -> tuple[Enough, int] | None:
     """For an ``any``/``all`` check, the test that already decides "yes" on part of a screen's lines (every
-    ``all`` keyword and one ``any`` keyword inside a line, as ``find_keyword`` looks first) and the width
-    of the narrowest line that could hold one; None when only the whole screen can decide (a pattern)."""
+    ``all`` keyword and one ``any`` keyword inside a line, as ``find_keyword`` looks first) and how wide
+    the lines to read first are: wide enough for the longest ``all`` keyword and the shortest ``any`` one
+    (narrower lines, read afterwards, hold only shorter words). None when only the whole screen can
+    decide (a pattern)."""
     if params.get("pattern"):
         return None
     casefold = bool(params.get("ignore_case", True))
@@ -133,7 +136,9 @@ def early_yes(params: dict[str, Any]) -> tuple[Enough, int] | None:
         return (all(any(k in t for t in texts) for k in all_keys)
                 and (not any_keys or any(k in t for k in any_keys for t in texts)))
 
-    return enough, min(keyword_columns(k) for k in all_keys + any_keys)
+    widest_all = max((keyword_columns(k) for k in all_keys), default=0)
+    narrowest_any = min((keyword_columns(k) for k in any_keys), default=0)
+    return enough, max(widest_all, narrowest_any)
 
 
 def _as_list(value: Any) -> list[str]:
