@@ -82,6 +82,10 @@ class OnnxOcr:
             # other processes share (an agent beside its phone, verifier workers) the spinning thread takes
             # the core the working one needs, and a 2-thread run becomes twice as slow as a 1-thread one.
             opts.add_session_config_entry("session.intra_op.allow_spinning", "1" if spin else "0")
+            # No per-shape memory plan: recognition meets a new input shape (lines x width) at almost every
+            # batch, and planning and touching a fresh block each time cost a cold 7-frame verify about 3%
+            # (benchmarks/verify_vs_mobiflow.py); the arena's freed chunks serve instead. Same outputs.
+            opts.enable_mem_pattern = False
             try:
                 return ort.InferenceSession(str(path), opts, providers=["CPUExecutionProvider"])
             except Exception as exc:  # onnxruntime's own errors: InvalidProtobuf, NoSuchFile, Fail, ...
