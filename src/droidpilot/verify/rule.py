@@ -21,9 +21,10 @@ from typing import Any, ClassVar
 class RuleShapeError(ValueError):
     """A value of the wrong type for a rule field; ``errors()`` lists ``{"loc": path, "msg": text}``."""
 
-    def __init__(self, problems: list[dict[str, Any]]) -> None:
+    def __init__(self, problems: list[dict[str, Any]], model: str = "") -> None:
         self._problems = problems
-        super().__init__("; ".join(f"{'.'.join(map(str, p['loc']))}: {p['msg']}" for p in problems))
+        where = [".".join(map(str, (model, *p["loc"]) if model else p["loc"])) for p in problems]
+        super().__init__("; ".join(f"{w}: {p['msg']}" for w, p in zip(where, problems, strict=True)))
 
     def errors(self) -> list[dict[str, Any]]:
         return list(self._problems)
@@ -33,13 +34,13 @@ class SpecModel:
     """Keyword-only construction with defaults; keys that are not fields are kept in ``model_extra``."""
 
     EXCLUDED: ClassVar[tuple[str, ...]] = ()  # fields ``model_dump`` leaves out (where a rule came from)
+    SHAPES: ClassVar[dict[str, Any]] = {}  # field -> check(value, loc, problems), which may convert it
 
     def __init__(self, **values: Any) -> None:
         problems: list[dict[str, Any]] = []
-        shapes = SHAPES[type(self).__name__]
         for f in fields(self):  # type: ignore[arg-type]
             if f.name in values:
-                value = shapes[f.name](values.pop(f.name), (f.name,), problems)
+                value = self.SHAPES[f.name](values.pop(f.name), (f.name,), problems)
             elif f.default is not MISSING:
                 value = f.default
             elif f.default_factory is not MISSING:
@@ -49,8 +50,7 @@ class SpecModel:
                 value = None
             setattr(self, f.name, value)
         if problems:
-            name = type(self).__name__
-            raise RuleShapeError([{"loc": (name, *p["loc"]), "msg": p["msg"]} for p in problems])
+            raise RuleShapeError(problems, type(self).__name__)
         self.model_extra: dict[str, Any] = values
 
     def __eq__(self, other: object) -> bool:
@@ -102,8 +102,8 @@ def _build(cls: type[SpecModel], data: Any, loc: tuple[Any, ...], problems: list
         return None
     try:
         return cls(**{str(k): v for k, v in data.items()})
-    except RuleShapeError as exc:  # its locations start with the class name
-        problems.extend({"loc": (*loc, *p["loc"][1:]), "msg": p["msg"]} for p in exc.errors())
+    except RuleShapeError as exc:
+        problems.extend({"loc": (*loc, *p["loc"]), "msg": p["msg"]} for p in exc.errors())
         return None
 
 
@@ -144,11 +144,9 @@ def _line(value: Any, loc: tuple[Any, ...], problems: list[dict[str, Any]]) -> A
     return value
 
 
-def _model(name: str, optional: bool = True) -> Any:
+def _optional(cls: type[SpecModel]) -> Any:
     def check(value: Any, loc: tuple[Any, ...], problems: list[dict[str, Any]]) -> Any:
-        if value is None and optional:
-            return None
-        return _build(MODELS[name], value, loc, problems)
+        return None if value is None else _build(cls, value, loc, problems)
 
     return check
 
@@ -173,6 +171,8 @@ def _path(value: Any, loc: tuple[Any, ...], problems: list[dict[str, Any]]) -> A
 class Condition(SpecModel):
     """``{type, params}``: which checker decides this milestone, with what parameters."""
 
+    SHAPES: ClassVar[dict[str, Any]] = {"type": _text, "params": _mapping}
+
     type: str
     params: dict[str, Any] = field(default_factory=dict)
 
@@ -182,6 +182,8 @@ class Node(SpecModel):
     """One milestone. ``condition`` None means the node passes through at its parents' event."""
 
     EXCLUDED: ClassVar[tuple[str, ...]] = ("line",)
+    SHAPES: ClassVar[dict[str, Any]] = {"id": _text, "name": _text, "deps": _texts(), "next": _texts(),
+                                        "condition": _optional(Condition), "score": _score, "line": _line}
 
     id: str
     name: str = ""
@@ -194,6 +196,8 @@ class Node(SpecModel):
 
 @dataclass(init=False, eq=False, repr=True)
 class Success(SpecModel):
+    SHAPES: ClassVar[dict[str, Any]] = {"any_of": _texts(optional=True), "all_of": _texts(optional=True)}
+
     any_of: list[str] | None = None
     all_of: list[str] | None = None
 
@@ -203,6 +207,9 @@ class Task(SpecModel):
     """A whole rule: the task's description fields plus the DAG."""
 
     EXCLUDED: ClassVar[tuple[str, ...]] = ("source", "warnings")
+    SHAPES: ClassVar[dict[str, Any]] = {"task_id": _text, "app_id": _text, "task_type": _text,
+                                        "description": _text, "nodes": _nodes, "success": _optional(Success),
+                                        "source": _path, "warnings": _texts()}
 
     task_id: str = ""
     app_id: str = ""
@@ -240,13 +247,3 @@ class Task(SpecModel):
             return "any", list(self.success.any_of)
         return "any", self.sinks()
 
-
-MODELS: dict[str, type[SpecModel]] = {"Condition": Condition, "Node": Node, "Success": Success, "Task": Task}
-SHAPES: dict[str, dict[str, Any]] = {
-    "Condition": {"type": _text, "params": _mapping},
-    "Node": {"id": _text, "name": _text, "deps": _texts(), "next": _texts(), "condition": _model("Condition"),
-             "score": _score, "line": _line},
-    "Success": {"any_of": _texts(optional=True), "all_of": _texts(optional=True)},
-    "Task": {"task_id": _text, "app_id": _text, "task_type": _text, "description": _text, "nodes": _nodes,
-             "success": _model("Success"), "source": _path, "warnings": _texts()},
-}
