@@ -41,7 +41,12 @@ class LoopbackCluster:
         import ray
         from ray.cluster_utils import Cluster
 
+        from ray._private.utils import get_ray_address_file
+
         self.temp_dir.mkdir(parents=True, exist_ok=True)
+        # Ray records the head's address in its default temp folder (/tmp/ray) even for a head given a
+        # folder of its own, and fails if that folder is missing, as on a machine that never ran Ray.
+        Path(get_ray_address_file(None)).parent.mkdir(parents=True, exist_ok=True)
         self.cluster = Cluster(initialize_head=False)
         self.nodes["head"] = self.cluster.add_node(
             **{**NODE_DEFAULTS, "include_dashboard": False, "temp_dir": str(self.temp_dir),
