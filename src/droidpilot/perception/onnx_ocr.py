@@ -22,9 +22,9 @@ from typing import Any
 import cv2
 import numpy as np
 
-from droidpilot.errors import DroidpilotError
 from droidpilot.perception.line_memo import LineMemo
 from droidpilot.perception.ocr import ImageInput, load_image
+from droidpilot.perception.onnx_sessions import open_session
 
 DET_THRESH, UNCLIP, MIN_SIZE, MAX_CANDIDATES = 0.3, 1.6, 3, 1000
 REC_HEIGHT = 48  # lines are resized to this height, then padded to a width chosen by ``rec_width``
@@ -65,37 +65,15 @@ class OnnxOcr:
 
     The recognition model (twice the detection model's size) loads in a thread while the detection model
     loads and detects: onnxruntime lets go of the GIL while it builds a session, so a cold process uses
-    its second core for it."""
+    its second core for it. Sessions promised ahead (``perception/preload.py``) are shared, not reopened."""
 
     def __init__(self, det_model: Path, rec_model: Path, threads: int = 2, spin: bool = False) -> None:
-        import onnxruntime as ort
-
         self._rec: tuple[Any, list[str]] | None = None
         self._rec_error: BaseException | None = None
 
-        def session(path: Path) -> Any:
-            opts = ort.SessionOptions()  # one each: the two sessions are built at the same time
-            opts.intra_op_num_threads = threads
-            opts.inter_op_num_threads = 1
-            opts.log_severity_level = 3
-            # onnxruntime's worker threads busy-wait between operators by default: on a machine whose cores
-            # other processes share (an agent beside its phone, verifier workers) the spinning thread takes
-            # the core the working one needs, and a 2-thread run becomes twice as slow as a 1-thread one.
-            opts.add_session_config_entry("session.intra_op.allow_spinning", "1" if spin else "0")
-            # No per-shape memory plan: recognition meets a new input shape (lines x width) at almost every
-            # batch, and planning and touching a fresh block each time cost a cold 7-frame verify about 3%
-            # (benchmarks/verify_vs_mobiflow.py); the arena's freed chunks serve instead. Same outputs.
-            opts.enable_mem_pattern = False
-            try:
-                return ort.InferenceSession(str(path), opts, providers=["CPUExecutionProvider"])
-            except Exception as exc:  # onnxruntime's own errors: InvalidProtobuf, NoSuchFile, Fail, ...
-                raise DroidpilotError(f"the OCR model {path} cannot be loaded ({exc}); reinstall the "
-                                      "rapidocr wheel that ships it (`make venv`) or give another model_dir"
-                                      ) from None
-
         def load_rec() -> None:
             try:
-                rec = session(rec_model)
+                rec = open_session(rec_model, threads, spin)
                 meta = rec.get_modelmeta().custom_metadata_map
                 self._rec = rec, ["blank", *meta["character"].splitlines(), " "]
             except BaseException as exc:  # handed to the first caller of recognize
@@ -104,7 +82,7 @@ class OnnxOcr:
         self.memo = LineMemo()
         self._rec_loader = threading.Thread(target=load_rec, name="ocr-rec-model", daemon=True)
         self._rec_loader.start()
-        self.det = session(det_model)
+        self.det = open_session(det_model, threads, spin)
 
     def _recognizer(self) -> tuple[Any, list[str]]:
         """The recognition session and its characters, once the loading thread is done."""

@@ -15,82 +15,22 @@ from __future__ import annotations
 import logging
 import threading
 from collections.abc import Iterable
-from dataclasses import asdict, dataclass
 from functools import partial
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
-from droidpilot.errors import DroidpilotError
 from droidpilot.perception.ocr import ImageInput, clip_box, load_image, sort_lines
+from droidpilot.perception.rapid_config import (
+    DET_MODEL,
+    REC_MODEL,
+    RapidSettings,
+    model_paths,
+    shipped_model_dir,
+)
 from droidpilot.perception.reading import FinishedReading, OcrReading, Step, StepReading
 from droidpilot.perception.types import OcrLine
-
-DET_MODEL = "PP-OCRv6_det_small.onnx"
-REC_MODEL = "PP-OCRv6_rec_small.onnx"
-CLS_MODEL = "ch_ppocr_mobile_v2.0_cls_mobile.onnx"
-
-
-@dataclass(frozen=True)
-class RapidSettings:
-    """Every setting that changes speed or output; defaults chosen from ``benchmarks/ocr_speed.py``."""
-
-    # Longest side of the image given to text detection, unless det_min_short asks for more (on phones it
-    # does: 1200 at 720x1600, 1080x2400 and 1440x3200); see benchmarks/ocr_speed.py --sizes.
-    det_limit_side: int = 960
-    det_min_scale: float = 0.35  # but never scale below this (long scrolling screenshots keep their text)
-    # Detection never shrinks a screenshot's short side below this. Phone UIs scale with pixel density, so
-    # the smallest text on a W-pixel-wide screen is about W/540 times the ~10 px of a 540x1170 status bar
-    # ("0.00 KB/S"), which is lost at 0.82x: at this short side every screen keeps it at its 540-px size.
-    # Screenshots at most this wide are detected at full size.
-    det_min_short: int = 540
-    rec_batch: int = 8  # line crops recognised per onnxruntime call (the "rapidocr" backend; "onnx" plans)
-    # Narrowest recognition input (at height 48) of the "onnx" backend; RapidOCR pads every line to 320 px.
-    # 160 reads every label as 320 does and saves ~30% of recognition; below it, short crops (digits, dots)
-    # start to read differently (benchmarks/ocr_speed.py --sizes compares recall with bare RapidOCR).
-    rec_min_width: int = 160
-    # Each line is padded to the first of rec_min_width * growth**k (rounded up to 16) that holds it: a few
-    # widths, a batch each, and a line's input independent of the others (so lines repeat from memory).
-    rec_width_growth: float = 1.2
-    threads: int = 2  # onnxruntime intra-op threads
-    # Let onnxruntime's idle worker threads busy-wait ("onnx" backend). Off: on shared cores spinning made a
-    # 2-thread read twice as slow as a 1-thread one (benchmarks/ocr_speed.py --ablations).
-    spin: bool = False
-    use_cls: bool = False  # text-direction classifier (upside-down text); phone UIs do not need it
-    text_score: float = 0.5  # lines recognised with a lower confidence are dropped
-    box_thresh: float = 0.5  # detection confidence of a text box
-    # "onnx": the same models run straight on onnxruntime (perception/onnx_ocr.py), which spares a cold
-    # process the wrapper's import (its YAML configuration alone costs about 0.5 s); "rapidocr": the
-    # wrapper itself (needed for the direction classifier).
-    backend: str = "onnx"
-
-    def key(self) -> str:
-        """A stable string of every setting, for cache keys."""
-        return ",".join(f"{k}={v}" for k, v in sorted(asdict(self).items()))
-
-
-def shipped_model_dir() -> Path:
-    """Where the rapidocr wheel keeps its models."""
-    try:
-        import rapidocr
-    except ImportError as exc:
-        raise DroidpilotError(f"the rapidocr package cannot be imported ({exc}); "
-                              "install droidpilot's dependencies (`make venv`)") from None
-    return Path(rapidocr.__file__).resolve().parent / "models"
-
-
-def _model_paths(model_dir: Path, use_cls: bool) -> dict[str, Path]:
-    paths = {"Det": model_dir / DET_MODEL, "Rec": model_dir / REC_MODEL}
-    if use_cls:
-        paths["Cls"] = model_dir / CLS_MODEL
-    missing = [str(p) for p in paths.values() if not p.is_file()]
-    if missing:
-        raise DroidpilotError(
-            "RapidOCR model files are missing: " + ", ".join(missing)
-            + ". droidpilot never downloads models; reinstall the rapidocr wheel that ships them "
-            "(`.venv/bin/pip install --force-reinstall -c constraints.txt rapidocr`) or pass model_dir=")
-    return paths
 
 
 class RapidOcrEngine:
@@ -101,7 +41,7 @@ class RapidOcrEngine:
     def __init__(self, settings: RapidSettings | None = None, model_dir: Path | None = None) -> None:
         self.settings = settings or RapidSettings()
         self.model_dir = Path(model_dir) if model_dir else shipped_model_dir()
-        self._paths = _model_paths(self.model_dir, self.settings.use_cls)
+        self._paths = model_paths(self.model_dir, self.settings.use_cls)
         self._ocr: Any = None
         self._lock = threading.Lock()
 
@@ -143,12 +83,7 @@ class RapidOcrEngine:
 
     def det_side(self, width: int, height: int) -> int:
         """The longest side detection runs at for a ``width`` x ``height`` image."""
-        s = self.settings
-        long_side, short_side = max(width, height), min(width, height)
-        if short_side <= s.det_min_short:
-            return long_side
-        scale = max(s.det_min_short / short_side, s.det_limit_side / long_side, s.det_min_scale)
-        return min(long_side, round(long_side * scale))
+        return self.settings.det_side(width, height)
 
     def recognize(self, image: ImageInput) -> list[OcrLine]:
         """Lines on ``image`` with boxes in its own pixels (axis-aligned hulls of the detected quads)."""
