@@ -65,6 +65,9 @@ def verify_command(
     verbose: Annotated[bool, typer.Option("--verbose", "-v", help="List every check of every node.")] = False,
 ) -> None:
     """Verify one trace against a rule and explain the verdict."""
+    from droidpilot.verify.prefetch import prefetch_ocr
+
+    prefetch_ocr(rule, trace, ocr)  # first: the OCR models load while the verifier's modules import
     from droidpilot.verify.engine import verify
     from droidpilot.verify.setup import build_options
     from droidpilot.verify.spec import load_rule

@@ -10,10 +10,12 @@ import difflib
 import os
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from droidpilot.errors import InputError
-from droidpilot.verify.checkers.base import SUBCHECKER_ALIASES
-from droidpilot.verify.options import VerifierOptions
+
+if TYPE_CHECKING:  # the checkers and options load with the verifier, after `verify` starts its OCR prefetch
+    from droidpilot.verify.options import VerifierOptions
 
 OCR_CHOICES = ("rapidocr", "tesseract", "none")
 DEFAULT_OCR = "rapidocr"
@@ -36,6 +38,8 @@ def parse_escalation_order(text: str | None) -> tuple[str, ...] | None:
     """``"text,ocr,llm"`` -> ``("text", "ocr", "llm")``; InputError (with a suggestion) for unknown keys."""
     if text is None or not text.strip():
         return None
+    from droidpilot.verify.checkers.base import SUBCHECKER_ALIASES
+
     known = list(SUBCHECKER_ALIASES) + [v for v in SUBCHECKER_ALIASES.values() if v not in SUBCHECKER_ALIASES]
     names = tuple(part.strip() for part in text.split(",") if part.strip())
     for name in names:
@@ -71,6 +75,8 @@ def _llm_judge(choices: VerifierChoices) -> object | None:
 
 def build_options(choices: VerifierChoices) -> VerifierOptions:
     """VerifierOptions with the chosen OCR engine and LLM judge; InputError for a bad choice."""
+    from droidpilot.verify.options import VerifierOptions
+
     options = VerifierOptions()
     if choices.escalation_order:
         options.escalation_order = list(choices.escalation_order)

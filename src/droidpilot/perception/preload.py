@@ -1,0 +1,45 @@
+"""Start loading an OCR engine's models before the program that will use them has finished importing.
+
+``start("rapidocr")`` promises the default RapidOCR settings' detection and recognition sessions
+(``onnx_sessions.promise``) and opens them, one after the other, in a background thread; the engine
+``make_ocr_engine("rapidocr")`` builds later shares them instead of opening its own. A cold ``verify``
+spends its first tenth of a second importing on one core; the models load on the other meanwhile (a
+second loading thread, or detecting the first screen ahead as well, only slowed the imports down as much
+as it saved: ``benchmarks/verify_vs_mobiflow.py``). Engines without models (tesseract, none) start
+nothing. Only stdlib is imported here, so asking costs the caller nothing.
+"""
+
+from __future__ import annotations
+
+import threading
+
+PRELOADABLE = ("rapidocr",)
+
+
+def start(engine: str) -> bool:
+    """Start loading ``engine``'s models with its default settings; whether anything was started. A
+    failure (a missing or broken model file) is raised by the engine's first use, with its usual message."""
+    if engine.strip().lower() not in PRELOADABLE:
+        return False
+    from droidpilot.errors import DroidpilotError
+    from droidpilot.perception import onnx_sessions
+    from droidpilot.perception.rapid_config import RapidSettings, model_paths, shipped_model_dir
+
+    settings = RapidSettings()
+    if settings.backend != "onnx" or settings.use_cls:
+        return False  # the rapidocr wrapper opens its own sessions
+    try:
+        paths = model_paths(shipped_model_dir(), settings.use_cls)
+    except DroidpilotError:
+        return False
+    todo = [(path, found) for path in (paths["Det"], paths["Rec"])
+            if (found := onnx_sessions.promise(path, settings.threads, settings.spin)) is not None]
+    if not todo:
+        return False
+
+    def load() -> None:
+        for path, found in todo:
+            onnx_sessions.fulfil(found, path, settings.threads, settings.spin)
+
+    threading.Thread(target=load, name="ocr-preload", daemon=True).start()
+    return True

@@ -1,0 +1,37 @@
+"""`preload.start` loads the default RapidOCR models in the background, for the engine built next."""
+
+from __future__ import annotations
+
+import sys
+
+from droidpilot.perception import onnx_sessions, preload
+from droidpilot.perception.ocr import make_ocr_engine
+from droidpilot.perception.rapid import DET_MODEL, REC_MODEL, shipped_model_dir
+
+
+def test_engines_without_models_start_nothing() -> None:
+    assert preload.start("tesseract") is False
+    assert preload.start("none") is False
+
+
+def test_the_next_rapidocr_engine_reads_with_the_preloaded_models(monkeypatch, text_image) -> None:
+    monkeypatch.setattr(onnx_sessions, "_PROMISED", {})  # this test's promises only
+    assert preload.start(" RapidOCR ") is True
+    assert preload.start("rapidocr") is False  # already coming
+    promised = dict(onnx_sessions._PROMISED)
+    det = promised[onnx_sessions._key(shipped_model_dir() / DET_MODEL, 2, False)].result(timeout=60)
+    rec = promised[onnx_sessions._key(shipped_model_dir() / REC_MODEL, 2, False)].result(timeout=60)
+    engine = make_ocr_engine("rapidocr")
+    lines = engine.recognize(text_image(["Preloaded models"]))
+    assert engine._direct().det is det and engine._direct()._recognizer()[0] is rec
+    assert [line.text for line in lines] == ["Preloaded models"]
+
+
+def test_the_module_asks_for_nothing_heavy_when_imported() -> None:
+    import subprocess
+
+    code = ("import sys; import droidpilot.perception.preload, droidpilot.perception.onnx_sessions, "
+            "droidpilot.perception.rapid_config, droidpilot.verify.prefetch; "
+            "print(sorted(m for m in ('numpy', 'onnxruntime', 'cv2', 'PIL') if m in sys.modules))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "[]"
