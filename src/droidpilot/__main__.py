@@ -1,5 +1,5 @@
 """`python -m droidpilot` runs the command line."""
 
-from droidpilot.cli import main
+from droidpilot.cli import console
 
-main()
+console()
