@@ -31,12 +31,12 @@ endef
 
 venv: $(STAMP)
 
+# The editable install leaves droidpilot's own modules uncompiled: compiling them once spares every cold
+# command compiling them again where PYTHONDONTWRITEBYTECODE is set (container images often set it).
 $(STAMP): pyproject.toml constraints.txt
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --disable-pip-version-check --upgrade "pip>=24"
 	$(BIN)/python -m pip install --quiet --disable-pip-version-check -c constraints.txt -e '.[dev,ray,studio]'
-	# An editable install leaves droidpilot's own modules uncompiled; where PYTHONDONTWRITEBYTECODE is set
-	# (container images often set it) every cold command would compile them again (~25 ms of a verify).
 	$(BIN)/python -m compileall -q src >/dev/null
 	touch $(STAMP)
 

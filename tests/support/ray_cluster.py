@@ -39,9 +39,8 @@ class LoopbackCluster:
     def start(self, head: dict[str, Any], workers: dict[str, dict[str, Any]]) -> LoopbackCluster:
         """Start the head node (``head``: extra node args) and the named worker nodes, then connect."""
         import ray
-        from ray.cluster_utils import Cluster
-
         from ray._private.utils import get_ray_address_file
+        from ray.cluster_utils import Cluster
 
         self.temp_dir.mkdir(parents=True, exist_ok=True)
         # Ray records the head's address in its default temp folder (/tmp/ray) even for a head given a
