@@ -26,7 +26,7 @@ def start(engine: str) -> bool:
     from droidpilot.perception.rapid_config import RapidSettings, model_paths, shipped_model_dir
 
     settings = RapidSettings()
-    if settings.backend != "onnx" or settings.use_cls:
+    if not settings.direct:
         return False  # the rapidocr wrapper opens its own sessions
     try:
         paths = model_paths(shipped_model_dir(), settings.use_cls)

@@ -92,7 +92,7 @@ class RapidOcrEngine:
         return self._recognize_wrapped(image)
 
     def _steps_possible(self) -> bool:
-        return self.settings.backend == "onnx" and not self.settings.use_cls
+        return self.settings.direct
 
     def start_reading(self, image: ImageInput) -> OcrReading:
         """Detect the text on ``image`` now; recognise it batch by batch as the reading is asked to (see

@@ -50,6 +50,12 @@ class RapidSettings:
     # wrapper itself (needed for the direction classifier).
     backend: str = "onnx"
 
+    @property
+    def direct(self) -> bool:
+        """Whether the models run straight on onnxruntime (``perception/onnx_ocr.py``), which the direction
+        classifier's wrapper backend cannot."""
+        return self.backend == "onnx" and not self.use_cls
+
     def det_side(self, width: int, height: int) -> int:
         """The longest side detection runs at for a ``width`` x ``height`` image."""
         long_side, short_side = max(width, height), min(width, height)
