@@ -4,6 +4,8 @@ that cannot load is reported where it is used, as when nothing was promised."""
 from __future__ import annotations
 
 import shutil
+import subprocess
+import sys
 import threading
 
 import pytest
@@ -50,3 +52,50 @@ def test_a_broken_promised_model_fails_where_it_is_used_with_the_usual_message(t
     for _ in range(2):
         with pytest.raises(DroidpilotError, match=r"cannot be loaded .*reinstall the rapidocr wheel"):
             onnx_sessions.open_session(broken)
+
+
+# Recognition's first batch after a detection, in a process whose sessions share one arena or (as if
+# onnxruntime could not register it) keep their own: the page faults that batch costs.
+ARENA_PROBE = """import resource, sys
+import numpy as np
+from droidpilot.perception import onnx_sessions
+from droidpilot.perception.rapid_config import DET_MODEL, REC_MODEL, shipped_model_dir
+if sys.argv[1] == "own":
+    onnx_sessions._ARENA.append(False)
+det = onnx_sessions.new_session(shipped_model_dir() / DET_MODEL)
+rec = onnx_sessions.new_session(shipped_model_dir() / REC_MODEL)
+det.run(None, {det.get_inputs()[0].name: np.zeros((1, 3, 960, 448), np.float32)})
+before = resource.getrusage(resource.RUSAGE_SELF).ru_minflt
+rec.run(None, {rec.get_inputs()[0].name: np.zeros((8, 3, 48, 160), np.float32)})
+print(resource.getrusage(resource.RUSAGE_SELF).ru_minflt - before)
+"""
+
+
+def test_recognition_reuses_the_memory_detection_freed() -> None:
+    faults = {}
+    for mode in ("own", "shared"):
+        proc = subprocess.run([sys.executable, "-c", ARENA_PROBE, mode], capture_output=True, text=True,
+                              timeout=120)
+        assert proc.returncode == 0, proc.stderr
+        faults[mode] = int(proc.stdout)
+    assert faults["own"] > 2000  # a fresh arena of its own: every page of its activations is new
+    assert faults["shared"] * 10 < faults["own"]
+
+
+def test_shared_sessions_read_as_sessions_of_their_own_do(models) -> None:
+    """The shared arena changes where activations live, not what the models compute."""
+    import numpy as np
+
+    rng = np.random.default_rng(0)
+    det = models / DET_MODEL
+    x = (rng.standard_normal((1, 3, 320, 256)) * 0.5).astype(np.float32)
+    shared = onnx_sessions.new_session(det)
+    assert onnx_sessions._ARENA == [True]
+    out = shared.run(None, {shared.get_inputs()[0].name: x})[0]
+    import onnxruntime as ort
+
+    opts = ort.SessionOptions()  # new_session's options, less the shared arena
+    opts.intra_op_num_threads, opts.inter_op_num_threads, opts.enable_mem_pattern = 2, 1, False
+    opts.add_session_config_entry("session.intra_op.allow_spinning", "0")
+    own = ort.InferenceSession(str(det), opts, providers=["CPUExecutionProvider"])
+    assert np.array_equal(out, own.run(None, {own.get_inputs()[0].name: x})[0])
