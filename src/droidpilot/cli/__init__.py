@@ -44,8 +44,9 @@ COMMAND_MODULES: dict[str, tuple[str, ...]] = {
 }
 
 
-# Commands that end by printing and hold nothing but memory (loaded OCR models) when they do: their process
-# exits without Python's teardown, which spends some 40 ms freeing the onnxruntime sessions of a cold run.
+# Commands that read a few screens, print and end, holding nothing but memory (loaded OCR models) when they
+# do: their process is set up for a short run (``_oneshot``) and exits without Python's teardown, which
+# spends some 40 ms freeing the onnxruntime sessions of a cold run.
 QUICK_EXIT = frozenset({"verify", "ocr", "locate"})
 
 
@@ -117,12 +118,18 @@ def main() -> None:
 
 
 def console() -> None:
-    """The `droidpilot` program (console script and ``python -m droidpilot``): ``main``, whose commands in
-    ``QUICK_EXIT`` then end the process without the interpreter's teardown (see ``_quick_exit``)."""
+    """The `droidpilot` program (console script and ``python -m droidpilot``): ``main``. The commands in
+    ``QUICK_EXIT`` set up their process for a short run (``_oneshot``) and end it without the interpreter's
+    teardown (see ``_quick_exit``)."""
+    quick = bool(sys.argv[1:2]) and sys.argv[1] in QUICK_EXIT
+    if quick:
+        from droidpilot.cli import _oneshot
+
+        _oneshot.prepare()  # before numpy loads: freed buffers kept for reuse, no spinning BLAS thread
     try:
         main()
     except SystemExit as exc:
-        if sys.argv[1:2] and sys.argv[1] in QUICK_EXIT:
+        if quick:
             _quick_exit(exc.code)
         raise
 
