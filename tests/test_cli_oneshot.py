@@ -71,7 +71,9 @@ print(asked, os.environ.get("OPENBLAS_NUM_THREADS"), threads, found[0]() if foun
 
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="counts threads in /proc")
 def test_numpy_starts_no_blas_thread_unless_the_user_set_a_count() -> None:
-    env = {k: v for k, v in os.environ.items() if k not in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS")}
+    from droidpilot.cli._oneshot import BLAS_THREAD_VARIABLES
+
+    env = {k: v for k, v in os.environ.items() if k not in BLAS_THREAD_VARIABLES}
     proc = subprocess.run([sys.executable, "-c", BLAS_PROBE], capture_output=True, text=True, timeout=60,
                           env=env)
     assert proc.returncode == 0, proc.stderr
@@ -80,3 +82,7 @@ def test_numpy_starts_no_blas_thread_unless_the_user_set_a_count() -> None:
                           env={**env, "OPENBLAS_NUM_THREADS": "2"})
     assert proc.returncode == 0, proc.stderr
     assert proc.stdout.split()[:2] == ["False", "2"]  # the user's count stands
+    proc = subprocess.run([sys.executable, "-c", BLAS_PROBE], capture_output=True, text=True, timeout=60,
+                          env={**env, "OMP_NUM_THREADS": "2"})
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.split()[:2] == ["False", "None"]  # set through OpenMP's variable: left alone too

@@ -23,7 +23,8 @@ M_TRIM_THRESHOLD = -1  # glibc's mallopt parameters (malloc.h)
 M_MMAP_THRESHOLD = -3
 MMAP_THRESHOLD = 32 << 20  # the largest value glibc accepts on 64-bit systems
 TRIM_THRESHOLD = 1 << 30
-BLAS_THREAD_VARIABLES = ("OPENBLAS_NUM_THREADS",)
+# OpenBLAS takes its thread count from the first of these that is set; a user who set any one chose it.
+BLAS_THREAD_VARIABLES = ("OPENBLAS_NUM_THREADS", "GOTO_NUM_THREADS", "OMP_NUM_THREADS")
 
 
 def keep_freed_memory() -> bool:

@@ -7,7 +7,7 @@ on a second core while the first imports the rest of the program. Only stdlib is
 
 Every OCR session draws its working memory from one arena (``_shared_arena``): detection and recognition
 run one after the other, so recognition reuses the blocks detection freed instead of growing an arena of
-its own, and a cold process touches (page-faults) about a third less memory.
+its own, and a cold verify touches (page-faults) about a quarter less memory.
 """
 
 from __future__ import annotations
