@@ -20,7 +20,7 @@ def _cases(name: str) -> list[Any]:
 
 
 @pytest.mark.parametrize("case", [c for n in ("mobile_agent", "json", "mobiagent", "coordinates",
-                                                "tool_calls") for c in _cases(n)])
+                                                "tool_calls", "styles") for c in _cases(n)])
 def test_example_parses_to_its_action(case: dict[str, Any]) -> None:
     parsed = parse_reply(case.get("reply") or case.get("content", ""), case.get("tool_calls"))
     assert parsed.action.format() == case["action"]
