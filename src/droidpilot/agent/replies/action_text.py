@@ -54,8 +54,9 @@ def _shaped(line: str, code: bool) -> bool:
     return code and is_bare_action(cleaned)
 
 
-def _read(line: str, code: bool) -> tuple[str, Action, str] | None:
-    """(the text read, Action, format) of a purposeful action in ``line`` or its code spans, or None."""
+def _read(line: str, code: bool) -> list[tuple[str, Action, str]]:
+    """(text read, Action, format) of the purposeful action ``line`` is, else of each in its code spans."""
+    out = []
     for text, in_code in [(line, code)] + [(s, True) for s in _SPAN.findall(line)]:
         if not _shaped(text, in_code):
             continue
@@ -63,8 +64,10 @@ def _read(line: str, code: bool) -> tuple[str, Action, str] | None:
             action, fmt = read_line(text)
         except ReplyParseError:
             continue
-        return text, action, fmt
-    return None
+        out.append((text, action, fmt))
+        if text == line:  # the whole line is the action: code spans inside it are its arguments
+            break
+    return out
 
 
 def choose(body: str) -> str:
@@ -73,7 +76,7 @@ def choose(body: str) -> str:
     entries = _entries(body)
     if not entries:
         raise ReplyParseError("the 'Action:' line is empty")
-    found = [r for r in (_read(text, code) for text, code in entries) if r is not None]
+    found = [r for text, code in entries for r in _read(text, code)]
     distinct = list(dict.fromkeys(r[1] for r in found))
     if len(distinct) > 1:
         raise ReplyParseError(f"the Action names two different actions ({distinct[0].format()} and "

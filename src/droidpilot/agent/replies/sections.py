@@ -32,7 +32,7 @@ _WORD_OF = {w: name for name, words in LABELS.items() for w in words}
 _WORDS = "|".join(re.escape(w).replace(r"\ ", r"[ \t]+") for w in sorted(_WORD_OF, key=len, reverse=True))
 _END = r"(?![A-Za-z])"  # an English label is a whole word: "Actions" is not "Action" + "s"
 # line start: quote marks, heading hashes, a bullet, a number, emphasis, then the label, closing emphasis
-_PREFIX = r"^[ \t]*(?:>[ \t]*)*(?:#{1,6}[ \t]*)?(?:[-*+][ \t]+)?(?:\d{1,2}[.)][ \t]*)?[*_`]*[ \t]*"
+_PREFIX = r"^[ \t]*(?:>[ \t]*)*(?:#{1,6}[ \t]*)?(?:[-*+][ \t]+)?[*_`]*(?:\d{1,2}[.)][ \t]*)?[*_`]*[ \t]*"
 _CLOSE = r"[ \t]*[*_`]*[ \t]*"
 # "Label: text" / "**Label:** text" / "Label - text" at a line start ...
 _COLON = re.compile(_PREFIX + r"(" + _WORDS + r")" + _END + _CLOSE + r"(?:[:：]|[-–—](?=[ \t]|$))[*_ \t]*",
