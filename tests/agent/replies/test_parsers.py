@@ -46,3 +46,10 @@ def test_tool_schema_offers_one_function_per_action() -> None:
     for tool in tool_schema(extended=True):
         params = tool["function"]["parameters"]
         assert params["type"] == "object" and set(params["required"]) <= set(params["properties"])
+
+
+@pytest.mark.parametrize("reply", ['Action: ' + '{"a": ' * 3000 + '1' + '}' * 3000,
+                                   "Action: " + "{'a': " * 3000 + "1" + "}" * 3000])
+def test_deeply_nested_objects_are_refused_with_a_reason(reply: str) -> None:
+    with pytest.raises(ReplyParseError, match="Unknown action"):
+        parse_reply(reply)

@@ -17,7 +17,8 @@ from droidpilot.agent.replies.base import ParsedReply, ReplyParseError
 
 _FENCED = re.compile(r"```[^\n`]*\n?(.*?)(?:```|\Z)", re.DOTALL)
 _SPAN = re.compile(r"`([^`\n]+)`")
-_SHAPED = re.compile(r"^[\w .\-]+\s*[(\[<（].*[)\]>）]$", re.DOTALL)
+_VERB = re.compile(r"[\w .\-]+")
+_OPENERS, _CLOSERS = "([<（", ")]>）"
 
 
 def read_line(line: str) -> tuple[Action, str]:
@@ -49,7 +50,10 @@ def _shaped(line: str, code: bool) -> bool:
     """Is ``line`` written as an action on purpose, not prose that happens to start with a verb?"""
     cleaned = re.sub(r"^(?:[-*>]\s+|\d+[.)]\s+)", "", line.strip()).strip("*_` ")
     cleaned = cleaned.rstrip(".。;；!").strip("*_` ")
-    if _SHAPED.match(cleaned) or keyword_actions.is_keyword(cleaned):
+    opener = next((i for i, ch in enumerate(cleaned) if ch in _OPENERS), -1)
+    if opener > 0 and cleaned.endswith(tuple(_CLOSERS)) and _VERB.fullmatch(cleaned[:opener]):
+        return True  # a verb and its bracketed argument: click text (OK), tap(1, 2), CLICK <point>..
+    if keyword_actions.is_keyword(cleaned):
         return True
     return code and is_bare_action(cleaned)
 

@@ -54,7 +54,7 @@ def json_objects(text: str) -> list[dict[str, Any]]:
     while i != -1:
         try:
             value, end = decoder.raw_decode(source, i)
-        except json.JSONDecodeError:
+        except (json.JSONDecodeError, RecursionError):
             value, end = _python_dict(source, i)
             if value is None:
                 i = source.find("{", i + 1)
@@ -65,10 +65,14 @@ def json_objects(text: str) -> list[dict[str, Any]]:
     return out
 
 
+# An action dict is small and shallow; bigger or deeper text is not read as one (and costs no time).
+_DICT_CHARS, _DICT_DEPTH = 20_000, 8
+
+
 def _python_dict(source: str, start: int) -> tuple[Any, int]:
     """(dict, end) for a Python dict literal opening at ``start``, or (None, start) when there is none."""
     depth, quote, i = 0, "", start
-    while i < len(source):
+    while i < min(len(source), start + _DICT_CHARS):
         ch = source[i]
         if quote:
             if ch == "\\":
@@ -79,6 +83,8 @@ def _python_dict(source: str, start: int) -> tuple[Any, int]:
             quote = ch
         elif ch == "{":
             depth += 1
+            if depth > _DICT_DEPTH:
+                return None, start
         elif ch == "}":
             depth -= 1
             if depth == 0:

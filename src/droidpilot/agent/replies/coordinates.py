@@ -17,7 +17,12 @@ from droidpilot.agent.actions import Action
 from droidpilot.agent.replies.base import ReplyParseError
 from droidpilot.agent.replies.json_actions import to_action
 
-_CALL = re.compile(r"^\s*`*([A-Za-z_][\w.]*)\s*\((.*)\)\s*`*\s*\.?\s*$", re.DOTALL)
+_CALL = re.compile(r"([A-Za-z_][\w.]*)\s*\((.*)\)", re.DOTALL)  # matched on a _bare() line, in full
+
+
+def _bare(line: str) -> str:
+    """``line`` without the backticks, spaces and final period around it."""
+    return line.strip().strip("`").strip().removesuffix(".").rstrip().strip("`").strip()
 _KWARG = re.compile(r"(\w+)\s*=\s*(?:'((?:[^'\\]|\\.)*)'|\"((?:[^\"\\]|\\.)*)\""
                     r"|(\[[^\]]*\]|\([^)]*\)|[-\d.]+))")
 _TAGS = re.compile(r"<\|?/?(?:box_start|box_end|point|bbox)\|?>")
@@ -27,7 +32,7 @@ def is_call(line: str) -> bool:
     """Is ``line`` a keyword-argument call (``name(key=...)``), or an empty one with an underscore or
     module name, UI-TARS's ``finished()``/``wait()`` or CogAgent's ``END()``? Mobile-Agent's ``wait (2)``
     is not: its argument is positional."""
-    match = _CALL.match(line)
+    match = _CALL.fullmatch(_bare(line))
     if match is None:
         return False
     name, args = match.group(1), match.group(2).strip()
@@ -45,7 +50,7 @@ def _value(raw: str) -> Any:
 
 def parse_call(line: str) -> Action:
     """The Action of one call line; ReplyParseError naming the problem when it is not one."""
-    match = _CALL.match(line)
+    match = _CALL.fullmatch(_bare(line))
     if match is None:
         raise ReplyParseError(f"{line!r} is not an action call such as click(start_box='(x,y)')")
     name, args = match.group(1).rsplit(".", 1)[-1], match.group(2)  # mobile.home() is home()

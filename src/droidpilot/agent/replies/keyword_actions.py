@@ -10,16 +10,21 @@ from droidpilot.agent.actions import Action
 from droidpilot.agent.replies.base import ReplyParseError, numbers
 from droidpilot.agent.replies.json_actions import to_action
 
-_LINE = re.compile(r"^\s*`*([A-Z][A-Z_]+)\s*(<point>.*?</point>|\[.*\])?\s*`*\s*\.?\s*$", re.DOTALL)
+_LINE = re.compile(r"([A-Z][A-Z_]+)\s*(<point>.*?</point>|\[.*\])?", re.DOTALL)  # on a _bare() line, in full
 _POINTED = {"CLICK": "click", "TAP": "click", "LONG_PRESS": "long_press"}
 _TEXTUAL = {"TYPE": "type", "OPEN_APP": "open_app", "SCROLL": "scroll"}
 _BARE = {"PRESS_BACK": "back", "PRESS_HOME": "home", "PRESS_RECENT": "recents", "PRESS_RECENTS": "recents",
          "ENTER": "enter", "PRESS_ENTER": "enter", "WAIT": "wait", "COMPLETE": "stop"}
 
 
+def _bare(line: str) -> str:
+    """``line`` without the backticks, spaces and final period around it."""
+    return line.strip().strip("`").strip().removesuffix(".").rstrip().strip("`").strip()
+
+
 def is_keyword(line: str) -> bool:
     """Is ``line`` one OS-Atlas keyword action (an upper-case name from the table, with its argument)?"""
-    match = _LINE.match(line)
+    match = _LINE.fullmatch(_bare(line))
     if match is None:
         return False
     name, arg = match.group(1), match.group(2)
@@ -29,7 +34,7 @@ def is_keyword(line: str) -> bool:
 
 def parse(line: str) -> Action:
     """The Action of one keyword line; ReplyParseError when it is not one or its argument is wrong."""
-    match = _LINE.match(line)
+    match = _LINE.fullmatch(_bare(line))
     if match is None or not is_keyword(line):
         raise ReplyParseError(f"{line!r} is not an OS-Atlas action such as CLICK <point>[[x, y]]</point>")
     name, arg = match.group(1), match.group(2) or ""

@@ -11,6 +11,7 @@ when capitalised or Chinese, so "the next action: ..." inside a thought stays th
 
 from __future__ import annotations
 
+import bisect
 import re
 from dataclasses import dataclass
 
@@ -30,20 +31,14 @@ LABELS: dict[str, tuple[str, ...]] = {
 }
 _WORD_OF = {w: name for name, words in LABELS.items() for w in words}
 _WORDS = "|".join(re.escape(w).replace(r"\ ", r"[ \t]+") for w in sorted(_WORD_OF, key=len, reverse=True))
-_END = r"(?![A-Za-z])"  # an English label is a whole word: "Actions" is not "Action" + "s"
-# line start: quote marks, heading hashes, a bullet, a number, emphasis, then the label, closing emphasis
-_PREFIX = r"^[ \t]*(?:>[ \t]*)*(?:#{1,6}[ \t]*)?(?:[-*+][ \t]+)?[*_`]*(?:\d{1,2}[.)][ \t]*)?[*_`]*[ \t]*"
-_CLOSE = r"[ \t]*[*_`]*[ \t]*"
-# "Label: text" / "**Label:** text" / "Label - text" at a line start ...
-_COLON = re.compile(_PREFIX + r"(" + _WORDS + r")" + _END + _CLOSE + r"(?:[:：]|[-–—](?=[ \t]|$))[*_ \t]*",
-                    re.IGNORECASE | re.MULTILINE)
-# ... or a line that is only the label: "### Action", "### Thought ###", "**Action**", "Action"
-_ALONE = re.compile(_PREFIX + r"(" + _WORDS + r")" + _END + _CLOSE + r"#*[ \t]*[:：]?[*_ \t]*$",
-                    re.IGNORECASE | re.MULTILINE)
-# ... or, in replies written on one line, after whitespace or punctuation ("... Thought: ...")
-_INLINE = re.compile(r"(?:^|(?<=[\s.。;；,，)）*_`]))[*_`]*(" + _WORDS + r")" + _END
-                     + r"[ \t*_`]*[:：][*_ \t]*", re.IGNORECASE | re.MULTILINE)
-_HEADING = re.compile(r"^[ \t]*#{1,6}[ \t]+\S.*$", re.MULTILINE)
+# a label word, whole ("Actions" is not "Action" + "s"); matched at a known position, never scanned with
+# nested repeats, so a line of 100,000 stars or spaces costs linear time
+_WORD = re.compile(r"(" + _WORDS + r")(?![A-Za-z])", re.IGNORECASE)
+# in replies written on one line: a label word followed by a colon ("... Thought: ...")
+_INLINE = re.compile(r"(" + _WORDS + r")(?![A-Za-z])[ \t*_`]*[:：]", re.IGNORECASE)
+_INLINE_AFTER = frozenset(" \t\r\n.。;；,，)）*_`")  # what may stand before an inline label
+_HEADING = re.compile(r"^[ \t]*#{1,6}[ \t]+\S", re.MULTILINE)
+_NUMBER = re.compile(r"\d{1,2}[.)]")
 _FENCE = re.compile(r"```.*?(?:```|\Z)", re.DOTALL)
 
 
@@ -65,20 +60,69 @@ def _masked(text: str, spans: list[tuple[int, int]]) -> str:
     return "".join(chars)
 
 
+def _line_label(line: str) -> tuple[str, int] | None:
+    """(section name, where its body starts in ``line``) when ``line`` opens with a label: quote marks,
+    heading hashes, a bullet, a number and emphasis before it; a colon or a dash after it, or nothing
+    more on the line but closing emphasis or hashes ("### Thought ###", "**Action**")."""
+    rest = line.lstrip(" \t")
+    while rest.startswith(">"):
+        rest = rest[1:].lstrip(" \t")
+    hashes = len(rest) - len(rest.lstrip("#"))
+    if 0 < hashes <= 6:
+        rest = rest[hashes:].lstrip(" \t")
+    if rest[:1] in ("-", "*", "+") and rest[1:2] in (" ", "\t"):
+        rest = rest[1:].lstrip(" \t")
+    rest = rest.lstrip("*_`")
+    number = _NUMBER.match(rest)
+    if number:
+        rest = rest[number.end():]
+    rest = rest.lstrip("*_` \t")
+    word = _WORD.match(rest)
+    if word is None:
+        return None
+    name = _WORD_OF[_norm(word.group(1))]
+    after = rest[word.end():].lstrip(" \t*_`")
+    colon = after[:1] in (":", "：")
+    dash = after[:1] in ("-", "–", "—") and after[1:2] in (" ", "\t", "")
+    if colon or dash:
+        body = after[1:].lstrip("*_ \t")
+    elif not after.strip("#:：*_ \t"):
+        body = ""
+    else:
+        return None
+    return name, len(line) - len(body)
+
+
 def _starts(source: str) -> list[tuple[int, int, str]]:
     """(label start, body start, section name) of every label and heading in ``source``, in order."""
     found: dict[int, tuple[int, int, str]] = {}
-    for m in _COLON.finditer(source):
-        found[m.start()] = (m.start(), m.end(), _WORD_OF[_norm(m.group(1))])
-    for m in _ALONE.finditer(source):
-        found.setdefault(m.start(), (m.start(), m.end(), _WORD_OF[_norm(m.group(1))]))
-    for m in _HEADING.finditer(source):  # any other heading ends the section before it
-        found.setdefault(m.start(), (m.start(), m.end(), "other"))
-    covered = [(s, e) for s, e, _ in found.values()]
+    offset = 0
+    lines_with_label = set()
+    line_starts = []
+    for line in source.split("\n"):
+        line_starts.append(offset)
+        text = line.rstrip("\r")
+        label = _line_label(text)
+        if label is not None:
+            found[offset] = (offset, offset + label[1], label[0])
+            lines_with_label.add(offset)
+        elif _HEADING.match(text):  # any other heading ends the section before it
+            found[offset] = (offset, offset + len(text), "other")
+        offset += len(line) + 1
     for m in _INLINE.finditer(source):
-        inside = any(s <= m.start(1) < e for s, e in covered)
-        if not inside and not m.group(1)[0].islower():
-            found[m.start(1)] = (m.start(1), m.end(), _WORD_OF[_norm(m.group(1))])
+        at = m.start(1)
+        line_start = line_starts[bisect.bisect_right(line_starts, at) - 1]
+        before = source[line_start:at].rstrip("*_`")
+        if m.group(1)[0].islower() or (before and before[-1] not in _INLINE_AFTER):
+            continue
+        if line_start in lines_with_label and not source[line_start:at].strip(" \t>#*_`-+0123456789.)"):
+            continue  # the line's own label, already found
+        if line_start in lines_with_label and at < found[line_start][1]:
+            continue
+        body = m.end()
+        while body < len(source) and source[body] in "*_ \t":
+            body += 1
+        found[at] = (at, body, _WORD_OF[_norm(m.group(1))])
     return [found[k] for k in sorted(found)]
 
 
