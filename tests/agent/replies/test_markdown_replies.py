@@ -78,6 +78,7 @@ def test_two_different_actions_are_asked_again(reply: str) -> None:
     "Action: click text (Display)\nThen tap (OK) once it opens.",
     "### Action ###\nTap (540, 160)\n### Operation ###\nTap the search bar.",  # v2's summary is not read
     "Action_Summary: tap the Library tab.\nAction: click(start_box='(610,2280)')",
+    "Thought: reply to Ana. Action: click text (Hello. Plan: meet at 5)",  # "Plan:" inside is text
 ])
 def test_one_action_with_words_around_it_is_read(reply: str) -> None:
     assert parse_reply(reply).action.name in ("click_text", "tap")

@@ -53,3 +53,9 @@ def test_tool_schema_offers_one_function_per_action() -> None:
 def test_deeply_nested_objects_are_refused_with_a_reason(reply: str) -> None:
     with pytest.raises(ReplyParseError, match="Unknown action"):
         parse_reply(reply)
+
+
+def test_every_collected_style_names_its_source() -> None:
+    styles = yaml.safe_load((EXAMPLES / "styles.yaml").read_text("utf-8"))
+    assert all(s.get("source") and s.get("style") and s.get("action") for s in styles)
+    assert len({s["style"] for s in styles}) == len(styles) >= 20

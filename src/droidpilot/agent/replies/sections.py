@@ -34,8 +34,11 @@ _WORDS = "|".join(re.escape(w).replace(r"\ ", r"[ \t]+") for w in sorted(_WORD_O
 # a label word, whole ("Actions" is not "Action" + "s"); matched at a known position, never scanned with
 # nested repeats, so a line of 100,000 stars or spaces costs linear time
 _WORD = re.compile(r"(" + _WORDS + r")(?![A-Za-z])", re.IGNORECASE)
-# in replies written on one line: a label word followed by a colon ("... Thought: ...")
-_INLINE = re.compile(r"(" + _WORDS + r")(?![A-Za-z])[ \t*_`]*[:：]", re.IGNORECASE)
+# in replies written on one line: a label word followed by a colon ("... Thought: ..."); only the words
+# of Mobile-Agent's own labels, so "Plan:", "Note:" or "Reason:" inside a typed text or a thought stay text
+_INLINE_WORDS = ("observation", "thought", "action", "grounded operation", "观察", "思考", "操作", "动作")
+_INLINE = re.compile(r"(" + "|".join(w.replace(" ", r"[ \t]+") for w in _INLINE_WORDS) + r")(?![A-Za-z])"
+                     r"[ \t*_`]*[:：]", re.IGNORECASE)
 _INLINE_AFTER = frozenset(" \t\r\n.。;；,，)）*_`")  # what may stand before an inline label
 _HEADING = re.compile(r"^[ \t]*#{1,6}[ \t]+\S", re.MULTILINE)
 _NUMBER = re.compile(r"\d{1,2}[.)]")
