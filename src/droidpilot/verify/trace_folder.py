@@ -78,7 +78,7 @@ def _load_actions(folder: Path) -> tuple[dict[str, Any], dict[int, dict[str, Any
 
 def _load_react(folder: Path) -> dict[int, dict[str, Any]]:
     path = folder / "react.json"
-    if not path.exists():
+    if not path.exists() and not path.is_symlink():  # a looping or dangling link is reported, not skipped
         return {}
     data = _read_json(path)
     if not isinstance(data, list):
