@@ -21,6 +21,7 @@ from droidpilot.datalimits import load_json_text
 from droidpilot.errors import InputError
 from droidpilot.verify.frame import Frame, UiElement, parse_bounds, parse_ui_xml
 from droidpilot.verify.trace import Trace, check_readable, link_frames
+from droidpilot.verify.trace_fields import number_field, shown_value, step_indices, text_field
 
 _IMAGE = re.compile(r"^(\d+)\.(png|jpg|jpeg)$", re.IGNORECASE)
 _XML = re.compile(r"^(\d+)\.xml$", re.IGNORECASE)
@@ -39,23 +40,40 @@ def _read_json(path: Path) -> Any:
 
 def _by_step(items: list[Any], path: Path) -> dict[int, dict[str, Any]]:
     """Key records by step N (1-based). ``action_index`` counts from 1, or from 0 when some record has 0;
-    records without it are numbered by position."""
+    when no record has one they are numbered by position (a mix, or a value that is not a whole number,
+    is an InputError)."""
     for i, item in enumerate(items):
         if not isinstance(item, dict):
             raise InputError(f"{path}: entry {i} must be an object, got {type(item).__name__}")
-    indices = [item.get("action_index") for item in items]
-    if items and all(isinstance(v, int) and not isinstance(v, bool) for v in indices):
-        shift = 1 if min(indices) == 0 else 0  # type: ignore[type-var]
-        out: dict[int, dict[str, Any]] = {}
-        for i, (item, idx) in enumerate(zip(items, indices, strict=True)):
-            step = int(idx) + shift  # type: ignore[arg-type]
-            if step < 1:
-                raise InputError(f"{path}: entry {i} has action_index {idx}; indices count from 1")
-            if step in out:
-                raise InputError(f"{path}: entry {i} repeats action_index {idx}")
-            out[step] = item
-        return out
-    return {i + 1: item for i, item in enumerate(items)}
+    indices = step_indices(items, str(path))
+    if indices is None:
+        return {i + 1: item for i, item in enumerate(items)}
+    shift = 1 if min(indices) == 0 else 0
+    out: dict[int, dict[str, Any]] = {}
+    for i, (item, idx) in enumerate(zip(items, indices, strict=True)):
+        step = idx + shift
+        if step < 1:
+            raise InputError(f"{path}: entry {i} has action_index {idx}; indices count from 1")
+        if step in out:
+            raise InputError(f"{path}: entry {i} repeats action_index {idx}")
+        out[step] = item
+    return out
+
+
+def _check_bounds(action: Mapping[str, Any], where: str) -> None:
+    """``bounds`` is absent, ``"[x1,y1][x2,y2]"``, ``[x1, y1, x2, y2]`` or ``[[x1, y1], [x2, y2]]``."""
+    raw = action.get("bounds")
+    if raw is None or raw == "":
+        return
+    if isinstance(raw, str) and parse_bounds(raw) is not None:
+        return
+    if isinstance(raw, list) and len(raw) == 2 and all(isinstance(p, list) and len(p) == 2 for p in raw):
+        raw = [v for p in raw for v in p]
+    if isinstance(raw, list) and len(raw) == 4 and all(isinstance(v, int | float) and
+                                                       not isinstance(v, bool) for v in raw):
+        return
+    raise InputError(f"{where}: 'bounds' must be \"[x1,y1][x2,y2]\", [x1, y1, x2, y2] or "
+                     f"[[x1, y1], [x2, y2]] in pixels, got {shown_value(action.get('bounds'))}")
 
 
 def _load_actions(folder: Path) -> tuple[dict[str, Any], dict[int, dict[str, Any]]]:
@@ -68,11 +86,19 @@ def _load_actions(folder: Path) -> tuple[dict[str, Any], dict[int, dict[str, Any
     actions = data.get("actions", [])
     if not isinstance(actions, list):
         raise InputError(f"{path}: 'actions' must be a list, got {type(actions).__name__}")
+    for key in ("task_description", "old_task_description", "app_name"):
+        text_field(data, key, str(path))
     steps = _by_step(actions, path)
     for step, action in steps.items():
+        where = f"{path}: action {step}"
         kind = action.get("type")
         if kind is not None and not isinstance(kind, str):
-            raise InputError(f"{path}: action {step}: 'type' must be a string")
+            raise InputError(f"{where}: 'type' must be a string")
+        for key in ("position_x", "position_y"):
+            number_field(action, key, where)
+        for key in ("text", "direction"):
+            text_field(action, key, where, numbers=True)
+        _check_bounds(action, where)
     return data, steps
 
 
@@ -94,6 +120,8 @@ def _load_react(folder: Path) -> dict[int, dict[str, Any]]:
         reasoning = entry.get("reasoning")
         if reasoning is not None and not isinstance(reasoning, str):
             raise InputError(f"{path}: step {step}: 'reasoning' must be a string")
+        text_field(fn or {}, "name", f"{path}: step {step}: function")
+        text_field(entry, "name", f"{path}: step {step}")
     return steps
 
 
@@ -217,8 +245,8 @@ def load_trace_folder(folder: str | Path) -> Trace:
         if missing:
             raise InputError(f"{folder}: screenshot {missing[0]}.jpg or {missing[0]}.png is missing "
                              f"(screenshots must be numbered 1..{max(images)} without gaps)")
-    description = str(meta.get("task_description") or meta.get("old_task_description") or "")
-    app = str(meta.get("app_name") or "")
+    description = meta.get("task_description") or meta.get("old_task_description") or ""
+    app = meta.get("app_name") or ""
     frames: list[Frame] = []
     for step in range(1, count + 1):
         action = dict(actions.get(step) or {})
