@@ -8,11 +8,12 @@ Suspicious but usable structure is reported in ``Task.warnings`` and logged at W
 from __future__ import annotations
 
 import logging
-import math
 import re
 from pathlib import Path
 from typing import Any
 
+from droidpilot.datalimits import brief_number, finite_number
+from droidpilot.pathcheck import file_problem
 from droidpilot.verify.problems import RuleError, RuleProblem, closest, did_you_mean
 from droidpilot.verify.rule import RuleShapeError, Task
 from droidpilot.verify.spec_condition import PERCEPTION_TYPES, ConditionChecks
@@ -33,6 +34,12 @@ NODE_FIELDS = ("id", "name", "deps", "next", "condition", "score")
 def load_rule(path: str | Path) -> Task:
     """Load and validate the rule file at ``path`` (``.json`` as JSON, anything else as YAML)."""
     path = Path(path)
+    problem = file_problem(path)  # before reading: a FIFO or a link to /dev/zero would never end
+    if problem == "does not exist":
+        raise RuleError([RuleProblem(str(path), None, None, "rule file not found", "check the path")])
+    if problem is not None:
+        raise RuleError([RuleProblem(str(path), None, None, f"the rule file {problem}",
+                                     "give the path of a readable YAML or JSON rule file")])
     try:
         text = path.read_text(encoding="utf-8-sig")
     except FileNotFoundError:
@@ -217,9 +224,11 @@ class _Validator(ConditionChecks):
             if isinstance(score, bool) or not isinstance(score, (int, float)):
                 self.problem(_key_line(node, "score"), label, f"score must be a number, not {score!r}",
                              "write score: 10 (or leave it out for the default 10)")
-            elif not math.isfinite(score):
-                self.problem(_key_line(node, "score"), label, f"score must be a finite number, not {score!r}",
-                             "write score: 10 (NaN and infinities cannot be added up or printed as JSON)")
+            elif not finite_number(score):
+                self.problem(_key_line(node, "score"), label,
+                             f"score must be a finite number, not {brief_number(score)}",
+                             "write score: 10 (NaN, infinities and numbers beyond 1e308 cannot be added "
+                             "up or printed as JSON)")
         self._condition(node, label)
         return label
 

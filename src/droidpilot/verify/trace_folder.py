@@ -187,23 +187,45 @@ def frame_text(reasoning: str, name: str, params: Mapping[str, Any], action: Map
 
 
 def _scan(folder: Path) -> tuple[dict[int, Path], dict[int, Path]]:
+    """Screenshots and dumps by step; two files for one step (``1.png`` and ``1.jpg`` or ``01.png``) or a
+    step 0 are InputErrors, since either would silently drop a screen."""
     images: dict[int, Path] = {}
     xmls: dict[int, Path] = {}
     for entry in sorted(folder.iterdir()):
-        if m := _IMAGE.match(entry.name):
-            images.setdefault(int(m.group(1)), entry)
-        elif m := _XML.match(entry.name):
-            xmls[int(m.group(1))] = entry
+        for pattern, found, what in ((_IMAGE, images, "screenshots"), (_XML, xmls, "UI dumps")):
+            if (m := pattern.match(entry.name)) is None:
+                continue
+            step = int(m.group(1))  # a file name has at most 255 characters: int() is quick
+            if step == 0:
+                raise InputError(f"{entry}: {what} are numbered from 1 (N is the screen before action N); "
+                                 "renumber the files")
+            if step in found:
+                raise InputError(f"{folder}: {found[step].name} and {entry.name} are both {what[:-1]} "
+                                 f"{step}; keep one")
+            found[step] = entry
     return images, xmls
+
+
+def _first_gap(steps: dict[int, Path]) -> int | None:
+    """The first step missing from 1..max(steps), found without walking a range as long as a bogus
+    file name's number (``100000000.png``)."""
+    for expected, step in enumerate(sorted(steps), 1):
+        if step != expected:
+            return expected
+    return None
 
 
 def _frame_count(folder: Path, images: dict[int, Path], xmls: dict[int, Path],
                  actions: dict[int, dict[str, Any]], react: dict[int, dict[str, Any]]) -> int:
     """How many frames the folder holds; InputError for a step beyond them (a typo such as
-    ``action_index: 100000000`` must not build that many empty frames)."""
-    shots = max([0, *images, *xmls])
+    ``action_index: 100000000`` or a file ``100000000.xml`` must not build that many empty frames)."""
+    shots = max([0, *images])
     if shots:  # screenshot N comes before action N; one last action may follow the last screenshot
         limit, what = shots + 1, f"the folder has screenshots 1..{shots}, so steps run 1..{shots + 1} at most"
+    elif xmls:  # the dumps are the screens
+        limit = len(xmls) + 1
+        what = (f"without screenshots the {len(xmls)} UI dumps are the screens, so steps run 1..{limit} "
+                "at most")
     else:
         limit = max(len(actions), len(react))
         what = f"without screenshots a step needs an entry, so steps run 1..{limit}"
@@ -213,7 +235,11 @@ def _frame_count(folder: Path, images: dict[int, Path], xmls: dict[int, Path],
             raise InputError(f"{folder / name}: an entry's action_index puts it at step {max(beyond)}, "
                              f"beyond the frames present ({what}); fix the index or add the missing "
                              "screenshots")
-    return max([0, *images, *actions, *react])
+    beyond = [s for s in xmls if s > limit]
+    if beyond:
+        raise InputError(f"{xmls[max(beyond)]}: this UI dump's number is beyond the frames present "
+                         f"({what}); rename it or add the missing screenshots")
+    return max([0, *images, *xmls, *actions, *react])
 
 
 def _read_xml(path: Path) -> tuple[str, list[UiElement]]:
@@ -240,11 +266,10 @@ def load_trace_folder(folder: str | Path) -> Trace:
     meta, actions = _load_actions(folder)
     react = _load_react(folder)
     count = _frame_count(folder, images, xmls, actions, react)
-    if images:
-        missing = [n for n in range(1, max(images) + 1) if n not in images]
-        if missing:
-            raise InputError(f"{folder}: screenshot {missing[0]}.jpg or {missing[0]}.png is missing "
-                             f"(screenshots must be numbered 1..{max(images)} without gaps)")
+    gap = _first_gap(images)
+    if gap is not None:
+        raise InputError(f"{folder}: screenshot {gap}.jpg or {gap}.png is missing (screenshots must be "
+                         f"numbered 1..N without gaps; the last here is {images[max(images)].name})")
     description = meta.get("task_description") or meta.get("old_task_description") or ""
     app = meta.get("app_name") or ""
     frames: list[Frame] = []
