@@ -161,14 +161,35 @@ def _no_constant(name: str) -> Any:
     raise DataLimitError(f"{name} is not a number droidpilot accepts; write a finite number")
 
 
+class DuplicateKeyError(InputError):
+    """A JSON object names the same key twice; ``json.loads`` would keep the later value silently."""
+
+
+def _unique_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    data = dict(pairs)
+    if len(data) != len(pairs):
+        seen: set[str] = set()
+        for key, _ in pairs:
+            if key in seen:
+                raise DuplicateKeyError(f"key {key!r} is given twice in one object (the later value "
+                                        "would silently win); keep one of them")
+            seen.add(key)
+    return data
+
+
 def load_json_text(text: str, where: str = "") -> Any:
-    """``json.loads`` that refuses deep nesting and NaN/Infinity; DataLimitError says what and where."""
+    """``json.loads`` that refuses deep nesting, NaN/Infinity, overlong numbers and repeated keys;
+    the InputError says what and where."""
     try:
         check_json(text)
-        return json.loads(text, parse_constant=_no_constant)
+        return json.loads(text, parse_constant=_no_constant, object_pairs_hook=_unique_keys)
     except DataLimitError as exc:
         if not where:
             raise
         located = DataLimitError(f"{where}: {exc}", number=exc.number)
         located.line, located.bare = exc.line, exc.bare
         raise located from None
+    except DuplicateKeyError as exc:
+        if not where:
+            raise
+        raise DuplicateKeyError(f"{where}: {exc}") from None

@@ -195,3 +195,23 @@ def test_scores_beyond_a_float_built_in_python_are_value_errors_not_overflow() -
         Node(id="n", score=10**400)
     with pytest.raises(ValueError, match="not a whole number of about 5,000 digits"):
         Node(id="n", score=10**5000)  # repr() of it would raise: more than 4,300 digits
+
+
+@pytest.mark.parametrize(("text", "key"), [
+    ('[{"text": "a", "text": "b"}]', "text"),
+    ('{"frames": [{"ui": {"x": 1, "y": 2, "x": 3}}], "task_description": "t"}', "x"),
+])
+def test_a_key_given_twice_in_a_json_trace_is_refused(tmp_path: Path, text: str, key: str) -> None:
+    path = tmp_path / "trace.json"
+    path.write_text(text, encoding="utf-8")  # json.loads kept the later value without a word
+    with pytest.raises(InputError, match=f"trace.json: key '{key}' is given twice in one object"):
+        load_trace(path)
+
+
+def test_a_key_given_twice_in_actions_json_is_refused(tmp_path: Path) -> None:
+    folder = _folder(tmp_path, [{"type": "click", "action_index": 1}])
+    text = (folder / "actions.json").read_text().replace('"type": "click"', '"type": "click", "type": "done"')
+    (folder / "actions.json").write_text(text)
+    with pytest.raises(InputError, match=r"actions\.json: key 'type' is given twice in one object"):
+        load_trace(folder)
+    assert load_json_text('{"a": {"k": 1}, "b": {"k": 2}}') == {"a": {"k": 1}, "b": {"k": 2}}
