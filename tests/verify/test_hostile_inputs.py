@@ -15,6 +15,7 @@ from droidpilot import datalimits
 from droidpilot.cli import _discover, app
 from droidpilot.datalimits import MAX_DEPTH, DataLimitError, load_json_text
 from droidpilot.errors import InputError
+from droidpilot.verify.engine import verify
 from droidpilot.verify.examples import example_dir
 from droidpilot.verify.rule import Node
 from droidpilot.verify.spec import RuleError, load_rule_text
@@ -215,3 +216,27 @@ def test_a_key_given_twice_in_actions_json_is_refused(tmp_path: Path) -> None:
     with pytest.raises(InputError, match=r"actions\.json: key 'type' is given twice in one object"):
         load_trace(folder)
     assert load_json_text('{"a": {"k": 1}, "b": {"k": 2}}') == {"a": {"k": 1}, "b": {"k": 2}}
+
+
+def test_scores_that_add_up_beyond_a_float_are_refused() -> None:
+    text = RULE_TEXT.replace("score: 5", "score: 1.7e+308").replace(
+        "name: Tap Add to cart\n", "name: Tap Add to cart\n    score: 1.7e+308\n")
+    with pytest.raises(RuleError, match=r"node 'finished': the scores add up to more than 1\.8e\+308"):
+        load_rule_text(text, "r.yaml")  # total_score and max_score were printed as Infinity (not JSON)
+    task = load_rule_text(RULE_TEXT, "r.yaml")
+    task.node("finished").score = task.node("add_to_cart").score = 1.7e308
+    with pytest.raises(InputError, match="the node scores add up beyond a float's range"):
+        verify(task, load_trace(EXAMPLE / "trace"))
+    task.node("add_to_cart").score = 1.0
+    assert verify(task, load_trace(EXAMPLE / "trace")).total_score > 1e308
+
+
+@pytest.mark.parametrize("kind", ["devzero", "loop"])
+def test_an_icon_path_that_is_no_image_file_is_named_for_what_it_is(tmp_path: Path, kind: str) -> None:
+    icon = tmp_path / "icon.png"
+    icon.symlink_to("/dev/zero" if kind == "devzero" else icon)
+    rule = load_rule_text("task_id: t\nnodes:\n  - id: a\n    condition: {type: icons_match, params: {any: ["
+                          f"'{icon}']}}}}\n", str(tmp_path / "r.yaml"))
+    expected = "is a character device" if kind == "devzero" else "is a symbolic link that loops"
+    with pytest.raises(InputError, match=f"icon '.*icon.png': .*icon.png {expected}"):  # was "no such file"
+        verify(rule, load_trace(EXAMPLE / "trace"))

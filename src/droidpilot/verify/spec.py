@@ -8,7 +8,9 @@ Suspicious but usable structure is reported in ``Task.warnings`` and logged at W
 from __future__ import annotations
 
 import logging
+import math
 import re
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -191,7 +193,21 @@ class _Validator(ConditionChecks):
                              "give every node a unique id")
             else:
                 first_line[node_id] = _key_line(item, "id")
+        self._score_total(nodes)
         return nodes
+
+    def _score_total(self, nodes: list[dict[str, Any]]) -> None:
+        """Scores are added up (total, best path): each may be finite while their sum is not."""
+        total = 0.0
+        for node in nodes:
+            score = node.get("score", 0)
+            if finite_number(score):
+                total += score
+                if not math.isfinite(total):
+                    self.problem(_key_line(node, "score"), node.get("id") if isinstance(node.get("id"), str)
+                                 else None, f"the scores add up to more than {sys.float_info.max:.3g}",
+                                 "use smaller scores (they only need to compare)")
+                    return
 
     # -- one node ---------------------------------------------------------------------------------
     def _node(self, node: dict[str, Any], index: int) -> str | None:
