@@ -108,6 +108,14 @@ UNFOLLOWED_ROOTS_ON_FAILURE = make_problem(
     [{**all_yes(["n1", "n2", "n3", "n4"], 1)[0], "n0": {"screen": "no", "action": "yes"}}],
     Success(any_of=["n0"]))
 
+# Found while reviewing the fix: n3 waits at n1's event (frame 0 screen) for n2 to settle; once n2
+# passes through at frame 0 action, n3 was placed there too instead of at n1's earlier event.
+DEFERRED_JOIN = make_problem(
+    [("n0", [], ["n2", "n4"], ("action",)), ("n1", [], ["n3", "n4"], ("screen",)), ("n2", [], ["n3"], None),
+     ("n3", [], [], None), ("n4", [], [], ("screen",))],
+    [{**t, "n4": {"screen": "no", "action": "no"}} for t in all_yes(["n0", "n1", "n2", "n3"], 2)],
+    Success(any_of=["n4"]))
+
 
 def _event_of(match: Any) -> int:
     return 2 * match.frame + KINDS.index(match.event)
@@ -173,6 +181,7 @@ def check_path(task: Task, result: VerifyResult, truth: Truth) -> None:
 @example(SKIPPED_EARLIER_PARENT)
 @example(SKIPPED_PARENT_ON_FAILURE)
 @example(UNFOLLOWED_ROOTS_ON_FAILURE)
+@example(DEFERRED_JOIN)
 def test_lazy_search_matches_brute_force(problem: Problem) -> None:
     task, frames = problem
     CALLS.clear()
@@ -191,6 +200,7 @@ def test_lazy_search_matches_brute_force(problem: Problem) -> None:
 @example(SKIPPED_EARLIER_PARENT)
 @example(SKIPPED_PARENT_ON_FAILURE)
 @example(UNFOLLOWED_ROOTS_ON_FAILURE)
+@example(DEFERRED_JOIN)
 def test_exhaustive_sweep_finds_every_earliest_event(problem: Problem) -> None:
     task, frames = problem
     conditions = prepare_conditions(task, "")
@@ -216,6 +226,9 @@ def test_skipped_parent_leaves_the_pass_through_node_unreported() -> None:
     states = {s.node: (s.state, s.event) for s in result.nodes}
     assert not result.ok and states["n4"] == ("never met", None)
     assert states["n2"][0] == states["n3"][0] == "not needed"
+    task, frames = DEFERRED_JOIN
+    states = {s.node: (s.state, s.event) for s in verify(task, frames).nodes}
+    assert states["n3"] == ("reached", 0) and states["n2"] == ("reached", 1)  # n3 through n1, not n2
 
 
 def _chain(n_nodes: int, n_frames: int, last_holds: bool) -> Problem:

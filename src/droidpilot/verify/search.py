@@ -220,7 +220,11 @@ def sweep(graph: Graph, n_events: int, oracle: Oracle, *, optimistic: bool = Fal
                         continue
                     bound, why = max(out.earliest[d] for d in deps), deps
                 elif at == BEFORE_START or settled(graph.parents[child]):
-                    bound, why = at, (cur,)  # the sweep runs in time order: the first parent is the earliest
+                    # the earliest satisfied parent: usually ``cur`` (the sweep runs in time order), but
+                    # an earlier one when the child waited for a parent to settle
+                    first = min((p for p in graph.parents[child] if p in out.earliest),
+                                key=out.earliest.__getitem__)
+                    bound, why = out.earliest[first], (first,)
                 else:  # a parent dropped as irrelevant might have enabled it earlier: leave it unreported
                     continue
                 if graph.has_condition(child):
