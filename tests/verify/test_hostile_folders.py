@@ -108,3 +108,25 @@ def test_a_rule_path_that_is_no_readable_file_is_named_for_what_it_is(tmp_path: 
     assert expected in str(info.value) and str(rule) in str(info.value)
     with pytest.raises(RuleError, match="rule file not found"):
         load_rule(tmp_path / "missing.yaml")
+
+
+def test_a_looping_or_dangling_trace_link_in_a_batch_is_reported_not_left_out(tmp_path: Path) -> None:
+    from droidpilot.verify.batch import find_traces
+
+    batch = tmp_path / "traces"
+    batch.mkdir()
+    good = _folder(batch / "good", ["1.png"], [], 1)
+    (batch / "looping").symlink_to(batch / "looping")
+    (batch / "dangling").symlink_to(tmp_path / "moved-away")
+    (batch / ".hidden").symlink_to(batch / ".hidden")
+    (batch / "notes.txt").write_text("not a trace")
+    found = find_traces([batch])  # the two links were skipped, so a batch of them "passed"
+    assert found == [batch / "dangling", good.parent, batch / "looping"]
+    with pytest.raises(InputError, match="symbolic link that loops"):
+        load_trace(batch / "looping")
+    loop_root = tmp_path / "loop-root"
+    loop_root.symlink_to(loop_root)
+    with pytest.raises(InputError, match=r"is not a folder of traces \(.* is a symbolic link that loops"):
+        find_traces([loop_root])
+    with pytest.raises(InputError, match=r"is not a folder of traces \(.*notes.txt is a file\)"):
+        find_traces([batch / "notes.txt"])
