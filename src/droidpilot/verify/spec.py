@@ -78,6 +78,15 @@ def validate_task(task: Task) -> Task:
     return task
 
 
+def _id_list(value: Any) -> list[str] | None:
+    """A list of node ids, numbers read as text as a numeric ``id: 7`` is; None for anything else."""
+    if not isinstance(value, list):
+        return None
+    if not all(isinstance(v, str) or (isinstance(v, int | float) and not isinstance(v, bool)) for v in value):
+        return None
+    return [v if isinstance(v, str) else str(v) for v in value]
+
+
 class _Validator(ConditionChecks):
     """Collects every problem of one rule in a single pass, then builds the Task."""
 
@@ -232,9 +241,11 @@ class _Validator(ConditionChecks):
             if isinstance(value, str):
                 self.problem(_key_line(node, key), label, f"'{key}' must be a list, not a string",
                              f"write {key}: [{value}]")
-            elif not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+            elif (ids := _id_list(value)) is None:
                 self.problem(_key_line(node, key), label, f"'{key}' must be a list of node ids",
                              f"write {key}: [node_a, node_b]")
+            else:
+                node[key] = ids
         if "score" in node:
             score = node["score"]
             if isinstance(score, bool) or not isinstance(score, (int, float)):
@@ -270,10 +281,11 @@ class _Validator(ConditionChecks):
             if value is None:
                 continue
             kline = _key_line(success, key, line)
-            if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+            if (value := _id_list(value)) is None:
                 self.problem(kline, None, f"success.{key} must be a list of node ids",
                              f"write {key}: [node_id]")
                 continue
+            success[key] = value
             if not value:
                 self.problem(kline, None, f"success.{key} is empty", "name the node(s) that end the task")
             for target in value:
