@@ -36,8 +36,10 @@ def _unchunk(data: bytes) -> bytes:
 
 def request(port: int, method: str, target: str, body: bytes | None = None, *,
             host: str | None = "", headers: dict[str, str] | None = None, timeout: float = 20.0,
-            version: str = "1.1") -> Answer:
-    """Send one request to 127.0.0.1:``port``; ``host=""`` sends ``Host: 127.0.0.1:port``, None none."""
+            version: str = "1.1", declared: int | None = None, raw_tail: bytes = b"") -> Answer:
+    """Send one request to 127.0.0.1:``port``; ``host=""`` sends ``Host: 127.0.0.1:port``, None none;
+    ``declared`` is a Content-Length to claim instead of the body's (the body is sent as it is);
+    ``raw_tail`` goes out after the head as it is (a chunked body)."""
     lines = [f"{method} {target} HTTP/{version}"]
     if host is not None:
         lines.append(f"Host: {host or f'127.0.0.1:{port}'}")
@@ -45,11 +47,11 @@ def request(port: int, method: str, target: str, body: bytes | None = None, *,
     extra = dict(headers or {})
     if body is not None:
         extra.setdefault("Content-Type", "application/json")
-        extra["Content-Length"] = str(len(body))
+        extra["Content-Length"] = str(len(body) if declared is None else declared)
     lines += [f"{k}: {v}" for k, v in extra.items()]
     head = ("\r\n".join(lines) + "\r\n\r\n").encode("utf-8")
     with socket.create_connection(("127.0.0.1", port), timeout=timeout) as s:
-        s.sendall(head + (body or b""))
+        s.sendall(head + (body or b"") + raw_tail)
         data = bytearray()
         while chunk := s.recv(65536):
             data += chunk
