@@ -59,6 +59,10 @@ def test_hostile_bodies_get_json_errors(studio: Studio) -> None:
                    body=None, raw_tail=chunked), 413, "larger than")
     _error(post(port, "/api/phones/phone2/record/start", {"client": "c", "app_name": {"x": 1}}), 400,
            "'app_name' must be a string")
+    for call, body in (("/api/review/open", {"path": "\ud800"}),
+                       ("/api/review/open", {"path": "/tmp/\udcff"}),
+                       ("/api/phones/phone2/op", {"client": "c", "op": "type", "text": "a\ud800"})):
+        _error(post(port, call, body), 400, "lone UTF-16 surrogate", "valid Unicode")
 
 
 def test_hostile_paths_get_json_errors(studio: Studio, trace: Path) -> None:

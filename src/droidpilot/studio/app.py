@@ -29,7 +29,7 @@ from droidpilot.studio.errors import NotFound, StudioError
 from droidpilot.studio.inputs import read_body, shown, text_field, text_path
 from droidpilot.studio.phone import PhoneSession
 from droidpilot.studio.recording import save_as_task
-from droidpilot.studio.viewer import serve_viewer
+from droidpilot.studio.viewer import UNKNOWN_PHONE, refuse_socket, serve_viewer
 
 STATIC = Path(__file__).parent / "static"
 Handler = Callable[[Request], Awaitable[Any]]
@@ -54,13 +54,13 @@ def api(handler: Callable[..., Awaitable[Any]]) -> Handler:
     async def endpoint(request: Request) -> Response:
         try:
             result = await handler(request)
+            return result if isinstance(result, Response) else JSONResponse(result)
         except StudioError as exc:
             return _error(exc)
         except DroidpilotError as exc:  # bad input met deeper down (a task file, a rule, a device)
             return JSONResponse({"error": str(exc)}, status_code=400)
         except Exception as exc:  # answered as JSON, logged with the traceback
             return unexpected(request, exc)
-        return result if isinstance(result, Response) else JSONResponse(result)
 
     return endpoint
 
@@ -163,6 +163,11 @@ def build_app(sessions: dict[str, PhoneSession]) -> Starlette:
     async def viewer_socket(websocket: WebSocket) -> None:
         await serve_viewer(websocket, sessions, websocket.path_params["pid"])
 
+    async def unknown_socket(websocket: WebSocket) -> None:
+        known, path = ", ".join(sessions) or "none", shown(websocket.url.path)
+        await refuse_socket(websocket, UNKNOWN_PHONE, f"no WebSocket at {path}; a phone's viewer is "
+                                                      f"/ws/phones/PHONE (the studio has: {known})")
+
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
         for session in sessions.values():
@@ -182,7 +187,7 @@ def build_app(sessions: dict[str, PhoneSession]) -> Starlette:
         Route("/api/phones/{pid}/agent/{what}", api(agent), methods=["POST"]),
         Route("/api/review/image", api(review_image)),
         Route("/api/review/{what}", api(review_call), methods=["POST"]),
-        WebSocketRoute("/ws/phones/{pid}", viewer_socket),
+        WebSocketRoute("/ws/phones/{pid}", viewer_socket), WebSocketRoute("/{rest:path}", unknown_socket),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
     ]
     return Starlette(routes=routes, lifespan=lifespan,

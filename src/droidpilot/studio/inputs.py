@@ -1,8 +1,9 @@
 """What a studio request sends, checked before anything uses it: the JSON body and the paths it names.
 
 A body is at most ``MAX_BODY`` bytes of JSON nested at most ``datalimits.MAX_DEPTH`` deep, with finite
-numbers only; a path is text of at most ``MAX_PATH`` characters without NUL bytes. Anything else is a
-StudioError whose message shows the offending value cut to ``MAX_SHOWN`` characters.
+numbers and valid Unicode (no lone surrogates) only; a path is text of at most ``MAX_PATH`` characters
+without NUL bytes. Anything else is a StudioError whose message shows the offending value cut to
+``MAX_SHOWN`` characters.
 """
 
 from __future__ import annotations
@@ -68,6 +69,12 @@ async def read_body(request: Request) -> dict[str, Any]:
         raise StudioError("the request body holds a number too long to read (over 4,300 digits)") from None
     if not isinstance(data, dict):
         raise StudioError(f"the request body must be a JSON object, got {type(data).__name__}")
+    try:  # "\ud800" is JSON but no Unicode text: no file name, reply or trace can hold it
+        json.dumps(data, ensure_ascii=False).encode("utf-8")
+    except UnicodeEncodeError as exc:
+        lone = exc.object[exc.start:exc.end]
+        raise StudioError(f"the request body holds a lone UTF-16 surrogate ({lone!r}); send valid Unicode "
+                          "text") from None
     return data
 
 

@@ -30,7 +30,8 @@ def close_reason(text: str) -> str:
     return data[:MAX_REASON - 3].decode("utf-8", "ignore") + "..."
 
 
-async def _refuse(websocket: WebSocket, code: int, message: str) -> None:
+async def refuse_socket(websocket: WebSocket, code: int, message: str) -> None:
+    """Accept, say why in an error message, and close with ``code`` and the reason."""
     await websocket.accept()
     with contextlib.suppress(WebSocketDisconnect, RuntimeError, OSError):
         await websocket.send_json({"type": "error", "message": message})
@@ -41,11 +42,11 @@ async def serve_viewer(websocket: WebSocket, sessions: dict[str, PhoneSession], 
     """Serve one viewer of phone ``pid`` until it leaves."""
     session = sessions.get(pid)
     if session is None:
-        await _refuse(websocket, UNKNOWN_PHONE, f"unknown phone {shown(pid)}; the studio has: "
+        await refuse_socket(websocket, UNKNOWN_PHONE, f"unknown phone {shown(pid)}; the studio has: "
                                                 f"{', '.join(sessions) or 'none'}")
         return
     if len(session.viewers) >= MAX_VIEWERS:
-        await _refuse(websocket, TOO_MANY_VIEWERS, f"phone {pid} already has {MAX_VIEWERS} viewers; "
+        await refuse_socket(websocket, TOO_MANY_VIEWERS, f"phone {pid} already has {MAX_VIEWERS} viewers; "
                                                    "close a page of it first")
         return
     await websocket.accept()
