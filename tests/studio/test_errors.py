@@ -169,3 +169,21 @@ def test_an_unexpected_failure_is_logged_and_answered_without_its_traceback(
         assert "secret internals" not in message
         assert any(r.exc_info and "secret internals" in str(r.exc_info[1]) for r in caplog.records)
         assert request(broken.port, "GET", "/api/phones").status == 200  # still serving
+
+
+@pytest.mark.parametrize(("reference", "task", "said"), [
+    ("- a\n- b\n", "id: x\n", "'reference' must be a list of steps"),
+    ("reference: [a, {b: 1}]\n", "id: x\n", "'reference' must be a list of steps"),
+    ("reference: [a]\n", "a: &a [1, 1, 1, 1, 1, 1, 1, 1, 1, 1]\n" + "".join(
+        f"{c}: &{c} [*{p}, *{p}, *{p}, *{p}, *{p}, *{p}, *{p}, *{p}, *{p}, *{p}]\n"
+        for p, c in zip("abcdefgh", "bcdefghi", strict=True)), "expands to more than"),
+    ("reference: [a]\n", "x: " + "[" * 5000 + "]" * 5000 + "\n", "nested more than 100 levels"),
+    ("reference: [a]\n", "x: [\n", "not valid YAML"),
+])
+def test_save_task_refuses_hostile_yaml(studio: Studio, trace: Path, reference: str, task: str,
+                                        said: str) -> None:
+    (trace / "reference.yaml").write_text(reference)
+    (trace / "task.yaml").write_text(task)
+    body = {"path": str(trace), "task_file": str(trace / "task.yaml"), "out": str(trace / "out.yaml")}
+    _error(post(studio.port, "/api/review/save-task", body), 400, said)
+    assert not (trace / "out.yaml").exists()
