@@ -137,6 +137,8 @@ def test_numbers_no_java_server_reads_are_parse_errors(conn: socket.socket, body
     ("longClick", [True, 5], "x must be a finite number", METHOD),
     ("exist", [{"mask": 1, "instance": 1e400}], "bad selector", METHOD),
     ("swipe", ["a", 1, 2, 3, 4], "bad arguments for swipe", CONVERSION),
+    ("swipePoints", [{"0": 1, "1": 2, "2": 3, "3": 4}], "a list of x,y pairs", METHOD),  # was a KeyError
+    ("swipePoints", [[1, 2, "3", 4]], "points[2] must be a finite number", METHOD),
 ])
 def test_other_odd_arguments_are_illegal_arguments(conn: socket.socket, method: str, params: list[Any],
                                                    said: str, code: int) -> None:

@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import json
+import math
 import socket
 from typing import Any
 
@@ -40,7 +41,8 @@ def http(s: socket.socket, method: str, target: str, body: bytes = b"",
         head += chunk
     status_line, *rest = head.decode("latin-1").rstrip("\r\n").split("\r\n")
     parsed = {k.strip().lower(): v.strip() for k, _, v in (line.partition(":") for line in rest)}
-    return int(status_line.split(" ")[1]), parsed, read_exact(s, int(parsed.get("content-length", "0")))
+    length = 0 if method == "HEAD" else int(parsed.get("content-length", "0"))  # HEAD: headers only
+    return int(status_line.split(" ")[1]), parsed, read_exact(s, length)
 
 
 def rpc(s: socket.socket, body: bytes | dict[str, Any]) -> dict[str, Any]:
@@ -53,8 +55,28 @@ def rpc(s: socket.socket, body: bytes | dict[str, Any]) -> dict[str, Any]:
     return parsed
 
 
+_INF = {"\x01+inf\x01": "1e400", "\x01-inf\x01": "-1e400"}
+
+
+def _marked(value: Any) -> Any:
+    if isinstance(value, float) and math.isinf(value):
+        return "\x01+inf\x01" if value > 0 else "\x01-inf\x01"
+    if isinstance(value, dict):
+        return {k: _marked(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_marked(v) for v in value]
+    return value
+
+
+def dumps(doc: Any) -> str:
+    """JSON text of ``doc`` where an infinite float is written ``1e400`` (a JSON number that overflows a
+    double), since JSON has no Infinity."""
+    text = json.dumps(_marked(doc))
+    for marker, number in _INF.items():
+        text = text.replace(json.dumps(marker), number)
+    return text
+
+
 def call(s: socket.socket, method: str, *params: Any, req_id: Any = 1) -> dict[str, Any]:
-    """A JSON-RPC call with positional params; an infinite float goes out as ``1e400`` (valid JSON that
-    overflows a double), since JSON has no Infinity."""
-    body = json.dumps({"jsonrpc": "2.0", "id": req_id, "method": method, "params": list(params)})
-    return rpc(s, body.replace("-Infinity", "-1e400").replace("Infinity", "1e400").encode())
+    """A JSON-RPC call with positional params (infinite floats sent as ``1e400``)."""
+    return rpc(s, dumps({"jsonrpc": "2.0", "id": req_id, "method": method, "params": list(params)}).encode())

@@ -75,9 +75,11 @@ def device_methods(s: Session) -> dict[str, Method]:
         return s.swipe(fx, fy, tx, ty, steps)
 
     def swipe_points(points: list[int], steps: int = 100) -> bool:
-        if len(points) < 4 or len(points) % 2:
-            raise java_error("java.lang.IllegalArgumentException", "swipePoints needs x,y pairs (2 or more)")
-        return s.swipe(points[0], points[1], points[-2], points[-1], steps)
+        if not isinstance(points, list) or len(points) < 4 or len(points) % 2:
+            raise java_error("java.lang.IllegalArgumentException",
+                             "swipePoints needs a list of x,y pairs (2 or more)")
+        xy = [number(p, f"points[{i}]") for i, p in enumerate(points)]
+        return s.swipe(xy[0], xy[1], xy[-2], xy[-1], steps)
 
     def drag(sx: float, sy: float, ex: float, ey: float, steps: int = 100) -> bool:
         return s.swipe(sx, sy, ex, ey, steps)
