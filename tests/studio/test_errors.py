@@ -18,6 +18,7 @@ from websockets.sync.client import connect
 from droidpilot.device.sim.phone import SimDevice
 from droidpilot.studio import review
 from droidpilot.studio.inputs import MAX_BODY, MAX_PATH
+from droidpilot.studio.phone import MAX_PENDING, PhoneSession
 from droidpilot.studio.server import Studio, create_studio
 
 from .raw_http import post, request
@@ -187,3 +188,12 @@ def test_save_task_refuses_hostile_yaml(studio: Studio, trace: Path, reference: 
     body = {"path": str(trace), "task_file": str(trace / "task.yaml"), "out": str(trace / "out.yaml")}
     _error(post(studio.port, "/api/review/save-task", body), 400, said)
     assert not (trace / "out.yaml").exists()
+
+
+def test_a_viewer_that_stops_reading_holds_a_bounded_queue(tmp_path: Path) -> None:
+    session = PhoneSession("p", SimDevice(), out_root=tmp_path)
+    viewer = session.connect()
+    for i in range(3 * MAX_PENDING):
+        session._broadcast(f'{{"type": "status", "n": {i}}}')
+        session._broadcast(b"frame")
+    assert viewer.queue.qsize() <= MAX_PENDING + 1

@@ -32,6 +32,7 @@ from droidpilot.studio.recording import Recording
 from droidpilot.studio.watched import WatchedDevice
 
 MAX_QUEUE = 64  # messages waiting for a slow viewer before frames are dropped for it
+MAX_PENDING = 1000  # messages waiting for a viewer that stopped reading before anything is dropped for it
 
 
 @dataclass
@@ -157,8 +158,9 @@ class PhoneSession:
 
     def _broadcast(self, message: bytes | str) -> None:
         for viewer in list(self.viewers.values()):
-            if isinstance(message, bytes) and viewer.queue.qsize() > MAX_QUEUE:
-                continue  # a viewer that cannot keep up skips frames, never text
+            waiting = viewer.queue.qsize()
+            if (isinstance(message, bytes) and waiting > MAX_QUEUE) or waiting > MAX_PENDING:
+                continue  # a slow viewer skips frames; one that stopped reading cannot grow memory
             viewer.queue.put_nowait(message)
 
     def emit(self, event: dict[str, Any]) -> None:
