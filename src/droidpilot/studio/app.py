@@ -80,6 +80,7 @@ async def _http_error(request: Request, exc: Exception) -> Response:
 
 
 async def _server_error(request: Request, exc: Exception) -> Response:
+    """What escaped every handler (a page, a static file): the same JSON 500 as the API's."""
     return unexpected(request, exc)
 
 
@@ -89,7 +90,7 @@ def build_app(sessions: dict[str, PhoneSession]) -> Starlette:
     def session_of(request: Request | WebSocket) -> PhoneSession:
         pid = request.path_params["pid"]
         if pid not in sessions:
-            raise NotFound(f"unknown phone {pid!r}; the studio has: {', '.join(sessions) or 'none'}")
+            raise NotFound(f"unknown phone {shown(pid)}; the studio has: {', '.join(sessions) or 'none'}")
         return sessions[pid]
 
     async def page(request: Request) -> Response:
