@@ -14,11 +14,12 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from tests.device.adbd_support import Front, running_front
 from tests.device.u2_raw import call, dumps, http, open_server, rpc
+from tests.support.hypothesis_profiles import examples
 
 from droidpilot.device.u2 import rpc as rpc_module
 from droidpilot.device.u2.server import U2Server, start_server
 
-BOUNDED = settings(max_examples=80, deadline=None,
+BOUNDED = settings(max_examples=examples(80), deadline=None,
                    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
 WAITS = ("waitForExists", "waitUntilGone")  # their second argument is a timeout: kept short
 CODES = {rpc_module.NOT_FOUND, rpc_module.METHOD_NOT_FOUND, rpc_module.INVALID_PARAMS, rpc_module.PARSE_ERROR,
@@ -108,7 +109,7 @@ def test_every_jsonrpc_answer_is_well_formed_and_keeps_its_id(front: Front, meth
         assert call(s, "ping", req_id=0)["result"] == "pong"  # the same connection still serves
 
 
-@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(30), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(method=st.sampled_from(["GET", "POST", "PUT", "DELETE", "HEAD", "OPTIONS"]),
        path=st.one_of(st.sampled_from(["/ping", "/jsonrpc/0", "/jsonrpc/0?x=1", "/", "/jsonrpc"]),
                       st.text(alphabet="abc/%?=.-_0123456789", max_size=20).map(lambda t: "/" + t)),

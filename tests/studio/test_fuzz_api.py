@@ -19,6 +19,7 @@ from urllib.parse import quote
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from tests.support.hypothesis_profiles import examples
 from websockets.exceptions import ConnectionClosed, InvalidStatus
 from websockets.sync.client import connect
 
@@ -26,7 +27,7 @@ from droidpilot.studio.server import Studio, create_studio, make_phones
 
 from .raw_http import Answer, request
 
-BOUNDED = settings(max_examples=60, deadline=None,
+BOUNDED = settings(max_examples=examples(60), deadline=None,
                    suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture,
                                           HealthCheck.data_too_large])
 ROOT_KEY = "fuzz-root"  # stands for the temporary folder in generated paths
@@ -190,7 +191,7 @@ FRAMES = st.one_of(st.text(max_size=200), st.binary(max_size=200), st.just(b"\x0
                    st.just("{" * 5000), st.just(json.dumps({"type": "hello", "client": "x"})))
 
 
-@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow,
+@settings(max_examples=examples(25), deadline=None, suppress_health_check=[HealthCheck.too_slow,
                                                                  HealthCheck.function_scoped_fixture])
 @given(pid=st.one_of(st.just("phone1"), st.text(alphabet=string.ascii_letters + string.digits + "-_.~%",
                                                  max_size=20)),
