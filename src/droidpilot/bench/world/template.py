@@ -6,9 +6,10 @@ A file holds ``app`` (the app its templates are filed under) and ``templates``, 
 ``reference`` (Mobile-Agent actions with placeholders), ``oracle`` (a predicate over ``state()``),
 ``checkpoints`` (the screens a run must show, in order, each a list of texts: the generated rule's
 milestones), and optionally ``apps``, ``lang``, ``setup`` (start state: ``state: {app.key: value}``),
-``answer`` (the true reply of a retrieval task), ``answer_type`` (what that reply is, see ``ANSWER_TYPES``;
-required on retrieval tasks), ``static`` (why the task cannot vary by seed), ``variants`` (a list of mappings, each its own template
-with those values as constant parameters and ``id`` appended), ``distractors`` (false to opt out).
+``answer`` (the true reply of a retrieval task), ``answer_type`` (what that reply is, see
+``ANSWER_TYPES``; required on retrieval tasks), ``static`` (why the task cannot vary by seed), ``variants``
+(a list of mappings, each its own template with those values as constant parameters and ``id``
+appended), ``distractors`` (false to opt out).
 """
 
 from __future__ import annotations
@@ -119,7 +120,7 @@ def _answer_type(raw: dict[str, Any], path: Path, line: int, tid: str) -> dict[s
         return {}
     if "answer_type" not in raw:
         raise _fail(
-            path, line, tid, "answer_type", "missing", f"add `answer_type: NAME` after `kind:` (one of {names})"
+            path, line, tid, "answer_type", "missing", f"add `answer_type: NAME` after `kind:` ({names})"
         )
     value = raw["answer_type"]
     spec = {"type": value} if isinstance(value, str) else value
@@ -203,7 +204,7 @@ def _check(raw: Any, path: Path, line: int, app: str) -> list[Template]:
     static = raw.get("static")
     if static is not None and (not isinstance(static, str) or not static.strip()):
         raise _fail(
-            path, line, tid, "static", "expected the reason as text", 'e.g. static: "there is one About screen"'
+            path, line, tid, "static", "expected the reason as text", 'e.g. static: "one About screen"'
         )
     params = raw.get("params") or {}
     if not isinstance(params, dict):

@@ -3,8 +3,9 @@
 A path is dotted (``state.notes``, ``item.title``, ``params.item.id``, ``state.notes.0``) and is looked up
 in a context dict; ``|len``, ``|upper``, ``|lower``, ``|first``, ``|last``, ``|calc``, ``|time`` filters may
 follow (``calc`` works out an arithmetic expression, as a calculator's ``=`` key does; ``time`` reads a time
-of day, ``7:05`` -> ``07:05``, and gives "" for anything a time picker could not produce, such as ``24:00``). Conditions combine
-``a == b``, ``a != b``, ``a in b``, ``a not in b``, ``not a``, ``and``, ``or`` over paths and literals.
+of day, ``7:05`` -> ``07:05``, and gives "" for anything a time picker could not produce, such as
+``24:00``). Conditions combine ``a == b``, ``a != b``, ``a in b``, ``a not in b``, ``not a``, ``and``,
+``or`` over paths and literals.
 """
 
 from __future__ import annotations
@@ -41,7 +42,7 @@ def lookup(ctx: Mapping[str, Any], path: str) -> Any:
 
 
 def time_of_day(text: str) -> str:
-    """``text`` as ``HH:MM`` when it is a time of day (00:00 to 23:59, the hour may have one digit), else ""."""
+    """``text`` as ``HH:MM`` when it is a time of day (00:00 to 23:59; a one-digit hour too), else ""."""
     match = _TIME.fullmatch(text)
     if not match or int(match.group(1)) > 23 or int(match.group(2)) > 59:
         return ""
