@@ -165,5 +165,6 @@ def instantiate(template: Template, seed: int, k: int = 0, suite: str = "world")
     )
     task.setup = setup
     task.template, task.kind, task.tier, task.params = template.id, template.kind, tier, ctx
+    task.answer_type = fill(template.answer_type, ctx, f"{where} answer_type")  # {type: ...}; {} if none
     task.distractors = drawn
     return task
