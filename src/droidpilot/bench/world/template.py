@@ -7,7 +7,8 @@ A file holds ``app`` (the app its templates are filed under) and ``templates``, 
 ``checkpoints`` (the screens a run must show, in order, each a list of texts: the generated rule's
 milestones), and optionally ``apps``, ``lang``, ``setup`` (start state: ``state: {app.key: value}``),
 ``answer`` (the true reply of a retrieval task), ``variants`` (a list of mappings, each its own template
-with those values as constant parameters and ``id`` appended), ``distractors`` (false to opt out).
+with those values as constant parameters and ``id`` appended), ``distractors`` (false to opt out),
+``effects`` (the changes to the state the task allows, ``bench/effects.py``).
 """
 
 from __future__ import annotations
@@ -19,11 +20,14 @@ from typing import Any
 
 import yaml
 
+from droidpilot.bench.effects import EffectsError, validate_effects
 from droidpilot.bench.suite import SuiteError
 
 KINDS = ("settings", "data-entry", "search", "navigation", "multi-app", "retrieval", "infeasible", "edit")
 REQUIRED = ("id", "kind", "instruction", "reference", "checkpoints")
-OPTIONAL = ("oracle", "params", "apps", "lang", "setup", "answer", "variants", "distractors", "notes")
+OPTIONAL = (
+    "oracle", "params", "apps", "lang", "setup", "answer", "variants", "distractors", "notes", "effects"
+)
 SUITE_FILE = "_suite.yaml"
 
 
@@ -46,6 +50,7 @@ class Template:
     setup: dict[str, Any] = field(default_factory=dict)
     answer: str | None = None
     distractors: bool = True
+    effects: dict[str, Any] = field(default_factory=dict)
 
     @property
     def where(self) -> str:
@@ -129,6 +134,10 @@ def _check(raw: Any, path: Path, line: int, app: str) -> list[Template]:
         )
     if raw["kind"] == "retrieval" and "answer" not in raw:
         raise _fail(path, line, tid, "answer", "a retrieval task needs the true answer (with placeholders)")
+    try:
+        validate_effects(raw.get("effects") or {}, "effects", values=False)
+    except EffectsError as exc:
+        raise _fail(path, line, tid, "effects", str(exc), "see `effects` in bench/README.md") from None
     params = raw.get("params") or {}
     if not isinstance(params, dict):
         raise _fail(path, line, tid, "params", "expected a mapping name -> parameter spec")
@@ -161,6 +170,7 @@ def _check(raw: Any, path: Path, line: int, app: str) -> list[Template]:
                 setup=dict(raw.get("setup") or {}),
                 answer=None if raw.get("answer") is None else str(raw["answer"]),
                 distractors=bool(raw.get("distractors", True)),
+                effects=dict(raw.get("effects") or {}),
             )
         )
     return out
