@@ -164,4 +164,5 @@ def test_the_last_missed_call_is_placed_where_the_task_says() -> None:
     calls = task.setup["state"]["dialer.calls"]
     assert len(calls) == 32 and calls[-2] == task.params["missed"] and calls[-2]["kind"] == "Missed"
     assert calls[-1]["kind"] in ("Incoming", "Outgoing")  # a newer answered call sits above it
-    assert task.oracle == {"path": "agent.answer", "contains": task.params["missed"]["name"]}
+    assert task.oracle["path"] == "agent.answer"
+    assert task.oracle["value"]["equals"] == task.params["missed"]["name"]
