@@ -182,3 +182,15 @@ def test_effects_errors_name_the_place(effects: Any, message: str) -> None:
 def test_placeholders_are_not_read_as_values_before_they_are_filled() -> None:
     validate_effects({"bank.transfers": {"added": [{"amount": {"type": "money", "equals": "{amount}"}}]}},
                      values=False)
+
+
+def test_a_list_that_comes_into_being_is_judged_record_by_record() -> None:
+    final = {**after(), "whatsapp": {"sent": [{"to": "Ava", "text": "hi"}]}}
+    start = {**START, "whatsapp": {}}
+    assert [c.to_dict() for c in diff(start, final)] == [
+        {"path": "whatsapp.sent", "added": [{"to": "Ava", "text": "hi"}], "removed": []}]
+    assert judge({"whatsapp.sent": {"added": [{"to": "ava", "text": "Hi."}]}}, start, final).ok
+    assert not judge({"whatsapp.sent": {"added": [{"to": "Noah"}]}}, start, final).ok
+    gone = judge({}, final, start)
+    assert gone.problems == ["whatsapp.sent: also removed {to: Ava, text: hi}"]
+    assert diff({"a": {}}, {"a": {"b": 1}})[0].to_dict() == {"path": "a.b", "before": None, "after": 1}

@@ -97,10 +97,11 @@ def diff(start: Any, final: Any, *, keep: Iterable[str] = (), path: str = "") ->
             sub = f"{path}.{key}" if path else str(key)
             if _incidental(sub, keep):
                 continue
-            if key not in start:
-                out.append(Change(sub, before=None, after=copy.deepcopy(final[key])))
-            elif key not in final:
-                out.append(Change(sub, before=copy.deepcopy(start[key]), after=None))
+            if key not in start or key not in final:  # a key that came or went; a list counts from empty
+                gone, came = start.get(key), final.get(key)
+                if isinstance(gone, list) or isinstance(came, list):
+                    gone, came = gone if gone is not None else [], came if came is not None else []
+                out += diff(gone, came, keep=keep, path=sub)
             else:
                 out += diff(start[key], final[key], keep=keep, path=sub)
         return out
