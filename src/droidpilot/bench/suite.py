@@ -144,6 +144,12 @@ def load_suite(name_or_path: str, *, seed: int = 0, instances: int = 1, template
         from droidpilot.bench.world import load_world
 
         return load_world(folder, seed=seed, instances=instances, patterns=templates, tier=tier)
+    given = [flag for flag, used in (("--instances", instances != 1), ("--templates", templates is not None),
+                                     ("--tier", tier is not None)) if used]
+    if given:
+        verb = "applies" if len(given) == 1 else "apply"
+        raise SuiteError(f"{' and '.join(given)} only {verb} to template suites such as world; {folder.name} "
+                         f"is a suite of fixed tasks: choose its tasks with --tasks ID,... instead")
     files = sorted(p for p in folder.glob("*.yaml") if not p.name.startswith("_"))
     if not files:
         raise SuiteError(f"{folder}: no task files (*.yaml) in the suite folder")

@@ -124,7 +124,7 @@ def run(
         if not instruction.strip():
             raise InputError("the instruction is empty; say what the agent should do")
         check_agent_options(max_steps=max_steps, lang=language, coord_space=coord_space,
-                            temperature=temperature, image_max_side=image_max_side)
+                            temperature=temperature, image_max_side=image_max_side, seed=seed)
         max_steps, language, seed = max_steps or 20, language or "en", seed or 0
         folder = writable_folder(out or Path("runs") / time.strftime("%Y%m%d-%H%M%S"), "--out")
         engine = make_ocr_engine(ocr)

@@ -14,6 +14,7 @@ from typing import Annotated
 
 import typer
 
+from droidpilot import limits
 from droidpilot.cli import _common
 from droidpilot.cli._common import fail, guard, shown
 from droidpilot.cli._ray import ray_address, ray_option
@@ -122,6 +123,8 @@ def verify_batch_command(
     configure_logging(log_level)
     if jobs < 0:
         raise fail("--jobs must be 0 (one per CPU) or more")
+    if jobs > limits.JOBS.high:
+        raise fail(f"--jobs {jobs:,} is over the limit of {limits.JOBS.high} worker processes")
     with guard():
         choices = _choices(ocr, llm_base_url, llm_model, icons_dir, escalation_order)
         load_rule(rule)  # a bad rule stops here, before any worker starts; warnings are logged once
