@@ -70,8 +70,8 @@ def _field_problem(row: dict[str, Any], name: str) -> str | None:
         return f"'{name}' is {value!r}, not {wanted}"
     numeric = isinstance(value, int | float) and not isinstance(value, bool)
     if numeric and ((low is not None and value < low) or (high is not None and value > high)):
-        span = f"{low}..{high}" if high is not None else f"at least {low}"
-        return f"'{name}' is {value}, outside {span}"
+        span = f"outside {low}..{high}" if high is not None else f"below {low}"
+        return f"'{name}' is {value}, {span}"
     return None
 
 
