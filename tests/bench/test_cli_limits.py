@@ -62,7 +62,8 @@ def test_the_largest_allowed_counts_are_accepted(runner: CliRunner, tmp_path: Pa
     """At every limit the checks pass; the run then stops at the first check that is not a count (an
     unknown task), so nothing runs."""
     result = runner.invoke(app, ["bench", "--out", str(tmp_path / "out"), "--trials", "100",
-                                 "--devices", "64", "--jobs", "64", "--max-steps", "1000", "--seed", str(2**32 - 1),
+                                 "--devices", "64", "--jobs", "64", "--max-steps", "1000",
+                                 "--seed", str(2**32 - 1),
                                  "--image-max-side", "8192", "--adb-port", "65535", "--tasks", "nope"])
     assert result.exit_code == 2 and "no task 'nope'" in _text(result), result.output
 
