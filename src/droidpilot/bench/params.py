@@ -226,7 +226,8 @@ def check_numbers(spec: Any, where: str) -> None:
         elif isinstance(value, float) and not math.isfinite(value):
             raise ParamError(f"{at}: {value} is not a number a parameter can use; write a finite number")
         elif isinstance(value, int) and not isinstance(value, bool) and abs(value) > MAX_ANY_INT:
-            raise ParamError(f"{at}: {value:.3e} is too large a number (the limit is 10^18)")
+            digits = f"{len(str(abs(value)))}" if value.bit_length() < 14_000 else "over 4,000"
+            raise ParamError(f"{at}: a number of {digits} digits is too large (the limit is 10^18)")
 
 
 def whole(spec: dict[str, Any], key: str, default: int, where: str, low: int = -MAX_WHOLE,

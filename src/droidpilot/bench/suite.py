@@ -210,6 +210,8 @@ class _Loader:
             mark = getattr(exc, "problem_mark", None)
             where = f"{path}:{mark.line + 1}" if mark is not None else str(path)
             raise SuiteError(f"{where}: not valid YAML ({getattr(exc, 'problem', None) or exc})") from None
+        except ValueError as exc:  # a whole number of more than 4,300 digits
+            raise SuiteError(f"{path}: cannot read the task file ({exc}); write smaller numbers") from None
 
     def fail(self, key: str, message: str, fix: str = "") -> SuiteError:
         """The error for field ``key`` (``reference[2]`` style), with the line it is on."""

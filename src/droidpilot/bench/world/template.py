@@ -78,6 +78,8 @@ def _read_yaml(path: Path, what: str) -> tuple[Any, yaml.Node | None]:
         raise SuiteError(f"{where}: too large: {exc.bare}") from None
     except (OSError, UnicodeDecodeError, yaml.YAMLError, RecursionError) as exc:
         raise SuiteError(f"{path}: cannot read {what} ({exc})") from None
+    except ValueError as exc:  # a whole number of more than 4,300 digits
+        raise SuiteError(f"{path}: cannot read {what} ({exc}); write smaller numbers") from None
 
 
 def _lines(root: yaml.Node | None) -> list[int]:
