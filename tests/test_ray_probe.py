@@ -121,7 +121,7 @@ GOAWAY = b"\x00\x00\x00\x07\x00\x00\x00\x00\x00"
 @pytest.mark.parametrize("reply", [b"HTTP/1.1 400 Bad Request\r\n\r\n", GOAWAY])
 def test_another_protocol_is_not_a_ray_head(reply: bytes) -> None:
     """An HTTP/1 server, and an HTTP/2 frame that is not SETTINGS (GOAWAY: a near miss)."""
-    with _server(reply) as address, pytest.raises(DroidpilotError, match="not a Ray head .no gRPC reply"):
+    with _server(reply) as address, pytest.raises(DroidpilotError, match=r"not a Ray head \(no gRPC reply"):
         probe(address, 5)
 
 
