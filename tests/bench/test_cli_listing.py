@@ -130,3 +130,23 @@ def test_icons_list_piped_and_json(tmp_path: Path) -> None:
     listed = json.loads(_cli("icons", "list", str(shot), "--json").stdout)
     assert len(rows) == len(listed) > 0
     assert [r[1] for r in rows] == [d["description"] for d in listed]
+
+
+def test_verify_json_and_batch_lines_escape_bidi_from_the_screen(tmp_path: Path) -> None:
+    """verify --json and verify-batch's JSON lines keep screen text and paths exact but write U+202E as
+    \\u202e."""
+    import shutil
+
+    from droidpilot.verify.examples import example_dir
+
+    example = example_dir()
+    trace = tmp_path / f"trace{RLO}gnp.exe"  # the folder name reaches verify-batch's lines
+    shutil.copytree(example / "trace", trace)
+    for dump in trace.glob("*.xml"):
+        text = dump.read_text(encoding="utf-8")
+        dump.write_text(text.replace("Search products", f"Search products {RLO}x"), encoding="utf-8")
+    one = _cli("verify", str(example / "rule.yaml"), str(trace), "--json")
+    lines = _cli("verify-batch", str(example / "rule.yaml"), str(trace), "--jobs", "1")
+    for out in (one.stdout, lines.stdout):
+        assert out.strip() and RLO not in out and "\\u202e" in out
+    assert f"Search products {RLO}x" in json.dumps(json.loads(one.stdout), ensure_ascii=False)

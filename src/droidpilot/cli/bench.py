@@ -31,6 +31,7 @@ from droidpilot.cli.agent_options import (
 )
 from droidpilot.errors import InputError
 from droidpilot.pathcheck import writable_folder
+from droidpilot.textsafe import printable
 
 console = Console()
 _RUN_ERRORS = ("device_error", "brain_error")
@@ -234,11 +235,11 @@ def bench(
         finally:
             display.stop()
         document = outcome.document
-        console.print(escape(_provenance_line(document)), highlight=False, soft_wrap=True)
+        console.print(escape(printable(_provenance_line(document))), highlight=False, soft_wrap=True)
         print_whole(console, _summary_table(document["summary"]))
         if document["summary"].get("trials"):
             print_whole(console, _trials_table(document["summary"]["trials"]))
-        console.print(f"wall time {outcome.seconds:.1f}s; results: {escape(str(out / 'results.json'))}")
+        console.print(f"wall time {outcome.seconds:.1f}s; results: {escape(printable(out / 'results.json'))}")
         judge = None
         if judge_eval:
             from droidpilot.bench.judge_eval import run_judge_eval
@@ -249,10 +250,10 @@ def bench(
             from droidpilot.bench.report import write_report
 
             path = write_report(out, judge=judge)
-            console.print(f"report: {escape(str(path))}")
+            console.print(f"report: {escape(printable(path))}")
         code, reason = failed_everywhere(outcome.rows)
         if code:
-            console.print(f"[bold red]error:[/] {escape(reason)}", highlight=False)
+            console.print(f"[bold red]error:[/] {escape(printable(reason))}", highlight=False)
     if code:
         raise typer.Exit(code)
 
