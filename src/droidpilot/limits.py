@@ -36,6 +36,7 @@ PORT = Limit(1, 65_535, "")
 # Work items of one bench run (tasks x trials) and templates in one template suite (variants counted).
 WORK_ITEMS = 100_000
 TEMPLATES = 10_000
+TEMPLATE_FILE_BYTES = 1024 * 1024  # one YAML file of a suite (parsing is the slow part: ~10 s per MiB)
 
 
 class LimitError(InputError):

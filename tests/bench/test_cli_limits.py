@@ -133,3 +133,16 @@ def test_a_long_listing_shows_progress_on_a_terminal_only(tmp_path: Path) -> Non
     piped = subprocess.run(cmd, capture_output=True, text=True, env=env, timeout=120)
     assert "instantiating" not in piped.stderr and "\x1b" not in piped.stderr
     assert piped.stderr.strip().endswith("templates over 1 apps") and piped.stdout == out
+
+
+def test_a_template_file_over_the_size_limit_is_refused_before_parsing(tmp_path: Path,
+                                                                       runner: CliRunner) -> None:
+    folder = tmp_path / "huge"
+    folder.mkdir()
+    (folder / "_suite.yaml").write_text("type: templates\n", encoding="utf-8")
+    filler = "# padding\n" * (limits.TEMPLATE_FILE_BYTES // 10 + 1)
+    (folder / "notes.yaml").write_text("app: notes\ntemplates: []\n" + filler, encoding="utf-8")
+    result = runner.invoke(app, ["suite", "list", "--suite", str(folder)])
+    assert result.exit_code == 2, result.output
+    assert "over the limit of 1,048,576 for one file of a suite" in _text(result)
+    assert "split it into several files" in _text(result)

