@@ -150,3 +150,22 @@ def test_verify_json_and_batch_lines_escape_bidi_from_the_screen(tmp_path: Path)
     for out in (one.stdout, lines.stdout):
         assert out.strip() and RLO not in out and "\\u202e" in out
     assert f"Search products {RLO}x" in json.dumps(json.loads(one.stdout), ensure_ascii=False)
+
+
+@pytest.mark.parametrize(("text", "message"), [
+    ('{"tasks": [{"id": "t", "level": 1, "su": NaN}]}', "task 't' has su = nan, not a finite number"),
+    ('{"tasks": [{"id": "t", "level": 1, "su": 1e999}]}', "task 't' has su = inf, not a finite number"),
+    ('{"tasks": [7]}', "task row 1 is not a result row"),
+    ('{"tasks": ' + "[" * 5000 + "]" * 5000 + "}", "nested more than 100 levels deep"),
+])
+def test_bench_compare_refuses_broken_results_clearly(tmp_path: Path, text: str, message: str) -> None:
+    good = tmp_path / "good"
+    good.mkdir()
+    (good / "results.json").write_text('{"tasks": [{"id": "t", "level": 1, "su": 1}]}', encoding="utf-8")
+    bad = tmp_path / "bad"
+    bad.mkdir()
+    (bad / "results.json").write_text(text, encoding="utf-8")
+    for as_json in ([], ["--json"]):
+        done = _cli("bench", "compare", str(good), str(bad), *as_json)
+        assert done.returncode == 2, done.stdout + done.stderr
+        assert message in " ".join(done.stderr.split()) and "Traceback" not in done.stderr
