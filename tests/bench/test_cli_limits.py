@@ -77,6 +77,7 @@ def test_the_largest_allowed_counts_are_accepted(runner: CliRunner, tmp_path: Pa
     (["suite", "show", "clock-label", "--instance", "1000"], "--instance 1,000 is over the limit of 999"),
     (["suite", "show", "clock-label", "--seed", "-3"], "--seed must be at least 0"),
     (["run", "open settings", "--max-steps", "5000"], "--max-steps 5,000 is over the limit of 1,000"),
+    (["run", "open settings", "--adb-port", "0"], "--adb-port must be at least 1, got 0"),
     (["verify-batch", "rule.yaml", ".", "--jobs", "1000"], "--jobs 1,000 is over the limit of 64"),
     (["studio", "--devices", "100"], "--devices 100 is over the limit of 64"),
     (["sim", "shot", "x.png", "--seed", "-1"], "--seed must be at least 0"),
