@@ -184,3 +184,9 @@ def _state(path: Path) -> object:
     if path.is_symlink():
         return ("link", os.readlink(path))
     return ("folder",) if path.is_dir() else ("file", path.read_bytes())
+
+
+def test_a_row_without_a_task_id_is_dropped_and_said(finished: Path, tmp_path: Path) -> None:
+    out = _copy(finished, tmp_path, lambda doc: doc["tasks"].append({"su": 1}))
+    ledger = _ledger(out)
+    assert ledger.rerun == {"row 3": "it has no task id"} and sorted(ledger.done) == sorted(TASKS)

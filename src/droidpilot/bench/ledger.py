@@ -75,8 +75,9 @@ def _same_run(data: dict[str, Any], config: RunConfig, meta: dict[str, Any]) -> 
 def previous_rows(config: RunConfig, resume: bool, tasks: list[BenchTask], meta: dict[str, Any] | None = None
                   ) -> tuple[dict[str, dict[str, Any]], dict[str, str]]:
     """Finished rows of an earlier run in ``config.out`` by work key, and the rows that will run again
-    with the reason (errored, incomplete or not this run's: ``rowcheck``); InputError without ``resume``,
-    or when that run was of another suite, brain or settings."""
+    with the reason (errored, incomplete or not this run's: ``rowcheck``; a row with no task id is listed
+    as ``row N``, dropped); InputError without ``resume``, or when that run was of another suite, brain or
+    settings."""
     data = load_results(config.out)
     if data is None:
         return {}, {}
