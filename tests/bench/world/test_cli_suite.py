@@ -15,7 +15,10 @@ _discover()
 def test_list_and_show() -> None:
     result = CliRunner().invoke(app, ["suite", "list", "--templates", "clock-*"])
     assert result.exit_code == 0, result.output
-    assert "clock-add" in result.output and "templates over 1 apps" in result.output
+    rows = [line.split("\t") for line in result.stdout.splitlines()]  # piped: tab-separated, a header first
+    assert rows[0] == ["template", "apps", "kind", "tier", "instruction (seed 0)"]
+    assert rows[1][:3] == ["clock-add", "clock", "data-entry"] and all(len(r) == 5 for r in rows)
+    assert "templates over 1 apps" in result.stderr
     shown = CliRunner().invoke(app, ["suite", "show", "clock-label", "--seed", "4"])
     assert shown.exit_code == 0, shown.output
     doc = json.loads(shown.output[: shown.output.index("\ntask_id:")])
