@@ -23,8 +23,8 @@ from typing import Any
 
 import yaml
 
-from droidpilot.bench.effects import EffectsError, validate_effects
 from droidpilot import limits
+from droidpilot.bench.effects import EffectsError, validate_effects
 from droidpilot.bench.params import ParamError, check_numbers
 from droidpilot.bench.suite import SuiteError
 from droidpilot.datalimits import DataLimitError, check_yaml
