@@ -137,6 +137,7 @@ def validate_cmd(
             f"{report.templates} templates, {report.instances} instances, "
             f"{len(report.apps)} apps; kinds {dict(report.kinds)}; tiers {dict(report.tiers)}",
             highlight=False,
+            soft_wrap=True,
         )
         depth = report.to_dict()["depth"]
         if depth:  # how much the templates vary: distinct instructions and answers over the seeds
@@ -145,6 +146,7 @@ def validate_cmd(
                 f"{depth['instructions_median']}; answers min {depth['answers_min']}, median "
                 f"{depth['answers_median']}; {depth['static']} templates marked static",
                 highlight=False,
+                soft_wrap=True,
             )
         if report.satisfied_at_start:
             report.problems.append(
@@ -153,7 +155,10 @@ def validate_cmd(
             )
         if report.problems:
             raise InputError("\n".join(report.problems))
-        console.print("ok: every template instantiates, none is solved at its start state, all vary by seed")
+        console.print(
+            "ok: every template instantiates, none is solved at its start state, all vary by seed",
+            soft_wrap=True,
+        )
 
 
 def register(app: typer.Typer) -> None:
