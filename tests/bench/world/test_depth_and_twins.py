@@ -128,13 +128,13 @@ def test_a_shallow_template_fails_the_suite_check_unless_marked_static(tmp_path:
     body = (
         "  - id: fixed\n    kind: data-entry\n    instruction: Set an alarm for 07:00 in Clock.\n"
         "    reference: ['open App (Clock)']\n    checkpoints: [[Alarms]]\n"
-        "    oracle: {path: clock.alarms, length_at_least: 2}\n{static}"
+        "    oracle: {path: clock.alarms, length_at_least: 2}\nSTATIC"
     )
-    report = check_suite(_folder(tmp_path, body.format(static="")), (0,), depth_seeds=20)
+    report = check_suite(_folder(tmp_path, body.replace("STATIC", "")), (0,), depth_seeds=20)
     assert len(report.problems) == 1
     assert "mine.yaml:3: template 'fixed' gives 1 distinct instructions over 20 seeds" in report.problems[0]
     assert 'mark it static: "why it cannot vary"' in report.problems[0]
-    marked = check_suite(_folder(tmp_path, body.format(static="    static: the one wake-up alarm\n")), (0,))
+    marked = check_suite(_folder(tmp_path, body.replace("STATIC", "    static: the one wake-up alarm\n")), (0,))
     assert marked.problems == [] and marked.to_dict()["depth"]["static"] == 1
 
 
