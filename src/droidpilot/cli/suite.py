@@ -85,6 +85,7 @@ def show_cmd(
             "setup": task.setup,
             "reference": [op.to_dict() for op in task.reference],
             "oracle": task.oracle,
+            "effects": task.effects,
         }
         typer.echo(json.dumps(doc, ensure_ascii=False, indent=1))
         typer.echo(task.rule_text)

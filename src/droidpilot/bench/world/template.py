@@ -9,7 +9,8 @@ milestones), and optionally ``apps``, ``lang``, ``setup`` (start state: ``state:
 ``answer`` (the true reply of a retrieval task), ``answer_type`` (what that reply is, see
 ``ANSWER_TYPES``; required on retrieval tasks), ``static`` (why the task cannot vary by seed), ``variants``
 (a list of mappings, each its own template with those values as constant parameters and ``id``
-appended), ``distractors`` (false to opt out).
+appended), ``distractors`` (false to opt out), ``effects`` (the changes to the state the task
+allows, ``bench/effects.py``).
 """
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ from typing import Any
 
 import yaml
 
+from droidpilot.bench.effects import EffectsError, validate_effects
 from droidpilot.bench.suite import SuiteError
 
 KINDS = ("settings", "data-entry", "search", "navigation", "multi-app", "retrieval", "infeasible", "edit")
@@ -37,6 +39,7 @@ OPTIONAL = (
     "variants",
     "distractors",
     "notes",
+    "effects",
 )
 ANSWER_TYPES = (
     "count",
@@ -76,6 +79,7 @@ class Template:
     distractors: bool = True
     answer_type: dict[str, Any] = field(default_factory=dict)
     static: str | None = None
+    effects: dict[str, Any] = field(default_factory=dict)
 
     @property
     def where(self) -> str:
@@ -206,6 +210,10 @@ def _check(raw: Any, path: Path, line: int, app: str) -> list[Template]:
         raise _fail(
             path, line, tid, "static", "expected the reason as text", 'e.g. static: "one About screen"'
         )
+    try:
+        validate_effects(raw.get("effects") or {}, "effects", values=False)
+    except EffectsError as exc:
+        raise _fail(path, line, tid, "effects", str(exc), "see `effects` in bench/README.md") from None
     params = raw.get("params") or {}
     if not isinstance(params, dict):
         raise _fail(path, line, tid, "params", "expected a mapping name -> parameter spec")
@@ -240,6 +248,7 @@ def _check(raw: Any, path: Path, line: int, app: str) -> list[Template]:
                 distractors=bool(raw.get("distractors", True)),
                 answer_type=dict(answer_type),
                 static=static,
+                effects=dict(raw.get("effects") or {}),
             )
         )
     return out
