@@ -20,6 +20,7 @@ from droidpilot.device.adbd.u2keyboard import focused_text, u2_keyboard_broadcas
 from droidpilot.device.base import DeviceError
 
 _HOME_CATEGORY = "android.intent.category.HOME"
+_VIEW = "android.intent.action.VIEW"
 
 
 def _phone(sh: Shell) -> Phone:
@@ -75,6 +76,8 @@ def tool_am(sh: Shell, args: list[str], stdin: bytes) -> Result:
                 _open(phone, pkg)
             except DeviceError as exc:
                 return Result(out=text.encode(), err=f"Error: Activity not started, {exc}\n".encode(), code=1)
+        elif intent.get("-a") == _VIEW and isinstance(intent.get("-d"), str):
+            return _view(phone, str(intent["-d"]), text)
         elif isinstance(cats, list) and _HOME_CATEGORY in cats:
             with phone.lock:
                 press_keycode(phone, 3)
@@ -96,6 +99,20 @@ def tool_am(sh: Shell, args: list[str], stdin: bytes) -> Result:
     if sub == "broadcast":
         return _broadcast(phone, rest)
     return Result(err=f"Error: Unknown command: {sub}\n".encode(), code=255)
+
+
+def _view(phone: Phone, url: str, text: str) -> Result:
+    """`am start -a VIEW -d URL`: a web address opens the browser there; other data resolves to nothing."""
+    open_url = getattr(phone.device, "open_url", None)
+    if not callable(open_url) or not url.lower().startswith(("http://", "https://")):
+        return Result(out=text.encode(), err=b"Error: Activity not started, unable to resolve Intent\n",
+                      code=1)
+    try:
+        with phone.lock:
+            open_url(url)
+    except DeviceError as exc:
+        return Result(out=text.encode(), err=f"Error: Activity not started, {exc}\n".encode(), code=1)
+    return Result(out=text.encode())
 
 
 def _broadcast(phone: Phone, args: list[str]) -> Result:
