@@ -73,7 +73,7 @@ def test_swipe_drag_points_and_click_take_their_duration(front: Front, d: u2.Dev
     d.app_start("com.android.settings")
     w, h = d.window_size()
     before, started = _clock(front), time.monotonic()
-    d.swipe(w // 2, h * 0.7, w // 2, h * 0.4, 2.0)
+    d.swipe(w // 2, h // 2, w - 1, h // 2, 2.0)  # upstream's mobile_tests/test_swipe.py
     assert time.monotonic() - started >= 2.0  # blocks for the gesture, as a phone does
     assert _clock(front) - before >= 2.0  # and the phone's clock moved on by as much
     started = time.monotonic()
@@ -158,6 +158,8 @@ def test_waits_and_new_windows(front: Front, d: u2.Device) -> None:
 
 
 def test_toast_listener_and_getters(front: Front, d: u2.Device) -> None:
+    d.clear_toast()  # as upstream's mobile_tests/test_toast.py calls it
+    assert d.last_toast is None
     j = d.jsonrpc
     assert j.clearLastToast() is True
     j.setToastListener(False)
@@ -168,7 +170,8 @@ def test_toast_listener_and_getters(front: Front, d: u2.Device) -> None:
     d.toast.show("Saved")
     assert d.toast.get_message(wait_timeout=2) == "Saved"
     assert j.getLastToast(5000) == "Saved"
+    assert d.last_toast == "Saved"
     d.toast.reset()
-    assert j.getLastToast() is None
+    assert j.getLastToast() is None  # the toast still shown is not recorded again
     with pytest.raises(u2.exceptions.RPCError, match="true or false"):
         j.setToastListener("yes")

@@ -69,7 +69,10 @@ def test_send_keys_clear_text_and_send_action_go_through_the_keyboard(front: Fro
     d.clear_text()
     assert sim.state()["foreground"]["fields"]["q"] == ""
     d(resourceId=SEARCH_BOX).click()
-    d.send_keys("lakers")
+    d.send_keys("old text")
+    d(resourceId=SEARCH_BOX).click()
+    d.send_keys("lakers", clear=True)  # as upstream's mobile_tests/test_simple.py calls it
+    assert sim.state()["foreground"]["fields"]["q"] == "lakers"
     d(resourceId=SEARCH_BOX).click()
     d.send_action("search")
     assert sim.state()["foreground"]["screen"] == "results"
