@@ -13,7 +13,9 @@ Run: ``.venv/bin/python benchmarks/u2_speed.py [--rounds N]``.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import importlib.resources
+import io
 import re
 import statistics
 import time
@@ -108,7 +110,8 @@ def _more_methods(d: u2.Device, rounds: int) -> None:
                                                 "https://example.org/"]),
     }
     apk = str(importlib.resources.files("uiautomator2") / "assets/app-uiautomator.apk")
-    install_ms = _median_ms(lambda: d.app_install(apk), max(1, rounds // 4))
+    with contextlib.redirect_stdout(io.StringIO()):  # adbutils prints each install's progress
+        install_ms = _median_ms(lambda: d.app_install(apk), max(1, rounds // 4))
     print(f"app_install of app-uiautomator.apk (push + pm install): {install_ms:.1f} ms")
     for label, fn in calls.items():
         print(f"{label}: {_median_ms(fn, rounds):.1f} ms")
