@@ -182,3 +182,18 @@ def test_an_installed_keyboard_is_listed_selectable_and_falls_back_when_removed(
     assert "com.example.kbd/.Keys" not in sh(phone, "ime list -s -a")[0]
     assert sh(phone, "settings get secure default_input_method")[0] != "com.example.kbd/.Keys\n"
     assert sh(phone, "ime set com.example.kbd/.Keys")[2] == 255
+
+
+def test_manifest_text_cannot_forge_lines_of_pm_or_dumpsys(phone: Phone) -> None:
+    forged = apk(axml(manifest("com.example.demo",
+                               version_name="1.0\n    firstInstallTime=1999-01-01 00:00:00")))
+    assert sh(phone, f"pm install {put(phone, forged)}")[0].endswith("Success\n")
+    dump = sh(phone, "dumpsys package com.example.demo")[0]
+    assert "versionName=1.0\\n    firstInstallTime=1999" in dump
+    assert "\n    firstInstallTime=1999" not in dump
+    bad_perm = apk(axml(manifest("com.example.demo2", permissions=("android.permission.CAMERA\nfake",))))
+    out = sh(phone, f"pm install {put(phone, bad_perm, '/data/local/tmp/p.apk')}")[0]
+    assert out.startswith("Failure [INSTALL_PARSE_FAILED_MANIFEST_MALFORMED: ") and "<uses-permission>" in out
+    bad_ime = apk(axml(manifest("com.example.demo3", ime=".Keys\ncom.evil/.Fake")))
+    out = sh(phone, f"pm install {put(phone, bad_ime, '/data/local/tmp/i.apk')}")[0]
+    assert out.startswith("Failure [INSTALL_PARSE_FAILED_MANIFEST_MALFORMED: ") and "<service>" in out

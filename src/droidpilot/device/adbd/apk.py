@@ -21,6 +21,7 @@ MIN_SDK, TARGET_SDK = 0x0101020C, 0x01010270
 INPUT_METHOD_ACTION = "android.view.InputMethod"
 MAX_MANIFEST = 8 * 1024 * 1024  # bytes; real manifests are kilobytes
 _PACKAGE = re.compile(r"[A-Za-z][A-Za-z0-9_]*(\.[A-Za-z][A-Za-z0-9_]*)+")
+_NAME = re.compile(r"[A-Za-z0-9_.$]+")  # permission and class names: printed one per line by pm/ime
 
 
 class InstallError(Exception):
@@ -95,6 +96,15 @@ def read_apk(data: bytes, path: str) -> ApkInfo:
     return _manifest(root, path)
 
 
+def _name(value: str, tag: str, path: str) -> str:
+    """A permission or class name, which `pm` and `ime` print one per line: letters, digits, ``_.$``."""
+    if not _NAME.fullmatch(value):
+        raise InstallError("INSTALL_PARSE_FAILED_MANIFEST_MALFORMED",
+                           f"Failed to parse {path}: <{tag}> android:name {value[:100]!r} is not a valid "
+                           "name (letters, digits, '_', '.' and '$' only)")
+    return value
+
+
 def _manifest(root: axml.Element, path: str) -> ApkInfo:
     if root.tag != "manifest":
         raise InstallError("INSTALL_PARSE_FAILED_MANIFEST_MALFORMED",
@@ -110,18 +120,18 @@ def _manifest(root: axml.Element, path: str) -> ApkInfo:
     sdk = next(iter(root.iter("uses-sdk")), None)
     min_sdk = _int(sdk, "minSdkVersion", MIN_SDK, 1, where) if sdk else 1
     target = _int(sdk, "targetSdkVersion", TARGET_SDK, min_sdk, where) if sdk else min_sdk
-    perms = tuple(dict.fromkeys(p for el in root.iter("uses-permission")
+    perms = tuple(dict.fromkeys(_name(p, "uses-permission", path) for el in root.iter("uses-permission")
                                 if (p := _text(el, "name", NAME))))
     app = next(iter(root.iter("application")), None)
     label = (_text(app, "label", LABEL) if app else None) or ""
     if not label or label.startswith("@0x"):  # a string resource: its text is in resources.arsc
         label = package
-    activities = tuple(short_class(package, n) for el in root.iter("activity")
+    activities = tuple(short_class(package, _name(n, "activity", path)) for el in root.iter("activity")
                        if (n := _text(el, "name", NAME)))
     imes = []
     for svc in root.iter("service"):
         actions = {_text(a, "name", NAME) for a in svc.iter("action")}
         svc_name = _text(svc, "name", NAME)
         if svc_name and INPUT_METHOD_ACTION in actions:
-            imes.append(short_class(package, svc_name))
+            imes.append(short_class(package, _name(svc_name, "service", path)))
     return ApkInfo(package, code, name, label, perms, activities, tuple(imes), min_sdk, target)

@@ -45,6 +45,11 @@ class Installed:
         return [p for p in self.info.permissions if p in RUNTIME_PERMISSIONS]
 
 
+def shown(text: str) -> str:
+    """Manifest text as one line of dumpsys output: line breaks and control characters escaped."""
+    return "".join(ch if ch.isprintable() else ascii(ch)[1:-1] for ch in text[:200])
+
+
 def dump_package(pkg: Installed) -> str:
     """The `dumpsys package PKG` section clients parse (adbutils' app_info, uiautomator2's auto-grant)."""
     i = pkg.info
@@ -55,7 +60,7 @@ def dump_package(pkg: Installed) -> str:
         f"    pkg=Package{{{sig[7:14]} {i.package}}}", f"    codePath={pkg.code_path}",
         f"    resourcePath={pkg.code_path}", "    primaryCpuAbi=null",
         f"    versionCode={i.version_code} minSdk={i.min_sdk} targetSdk={i.target_sdk}",
-        f"    versionName={i.version_name if i.version_name is not None else 'null'}",
+        f"    versionName={shown(i.version_name) if i.version_name is not None else 'null'}",
         "    apkSigningVersion=2", "    flags=[ HAS_CODE ALLOW_CLEAR_USER_DATA ALLOW_BACKUP ]",
         f"    timeStamp={pkg.last_update}", f"    firstInstallTime={pkg.first_install}",
         f"    lastUpdateTime={pkg.last_update}", "    installerPackageName=null",
