@@ -9,6 +9,7 @@ import sysconfig
 from pathlib import Path
 
 import pytest
+from tests.device.adbd_support import adb_client_params, run_adb, running_front
 from tests.device.apk_builder import El, apk, axml, manifest
 
 from droidpilot.device.adbd import axml as ax
@@ -197,3 +198,23 @@ def test_manifest_text_cannot_forge_lines_of_pm_or_dumpsys(phone: Phone) -> None
     bad_ime = apk(axml(manifest("com.example.demo3", ime=".Keys\ncom.evil/.Fake")))
     out = sh(phone, f"pm install {put(phone, bad_ime, '/data/local/tmp/i.apk')}")[0]
     assert out.startswith("Failure [INSTALL_PARSE_FAILED_MANIFEST_MALFORMED: ") and "<service>" in out
+
+
+def test_pm_install_reading_dev_null_as_adb_install_runs_it(phone: Phone) -> None:
+    """Stock `adb install` runs `pm install ... < /dev/null`: the shell could not open /dev/null."""
+    out, err, code = sh(phone, f"pm install -r {put(phone, demo())} < /dev/null")
+    assert (out.splitlines()[-1], err, code) == ("Success", "", 0)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("adb", adb_client_params())
+def test_stock_adb_install_and_uninstall(adb: Path, tmp_path: Path) -> None:
+    path = tmp_path / "demo.apk"
+    path.write_bytes(demo(version_code=9, version_name="9.0"))
+    with running_front(1) as front:
+        done = run_adb(adb, front.port, "-s", "simphone-1", "install", "-r", str(path), timeout=60)
+        assert b"Success" in done.stdout and b"can't open" not in done.stderr, done
+        assert front.server.phones[0].installed["com.example.demo"].info.version_name == "9.0"
+        gone = run_adb(adb, front.port, "-s", "simphone-1", "uninstall", "com.example.demo", timeout=60)
+        assert b"Success" in gone.stdout, gone
+        assert "com.example.demo" not in front.server.phones[0].installed
