@@ -218,3 +218,10 @@ def test_stock_adb_install_and_uninstall(adb: Path, tmp_path: Path) -> None:
         gone = run_adb(adb, front.port, "-s", "simphone-1", "uninstall", "com.example.demo", timeout=60)
         assert b"Success" in gone.stdout, gone
         assert "com.example.demo" not in front.server.phones[0].installed
+
+
+def test_dumpsys_package_without_a_name_dumps_every_package(phone: Phone) -> None:
+    sh(phone, f"pm install {put(phone, demo(version_name='7.7'))}")
+    dump = sh(phone, "dumpsys package")[0]
+    assert "Package [com.example.demo]" in dump and "versionName=7.7" in dump
+    assert "Package [com.simphone.browser]" in dump

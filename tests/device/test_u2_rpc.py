@@ -74,3 +74,18 @@ def test_a_number_beyond_a_double_is_an_argument_error_and_does_not_hide_deep_ne
         err = rpc.handle(body.encode(), methods)
         assert err["id"] == 2 and "nested more than 100 levels deep" in err["error"]["message"]
     assert rpc.handle(b'{"id": 3, "method": "f", "params": [[[1.5e300]]]}', methods)["result"] == 1
+
+
+def test_named_ui_objects_are_capped_oldest_first(monkeypatch: pytest.MonkeyPatch) -> None:
+    from droidpilot.device.adbd.phone import Phone
+    from droidpilot.device.u2 import methods_gesture
+    from droidpilot.device.u2.session import Session
+
+    monkeypatch.setattr(methods_gesture, "MAX_OBJECTS", 5)  # the real cap is 10,000: the rule is the same
+    sim = SimDevice()
+    sim.open_app("settings")
+    session = Session(Phone("simphone-1", 1, sim))
+    get = methods_gesture.gesture_methods(session)["getUiObject"]
+    sel = {"mask": 1, "text": "Display"}
+    names = [get(sel) for _ in range(8)]
+    assert list(session.objects) == names[3:]

@@ -277,8 +277,9 @@ def tool_dumpsys(sh: Shell, args: list[str], stdin: bytes) -> Result:
                 level = str(state().get("system", {}).get("battery", level))
         text = (f"Current Battery Service state:\n  AC powered: false\n  USB powered: true\n  status: 2\n"
                 f"  health: 2\n  present: true\n  level: {level}\n  scale: 100\n")
-    elif service == "package" and len(args) > 1 and not args[1].startswith("-"):
-        text = dump_package_of(phone, args[1])
+    elif service == "package":
+        names = [a for a in args[1:] if not a.startswith("-")]
+        text = "".join(dump_package_of(phone, p) for p in (names[:1] or sorted(packages(phone))))
     elif not service:
         text = "Currently running services:\n" + "".join(f"  {s}\n" for s in (
             "activity", "battery", "display", "input", "package", "power", "window"))

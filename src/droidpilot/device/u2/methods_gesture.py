@@ -19,6 +19,7 @@ from droidpilot.device.u2.rpc import Method, not_found
 from droidpilot.device.u2.session import STEP_S, Relation, Session
 
 _names = itertools.count(1)
+MAX_OBJECTS = 10_000  # named UiObjects a server keeps
 _MAX_WAIT_MS = 10 * 60 * 1000  # waits longer than 10 minutes are refused (a client would time out first)
 
 
@@ -39,6 +40,8 @@ def gesture_methods(s: Session) -> dict[str, Method]:
     def name_for(target: Mapping[str, Any] | Relation) -> str:
         name = f"simphone-object-g{next(_names)}"
         s.objects[name] = target
+        while len(s.objects) > MAX_OBJECTS:  # a client that never calls removeUiObject: oldest go first
+            del s.objects[next(iter(s.objects))]
         return name
 
     def two_pointer(sel: Any, start1: Any, start2: Any, end1: Any, end2: Any, steps: Any = 100) -> bool:
