@@ -14,7 +14,7 @@ from typing import Any
 from PIL import Image
 
 from droidpilot.device.base import DeviceError
-from droidpilot.device.sim import actions
+from droidpilot.device.sim import actions, links
 from droidpilot.device.sim.canvas import BASE_WIDTH, Node, Tap
 from droidpilot.device.sim.catalog import APPS_DIR, load_catalog
 from droidpilot.device.sim.instance import apply_setup
@@ -156,6 +156,7 @@ class SimDevice(TextInput, SystemVerbs):
         """Hold (x, y): a text field takes focus (keyboard up); a widget whose app data declares
         ``on_long_press`` acts; anything else ignores it, as on Android. Outside a dialog dismisses it."""
         self._touch(x, y, long=True)
+        self._gesture_time(duration_ms)
 
     def _touch(self, x: int, y: int, long: bool) -> None:
         self._event()
@@ -195,6 +196,7 @@ class SimDevice(TextInput, SystemVerbs):
             self._back()
         elif abs(dy) >= 20 and abs(dy) > abs(dx):
             self._scroll(-dy)
+        self._gesture_time(duration_ms)
         self._changed()
 
     def _scroll(self, delta: float) -> None:
@@ -246,6 +248,19 @@ class SimDevice(TextInput, SystemVerbs):
         self.launch(self._resolve(name_or_package))
         self._changed()
 
+    def open_url(self, url: str) -> None:
+        """Open an http(s) ``url`` in the browser, as a VIEW intent does (DeviceError for other URLs)."""
+        try:
+            page = links.page_for(url)
+        except links.LinkError as exc:
+            raise DeviceError(str(exc)) from None
+        self.open_app(links.BROWSER)
+        visited = self._world.states.get(links.BROWSER, {}).get("visited")
+        if isinstance(visited, list):
+            visited.append(url)
+        self.push(links.PAGE_SCREEN, {"page": page})
+        self._changed()
+
     def current_app(self) -> str:
         """The package in the foreground (the launcher on the home and recents screens)."""
         w = self._world
@@ -290,6 +305,7 @@ class SimDevice(TextInput, SystemVerbs):
     def show_toast(self, text: str) -> None:
         """Show ``text`` as a toast for a few virtual seconds."""
         self._world.toast = (text, self._world.time + TOAST_SECONDS)
+        self._changed()  # the next dump and screenshot show it
 
     def post_notification(self, title: str, text: str, app: str | None = None) -> None:
         """Post a notification (heads-up banner, then in the shade)."""
@@ -336,6 +352,13 @@ class SimDevice(TextInput, SystemVerbs):
     def _event(self) -> None:
         self._world.advance(1.0)
         self._view = None
+
+    def _gesture_time(self, duration_ms: float) -> None:
+        """A gesture longer than the second every event takes costs the rest of its duration in virtual
+        time (a 2 s swipe takes 2 s of the phone's clock)."""
+        extra = max(0.0, float(duration_ms) / 1000 - 1.0)
+        if extra:
+            self._world.advance(extra)
 
     def _check_point(self, x: int, y: int) -> None:
         if not (0 <= x < self._size[0] and 0 <= y < self._size[1]):
