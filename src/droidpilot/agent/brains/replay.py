@@ -15,7 +15,7 @@ from droidpilot.agent.brains.base import BrainError, BrainReply, BrainRequest
 from droidpilot.agent.coords import CoordSpace, check_space
 from droidpilot.errors import InputError
 
-_KINDS = ("operate", "complete", "choose")
+_KINDS = ("operate", "complete", "choose", "role")
 
 
 def load_responses(path: str | Path) -> list[dict[str, Any]]:
@@ -50,6 +50,7 @@ class ReplayBrain:
     """Answers each request with the next recorded response."""
 
     name = "replay"
+    answers_roles = True  # a recorded reply answers whatever prompt it was recorded for
 
     def __init__(self, responses: list[str | dict[str, Any]] | str | Path,
                  coord_space: CoordSpace = "device") -> None:
