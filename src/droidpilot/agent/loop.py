@@ -123,6 +123,7 @@ class Agent:
             reason, error = stop.reason, stop.error
         except KeyboardInterrupt:
             reason, error = "interrupted", "interrupted by the user"
+        self._wrap_up(run, screen, reason, recorder)
         result = RunResult(reason, completed, run.steps, run.actions, run.model_calls, run.prompt_tokens,
                            run.completion_tokens, time.monotonic() - run.started, run.timings,
                            recorder.folder if recorder else None, self._final_state(), error, run.answer)
@@ -285,6 +286,10 @@ class Agent:
         if not done:
             run.feedback = message("not_completed", self.language, reason=answer.reason or "-")
         return done
+
+    def _wrap_up(self, run: _Run, screen: ScreenView | None, reason: str,
+                 recorder: TraceRecorder | None) -> None:
+        """After the last step, before the result is made: nothing in v1 (E learns from the run here)."""
 
     # -- helpers ---------------------------------------------------------------------------------
     def _ask(self, run: _Run, kind: str, prompt: str, screen: ScreenView, record: dict[str, Any],

@@ -24,9 +24,9 @@ def calls_per_step(loop: str) -> int:
 
 
 def make_agent(loop: str, device: Any, brain: Any, *, roles: RoleBrains | None = None,
-               memory: Any | None = None, **options: Any) -> Any:
-    """The agent of ``loop`` (v1 | v2 | e); ``options`` are ``agent.loop.Agent``'s keyword arguments,
-    ``memory`` (E only) a ``MemoryStore`` or None."""
+               memory: Any | None = None, evolve: bool = False, **options: Any) -> Any:
+    """The agent of ``loop`` (v1 | v2 | e); ``options`` are ``agent.loop.Agent``'s keyword arguments;
+    ``memory`` (E only) a ``MemoryStore`` or None, ``evolve`` whether E updates it after the task."""
     check_loop(loop)
     if loop == "v1":
         from droidpilot.agent.loop import Agent
@@ -38,4 +38,4 @@ def make_agent(loop: str, device: Any, brain: Any, *, roles: RoleBrains | None =
         return V2Agent(device, brain, roles=roles, **options)
     from droidpilot.agent.loops.e import EAgent
 
-    return EAgent(device, brain, roles=roles, memory=memory, **options)
+    return EAgent(device, brain, roles=roles, memory=memory, evolve=evolve, **options)

@@ -3,7 +3,7 @@ unreadable), the perception list, carrying out one atomic action, and the reflec
 
 Every role call is one entry of the step's ``roles`` list in ``steps.jsonl``: role, model, prompt, raw
 reply, parsed result, tokens and latency (and the re-prompt, when there was one). A role answered by code
-(an offline brain that reads no role prompts) is recorded with ``by: code``.
+(an offline brain that reads no role prompts) is recorded with ``by: code`` (``by: brain`` otherwise).
 """
 
 from __future__ import annotations
@@ -13,9 +13,9 @@ from collections.abc import Callable
 from typing import Any
 
 from droidpilot.agent.actions import Action
-from droidpilot.agent.brains.base import BrainReply
+from droidpilot.agent.brains.base import BrainReply, HistoryEntry
 from droidpilot.agent.coords import CoordFrame, fit_size
-from droidpilot.agent.execute import NO_CHANGE_EXPECTED, perform, trace_entries
+from droidpilot.agent.execute import perform, trace_entries
 from droidpilot.agent.grounding import Grounding
 from droidpilot.agent.loop import Agent, _Run, _Stop
 from droidpilot.agent.loops import role_replies
@@ -23,7 +23,7 @@ from droidpilot.agent.loops.perception_list import PerceptionItem, format_list, 
 from droidpilot.agent.loops.roles import RoleBrains, answers_roles
 from droidpilot.agent.prompts import message
 from droidpilot.agent.recorder import TraceRecorder
-from droidpilot.agent.reflection import screen_diff
+from droidpilot.agent.reflection import FailureTracker, screen_diff
 from droidpilot.agent.replies import ReplyParseError
 from droidpilot.agent.screen import ScreenView
 from droidpilot.device.base import DeviceError
@@ -38,6 +38,9 @@ class RoleLoop(Agent):
         super().__init__(device, brain, **options)
         self.roles = roles or RoleBrains(brain)
 
+    def _settings(self) -> dict[str, Any]:
+        return {**super()._settings(), "loop": self.loop_name, "role_models": self.roles.describe()}
+
     # -- role calls ---------------------------------------------------------------------------------
     def role_by_model(self, role: str) -> bool:
         """True when a model answers ``role``; False when code does (the brain reads no role prompts)."""
@@ -49,7 +52,7 @@ class RoleLoop(Agent):
         """Ask ``role``, parse its reply; an unreadable reply gets one corrective re-prompt quoting the
         error. ReplyParseError when the second reply is unreadable too (the entry records both)."""
         brain = self.roles.brain_for(role)
-        entry: dict[str, Any] = {"role": role, "by": "model", "model": _model_name(brain), "prompt": prompt}
+        entry: dict[str, Any] = {"role": role, "by": "brain", "model": _model_name(brain), "prompt": prompt}
         record.setdefault("roles", []).append(entry)
         extra = {"images": list(images)} if images else {}
         reply = self._ask(run, kind, prompt, screen, record, brain=brain, role=role, **extra)
@@ -125,14 +128,30 @@ class RoleLoop(Agent):
             record.setdefault("frame", frame)
         return self._capture(run), "ok"
 
+    def _final(self, run: _Run, action: Action, thought: str, screen: ScreenView, record: dict[str, Any],
+               tracker: FailureTracker, recorder: TraceRecorder | None, t0: dict[str, float],
+               perception0: float) -> tuple[ScreenView, bool]:
+        """``stop`` or ``answer``: as in v1, an answer is a frame of its own and the completion check runs."""
+        if action.name == "answer":
+            run.answer = action.text
+            if recorder:
+                entry = {"type": "answer", "text": action.text, "status": "ok"}
+                function = {"name": "answer", "parameters": {"text": action.text}}
+                record["frame"] = recorder.record_frame(screen.image, screen.xml, entry, thought, function)
+        completed = self._confirm_stop(run, screen, record)
+        tracker.record("stop", failed=not completed)
+        if not completed:
+            run.history.append(HistoryEntry(run.steps, action.format(), thought, "", "not completed"))
+        return self._finish_step(run, record, screen, screen, t0, perception0, recorder), completed
+
     # -- reflection ---------------------------------------------------------------------------------
-    def _reflect(self, run: _Run, role: str, template: str, action: Action, thought: str, before: ScreenView,
-                 after: ScreenView, record: dict[str, Any]) -> tuple[str, str]:
+    def _reflect(self, run: _Run, role: str, action_text: str, expect_change: bool, thought: str,
+                 before: ScreenView, after: ScreenView, record: dict[str, Any]) -> tuple[str, str]:
         """(A | B | C, error) for an executed action: the reflector role compares the two screens; code
         reads the pixel diff when no model answers the role (or its reply stays unreadable)."""
         diff = screen_diff(before.image, after.image)
         record["reflection"] = diff.to_dict()
-        code_letter = "A" if diff.changed or action.name in NO_CHANGE_EXPECTED else "C"
+        code_letter = "A" if diff.changed or not expect_change else "C"
         if not self.role_by_model(role):
             self._code_role(record, role, {"outcome": code_letter, "error": ""},
                             "the brain reads no role prompts; the screen diff decides")
@@ -140,7 +159,7 @@ class RoleLoop(Agent):
         else:
             from droidpilot.agent.prompts import render
 
-            prompt = render(template, self.language, instruction=run.instruction, action=action.format(),
+            prompt = render("role_reflector", self.language, instruction=run.instruction, action=action_text,
                             thought=thought or "-", before=_texts(before), after=_texts(after))
             try:
                 letter, error = self._role_call(run, role, prompt, before, record,

@@ -15,6 +15,7 @@ from typing import Any
 
 from droidpilot.agent.actions import FINAL_ACTIONS, GRAMMAR_HELP, Action
 from droidpilot.agent.brains.base import HistoryEntry
+from droidpilot.agent.execute import NO_CHANGE_EXPECTED
 from droidpilot.agent.loop import _Run
 from droidpilot.agent.loops import role_replies
 from droidpilot.agent.loops.base import RoleLoop
@@ -45,9 +46,6 @@ class V2Agent(RoleLoop):
     def run(self, instruction: str) -> Any:
         self.state = V2State()
         return super().run(instruction)
-
-    def _settings(self) -> dict[str, Any]:
-        return {**super()._settings(), "loop": self.loop_name, "role_models": self.roles.describe()}
 
     def _step_body(self, run: _Run, screen: ScreenView, tracker: FailureTracker,
                    recorder: TraceRecorder | None, record: dict[str, Any]) -> tuple[ScreenView, bool]:
@@ -90,8 +88,8 @@ class V2Agent(RoleLoop):
             tracker.record(text, failed=True)
             run.history.append(HistoryEntry(run.steps, text, decision.thought, decision.observation, status))
             return self._finish_step(run, record, screen, screen, t0, perception0, recorder), False
-        letter, error = self._reflect(run, "reflector", "role_reflector", action, decision.thought, screen,
-                                      after, record)
+        letter, error = self._reflect(run, "reflector", text, action.name not in NO_CHANGE_EXPECTED,
+                                      decision.thought, screen, after, record)
         if letter == "B":
             after = self._go_back(run, after, record, recorder)
             run.feedback = message("wrong_page", self.language, action=text, error=error or "-")
@@ -130,22 +128,6 @@ class V2Agent(RoleLoop):
                                       record, recorder)
         record["went_back"] = status == "ok"
         return after
-
-    def _final(self, run: _Run, action: Action, thought: str, screen: ScreenView, record: dict[str, Any],
-               tracker: FailureTracker, recorder: TraceRecorder | None, t0: dict[str, float],
-               perception0: float) -> tuple[ScreenView, bool]:
-        """``stop`` or ``answer``: as in v1, an answer is a frame of its own and the completion check runs."""
-        if action.name == "answer":
-            run.answer = action.text
-            if recorder:
-                entry = {"type": "answer", "text": action.text, "status": "ok"}
-                function = {"name": "answer", "parameters": {"text": action.text}}
-                record["frame"] = recorder.record_frame(screen.image, screen.xml, entry, thought, function)
-        completed = self._confirm_stop(run, screen, record)
-        tracker.record("stop", failed=not completed)
-        if not completed:
-            run.history.append(HistoryEntry(run.steps, action.format(), thought, "", "not completed"))
-        return self._finish_step(run, record, screen, screen, t0, perception0, recorder), completed
 
     def _memory_text(self) -> str:
         return "; ".join(self.state.memory) or "-"
