@@ -70,10 +70,11 @@ def run_task(task: BenchTask, device: Any, brain: Any, folder: Path, *, ocr_engi
              options: VerifierOptions, settle_s: float = 0.0, check_completion: bool = True,
              on_step: Callable[[dict[str, Any]], None] | None = None, max_steps: int | None = None,
              language: str | None = None, seed: int | None = None, loop: str = "v1",
-             roles: Any | None = None, memory: Any | None = None) -> dict[str, Any]:
+             roles: Any | None = None, memory: Any | None = None, evolve: bool = False
+             ) -> dict[str, Any]:
     """Run ``task`` with ``brain`` on ``device`` into ``folder`` (replaced if it exists); the result row.
     ``max_steps``, ``language`` and ``seed`` override the task's own when given; ``loop`` is the agent loop
-    (v1 | v2 | e), ``roles`` its RoleBrains and ``memory`` E's MemoryStore."""
+    (v1 | v2 | e), ``roles`` its RoleBrains, ``memory`` E's MemoryStore, ``evolve`` whether E updates it."""
     if folder.exists():
         shutil.rmtree(folder)
     folder.mkdir(parents=True)
@@ -82,7 +83,8 @@ def run_task(task: BenchTask, device: Any, brain: Any, folder: Path, *, ocr_engi
     _reset(device, task, the_seed)
     started = time.monotonic()
     limit = max_steps or task.step_limit()
-    agent = make_agent(loop, device, brain, roles=roles, memory=memory, ocr_engine=ocr_engine, out_dir=folder,
+    agent = make_agent(loop, device, brain, roles=roles, memory=memory, evolve=evolve, ocr_engine=ocr_engine,
+                       out_dir=folder,
                        language=language or task.lang,
                        limits=Limits(max_steps=limit,
                                      max_model_calls=(2 + calls_per_step(loop)) * limit + 10),
@@ -105,7 +107,8 @@ def run_task(task: BenchTask, device: Any, brain: Any, folder: Path, *, ocr_engi
                        None if oracle is None else oracle.ok, run.termination),
         "termination": run.termination, "manual_review_needed": result.manual_review_needed,
         "seconds": round(time.monotonic() - started, 3), "agent_seconds": round(run.seconds, 3),
-        "loop": loop, **({"memory_version": agent.memory_version} if loop == "e" else {}),
+        "loop": loop, **({"memory_version": agent.memory_version,
+                          "memory_version_after": agent.memory_version_after} if loop == "e" else {}),
         "model_calls": run.model_calls, "prompt_tokens": run.prompt_tokens,
         "completion_tokens": run.completion_tokens,
         "timings": {k: round(v, 3) for k, v in run.timings.items()},

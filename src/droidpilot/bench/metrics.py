@@ -59,6 +59,8 @@ def step_stats(records: Sequence[Mapping[str, Any]]) -> dict[str, int]:
     for rec in records:
         if _action_name(rec) == "stop" or rec.get("by") == "person":  # a person's step is not the agent's
             continue
+        if rec.get("phase") == "experience":  # the E loop's learning after the task is not a step
+            continue
         steps += 1
         before, after = rec.get("screen_before"), rec.get("screen_after")
         reflection = rec.get("reflection") or {}

@@ -26,7 +26,7 @@ from droidpilot.errors import InputError
 # Settings a resumed run must share with the run it continues (the others may differ, e.g. --devices).
 RESUME_KEYS = ("brain", "model", "base_url", "max_steps", "lang", "extended_actions", "coord_space",
                "temperature", "seed", "trials", "image_max_side", "check_completion", "ocr",
-               "instances", "templates", "tier")
+               "instances", "templates", "tier", "loop", "role_models", "memory", "evolve")
 
 
 def suite_digest(suite: Suite) -> str:
@@ -86,6 +86,7 @@ def settings(config: RunConfig) -> dict[str, Any]:
     skip = {"out", "suite", "base_url", "responses", "traces_dir", "adb_host", "adb_port"}
     out = {k: v for k, v in asdict(config).items() if k not in skip}
     out["responses"] = Path(config.responses).name if config.responses else None
+    out["memory"] = Path(config.memory).name if config.memory else None
     return out
 
 
