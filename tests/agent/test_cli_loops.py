@@ -51,3 +51,18 @@ def test_run_with_the_v2_loop_and_the_offline_brain(tmp_path: Path) -> None:
     assert {e["role"]: e["by"] for e in steps[0]["roles"]} == {"decider": "brain", "reflector": "code"}
     run = json.loads((tmp_path / "t" / "run.json").read_text())
     assert run["settings"]["loop"] == "v2"
+
+
+def test_bench_with_the_e_loop_records_loop_and_memory_version(tmp_path: Path) -> None:
+    """The reference brain operates; it reads no role prompts, so nothing is learnt: no new version."""
+    out = _cli("bench", "--suite", "mobile-eval", "--tasks", "multi-1", "--brain", "reference", "--loop", "e",
+               "--memory", str(tmp_path / "mem"), "--evolve", "--out", str(tmp_path / "o"), cwd=tmp_path)
+    assert out.returncode == 0, out.stdout + out.stderr
+    assert "loop e" in " ".join(out.stdout.split())
+    doc = json.loads((tmp_path / "o" / "results.json").read_text())
+    row = doc["tasks"][0]
+    assert row["su"] == 1 and row["loop"] == "e" and row["memory_version"] == 0
+    assert row["memory_version_after"] == 0 and not (tmp_path / "mem").exists()
+    assert doc["settings"]["loop"] == "e" and doc["settings"]["evolve"] is True
+    report = (tmp_path / "o" / "report.html").read_text()
+    assert "roles:" in report and "after the task" in report
