@@ -98,7 +98,10 @@ def shortcut_from_dict(data: Any, where: str) -> Shortcut:
     shortcut = Shortcut(name, tuple(s.strip() for s in steps), tuple(params),
                         str(data.get("description") or ""), {k: v.strip() for k, v in pre.items()},
                         str(data.get("learnt_from") or ""))
-    actions = shortcut.expand({p: "x" for p in params})  # every step must parse
+    try:
+        actions = shortcut.expand({p: "x" for p in params})  # every step must parse
+    except ShortcutError as exc:
+        raise ShortcutError(f"{where}: {exc}") from None
     if any(a.name in FINAL_ACTIONS for a in actions):
         raise ShortcutError(f"{where}: shortcut {name}: steps may not stop or answer; only the operator ends "
                             "a task")
