@@ -105,6 +105,8 @@ def run_task(task: BenchTask, device: Any, brain: Any, folder: Path, *, ocr_engi
         "answer": run.answer,
         **task_metrics(task.rule, task.reference_steps, read_steps(folder), result.ok, reached,
                        None if oracle is None else oracle.ok, run.termination),
+        # Satisfaction Score (Mobile-Eval-E): the share of the rule's milestones (its rubrics) reached
+        "ss": round(len(set(reached)) / len(task.rule.nodes), 4) if task.rule.nodes else None,
         "termination": run.termination, "manual_review_needed": result.manual_review_needed,
         "seconds": round(time.monotonic() - started, 3), "agent_seconds": round(run.seconds, 3),
         "loop": loop, **({"memory_version": agent.memory_version,

@@ -75,7 +75,8 @@ def _devices(device: list[str] | None, count: int) -> list[str]:
 
 def _summary_table(summary: dict) -> Table:
     table = Table(title="results", show_lines=False)
-    for col in ("group", "tasks", "Su", "Su-oracle", "agree", "CR", "RE", "steps/ref", "PS", "s/step"):
+    for col in ("group", "tasks", "Su", "Su-oracle", "agree", "CR", "SS", "RE", "steps/ref", "PS",
+                "calls/step", "s/step"):
         table.add_column(col, justify="right" if col != "group" else "left")
 
     def fmt(v: object, pct: bool = False) -> str:
@@ -85,8 +86,9 @@ def _summary_table(summary: dict) -> Table:
 
     def add(name: str, agg: dict) -> None:
         table.add_row(escape(name), str(agg["tasks"]), fmt(agg["su"], True), fmt(agg["su_oracle"], True),
-                      fmt(agg["agreement"], True), fmt(agg["cr"], True), fmt(agg["re"]),
-                      f"{fmt(agg['agent_steps'])}/{fmt(agg['reference_steps'])}", fmt(agg["ps"], True),
+                      fmt(agg["agreement"], True), fmt(agg["cr"], True), fmt(agg.get("ss"), True),
+                      fmt(agg["re"]), f"{fmt(agg['agent_steps'])}/{fmt(agg['reference_steps'])}",
+                      fmt(agg["ps"], True), fmt(agg.get("model_calls_per_step")),
                       fmt(agg["seconds_per_step"]))
 
     for level, agg in summary["by_level"].items():
