@@ -1,8 +1,8 @@
 """A brain that replays recorded raw responses from a JSON file, in order.
 
 For regression tests and for studying grounding without a model. The file is a JSON list; each item is
-either the raw reply text, or ``{"text": ..., "kind": "operate"|"complete"|"choose"}`` to assert which
-question it answers (a mismatch is an error naming the item).
+either the raw reply text, or ``{"text": ..., "kind": "operate"|"complete"|"choose"|"role"}`` to assert
+which question it answers (a mismatch is an error naming the item); ``role`` is a v2/E role's question.
 """
 
 from __future__ import annotations
