@@ -64,5 +64,7 @@ def test_bench_with_the_e_loop_records_loop_and_memory_version(tmp_path: Path) -
     assert row["su"] == 1 and row["loop"] == "e" and row["memory_version"] == 0
     assert row["memory_version_after"] == 0 and not (tmp_path / "mem").exists()
     assert doc["settings"]["loop"] == "e" and doc["settings"]["evolve"] is True
+    assert doc["agent_loop"] == {"loop": "e", "role_models": [],
+                                 "memory": {"folder": "mem", "version_at_start": 0, "evolve": True}}
     report = (tmp_path / "o" / "report.html").read_text()
     assert "roles:" in report and "after the task" in report

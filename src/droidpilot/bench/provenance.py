@@ -108,11 +108,25 @@ def run_metadata(config: RunConfig, devices: Sequence[str], suite: Suite, seeds:
         "suite_info": {"name": suite.name, "version": suite_version(suite), "sha256": suite_digest(suite),
                        "tasks": len(suite.tasks)},
         "droidpilot": {"version": droidpilot.__version__, **git_revision()},
+        "agent_loop": agent_loop(config),
         "seeds": dict(seeds),
         "date": time.strftime("%Y-%m-%dT%H:%M:%SZ", when),
         "machine": machine(),
         "devices_used": list(devices),
     }
+
+
+def agent_loop(config: RunConfig) -> dict[str, Any]:
+    """The loop of the run, the roles with their own model, and (loop e) the memory version it starts from
+    (each result row names the version its task used and left)."""
+    out: dict[str, Any] = {"loop": config.loop, "role_models": list(config.role_models)}
+    if config.memory is not None:
+        from droidpilot.agent.memory.store import MemoryStore
+
+        versions = MemoryStore(config.memory).versions()
+        out["memory"] = {"folder": Path(config.memory).name,
+                         "version_at_start": versions[-1] if versions else 0, "evolve": config.evolve}
+    return out
 
 
 def suite_version(suite: Suite) -> str:
