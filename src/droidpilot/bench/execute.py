@@ -93,11 +93,10 @@ def run_task(task: BenchTask, device: Any, brain: Any, folder: Path, *, ocr_engi
     start = start_state(device)  # what the task's side effects are judged against
     started = time.monotonic()
     limit = max_steps or task.step_limit()
+    calls = (2 + calls_per_step(loop)) * limit + 10
     agent = make_agent(loop, device, brain, roles=roles, memory=memory, evolve=evolve, ocr_engine=ocr_engine,
-                       out_dir=folder,
-                       language=language or task.lang,
-                       limits=Limits(max_steps=limit,
-                                     max_model_calls=(2 + calls_per_step(loop)) * limit + 10),
+                       out_dir=folder, language=language or task.lang,
+                       limits=Limits(max_steps=limit, max_model_calls=calls),
                        settle_s=settle_s, check_completion=check_completion, app_name=task.apps[0],
                        on_step=on_step)
     run = agent.run(task.instruction)
