@@ -161,7 +161,7 @@ def test_verify_json_and_batch_lines_escape_bidi_from_the_screen(tmp_path: Path)
 
 @pytest.mark.parametrize(("text", "message"), [
     ('{"tasks": [{"id": "t", "level": 1, "su": NaN}]}', "task 't' has su = nan, not a finite number"),
-    ('{"tasks": [{"id": "t", "level": 1, "su": 1e999}]}', "beyond the range of numbers (it would read as infinity)"),
+    ('{"tasks": [{"id": "t", "level": 1, "su": 1e999}]}', "beyond the range of numbers"),
     ('{"tasks": [7]}', "task row 1 is not a result row"),
     ('{"tasks": ' + "[" * 5000 + "]" * 5000 + "}", "nested more than 100 levels deep"),
 ])

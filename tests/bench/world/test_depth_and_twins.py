@@ -135,7 +135,8 @@ def test_a_shallow_template_fails_the_suite_check_unless_marked_static(tmp_path:
     assert len(report.problems) == 1
     assert "mine.yaml:3: template 'fixed' gives 1 distinct instructions over 20 seeds" in report.problems[0]
     assert 'mark it static: "why it cannot vary"' in report.problems[0]
-    marked = check_suite(_folder(tmp_path, body.replace("STATIC", "    static: the one wake-up alarm\n")), (0,))
+    static = body.replace("STATIC", "    static: the one wake-up alarm\n")
+    marked = check_suite(_folder(tmp_path, static), (0,))
     assert marked.problems == [] and marked.to_dict()["depth"]["static"] == 1
 
 
