@@ -161,3 +161,10 @@ def test_importing_droidpilot_does_not_import_gymnasium():
             "print('gymnasium' in sys.modules)")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "False"
+
+
+def test_a_template_glob_that_matches_nothing_is_named():
+    from droidpilot.bench.suite import SuiteError
+
+    with pytest.raises(SuiteError, match="'zh-chat-send' matches no template"):
+        gymnasium.make("droidpilot/World-v0", templates="contacts-add,zh-chat-send")

@@ -35,7 +35,11 @@ class WorldTasks:
             raise SuiteError(f"suite {suite!s} is not a template suite (no _suite.yaml with type: "
                              "templates); use droidpilot/MobileEval-v0 for a suite of task files")
         self.folder = folder
-        self.templates: list[Template] = select_templates(_templates(folder), patterns)
+        every = _templates(folder)
+        for glob in (patterns or "").split(","):  # each glob must match: a typo is not silently dropped
+            if glob.strip():
+                select_templates(every, glob.strip())
+        self.templates: list[Template] = select_templates(every, patterns)
         self._cache: OrderedDict[int, BenchTask] = OrderedDict()
 
     def __len__(self) -> int:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import multiprocessing as mp
 import string
+from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
@@ -65,10 +66,41 @@ def _create(space: UnicodeText, n: int = 1, ctx: Any = mp) -> Any:
     return ctx.Array(np.dtype(np.int32).char, n * space.max_length)
 
 
+class SharedTexts(Sequence[str]):
+    """The texts of ``n`` environments, read from shared memory when looked at.
+
+    ``AsyncVectorEnv`` reads its shared observation buffer once, when it starts, and relies on arrays
+    being live views of it; a tuple of str read then would stay empty forever. This is the live view for
+    text: indexing decodes the buffer as it is now, and a deep copy (what the vector env returns) is a
+    plain tuple of the current texts.
+    """
+
+    def __init__(self, data: np.ndarray) -> None:
+        self._data = data
+
+    def __len__(self) -> int:
+        return len(self._data)
+
+    def __getitem__(self, index: Any) -> Any:
+        if isinstance(index, slice):
+            return tuple(decode_text(row) for row in self._data[index])
+        return decode_text(self._data[index])
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Sequence) and tuple(self) == tuple(other)
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __repr__(self) -> str:
+        return f"SharedTexts({tuple(self)!r})"
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> tuple[str, ...]:
+        return tuple(self)
+
+
 @read_from_shared_memory.register(UnicodeText)
-def _read(space: UnicodeText, shared_memory: Any, n: int = 1) -> tuple[str, ...]:
-    data = np.frombuffer(shared_memory.get_obj(), dtype=np.int32).reshape((n, space.max_length))
-    return tuple(decode_text(row) for row in data)
+def _read(space: UnicodeText, shared_memory: Any, n: int = 1) -> SharedTexts:
+    return SharedTexts(np.frombuffer(shared_memory.get_obj(), dtype=np.int32).reshape((n, space.max_length)))
 
 
 @write_to_shared_memory.register(UnicodeText)
