@@ -212,9 +212,9 @@ class PhoneEnv(gymnasium.Env[dict[str, Any], Any]):
 
     # -- observation -------------------------------------------------------------------------------
     def _pixels(self) -> np.ndarray:
-        image = self.device.screenshot()
-        if image.size != self.size:
-            image = image.resize(self.size, Image.Resampling.BILINEAR)
+        if self.device_size == self.size:
+            return self.device.screenshot_array().copy()
+        image = self.device.screenshot().resize(self.size, Image.Resampling.BILINEAR)
         return np.asarray(image, dtype=np.uint8)
 
     def _observation(self) -> dict[str, Any]:

@@ -1,0 +1,116 @@
+"""droidpilot.gym speed: environment steps per second with 1, 2, 4 and 8 environments (Gymnasium's sync
+and async vector envs), at two observation sizes, the reset time, and the milestone reward's cost.
+
+The policy is a seeded random one over the structured actions (taps anywhere, back, home, page down):
+screens change on most steps, as in exploration. Each figure is the median of ``--rounds`` windows of
+``--steps`` vector steps; the machine's load average is printed first, since the machine may be shared.
+
+Run: ``.venv/bin/python benchmarks/gym_speed.py [--rounds 5] [--steps 100] [--envs 1,2,4,8]``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import statistics
+import time
+from collections.abc import Callable
+from functools import partial
+from typing import Any
+
+import numpy as np
+from gymnasium.vector import AsyncVectorEnv, SyncVectorEnv
+
+from droidpilot.gym import STRUCTURED_TYPES
+from droidpilot.gym.factories import world_env
+
+TEMPLATES = "contacts-*,notes-*,settings-*,clock-*"
+KINDS = [STRUCTURED_TYPES.index(n) for n in ("tap",) * 6 + ("back", "back", "page_down", "home")]
+
+
+def _policy(rng: np.random.Generator, n: int) -> dict[str, Any]:
+    """``n`` random structured actions."""
+    kinds = np.array([KINDS[i] for i in rng.integers(0, len(KINDS), n)])
+    coords = rng.uniform(0.05, 0.95, size=(n, 4)).astype(np.float32)
+    return {"action_type": kinds, "coords": coords, "text": ("",) * n}
+
+
+def _make(size: str, reward: str = "oracle") -> Any:
+    return world_env(TEMPLATES, action="structured", size=size, reward=reward, max_steps=40)
+
+
+def _rate(vec: Any, rounds: int, steps: int, seed: int = 0) -> float:
+    """Median environment steps per second (vector steps x environments) over ``rounds`` windows."""
+    rng = np.random.default_rng(seed)
+    vec.reset(seed=seed)
+    n = vec.num_envs
+    vec.step(_policy(rng, n))  # warm up: first frames, icon fonts, caches
+    rates = []
+    for _ in range(rounds):
+        actions = [_policy(rng, n) for _ in range(steps)]
+        start = time.perf_counter()
+        for action in actions:
+            vec.step(action)
+        rates.append(steps * n / (time.perf_counter() - start))
+    vec.close()
+    return statistics.median(rates)
+
+
+def _per_step(env: Any, rounds: int, steps: int) -> float:
+    """Median seconds per single-env step."""
+    rng = np.random.default_rng(1)
+    env.reset(seed=1)
+    times = []
+    for _ in range(rounds):
+        start = time.perf_counter()
+        for _ in range(steps):
+            a = _policy(rng, 1)
+            action = {"action_type": int(a["action_type"][0]), "coords": a["coords"][0], "text": ""}
+            _, _, terminated, truncated, _ = env.step(action)
+            if terminated or truncated:
+                env.reset()
+        times.append((time.perf_counter() - start) / steps)
+    return statistics.median(times)
+
+
+def _reset_time(env: Any, rounds: int) -> float:
+    """Median seconds of a reset to a new seed (the task instances are drawn once before timing)."""
+    for seed in range(100, 100 + rounds):
+        env.reset(seed=seed)
+    times = []
+    for seed in range(100, 100 + rounds):
+        start = time.perf_counter()
+        env.reset(seed=seed)
+        times.append(time.perf_counter() - start)
+    return statistics.median(times)
+
+
+def main() -> None:
+    """Measure and print one figure per line."""
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--rounds", type=int, default=5)
+    parser.add_argument("--steps", type=int, default=100, help="vector steps per timed window")
+    parser.add_argument("--envs", default="1,2,4,8")
+    parser.add_argument("--sizes", default="540x1200,1080x2400")
+    parser.add_argument("--modes", default="sync,async")
+    args = parser.parse_args()
+    print(f"cpus: {os.cpu_count()}  load average at start: {' '.join(f'{v:.1f}' for v in os.getloadavg())}")
+    counts = [int(v) for v in args.envs.split(",")]
+    for size in args.sizes.split(","):
+        env = _make(size)
+        print(f"reset {size}: {_reset_time(env, args.rounds * 4) * 1000:.2f} ms (median)")
+        base = _per_step(env, args.rounds, args.steps)
+        dense = _per_step(_make(size, "milestones"), args.rounds, args.steps)
+        print(f"single env step {size}: {base * 1000:.2f} ms, with milestone reward {dense * 1000:.2f} ms "
+              f"(+{(dense - base) * 1000:.2f} ms per step)")
+        for mode in args.modes.split(","):
+            for n in counts:
+                factory: Callable[[], Any] = partial(_make, size)
+                vec = (SyncVectorEnv if mode == "sync" else AsyncVectorEnv)([factory] * n)
+                print(f"steps/s {mode} {n} env{'s' if n > 1 else ''} {size}: "
+                      f"{_rate(vec, args.rounds, max(10, args.steps // n)):.0f}", flush=True)
+    print(f"load average at end: {' '.join(f'{v:.1f}' for v in os.getloadavg())}")
+
+
+if __name__ == "__main__":
+    main()
