@@ -56,13 +56,14 @@ def _rate(vec: Any, rounds: int, steps: int, seed: int = 0) -> float:
     return statistics.median(rates)
 
 
-def _per_step(env: Any, rounds: int, steps: int) -> float:
-    """Median seconds per single-env step."""
+def _per_step(env: Any, rounds: int, steps: int) -> tuple[float, float]:
+    """Median (wall, CPU) seconds per single-env step: the CPU time is what the step costs whatever
+    else the machine runs, so 2 / CPU time is what two idle cores would do at most."""
     rng = np.random.default_rng(1)
     env.reset(seed=1)
-    times = []
+    times, cpu = [], []
     for _ in range(rounds):
-        start = time.perf_counter()
+        start, start_cpu = time.perf_counter(), time.process_time()
         for _ in range(steps):
             a = _policy(rng, 1)
             action = {"action_type": int(a["action_type"][0]), "coords": a["coords"][0], "text": ""}
@@ -70,7 +71,8 @@ def _per_step(env: Any, rounds: int, steps: int) -> float:
             if terminated or truncated:
                 env.reset()
         times.append((time.perf_counter() - start) / steps)
-    return statistics.median(times)
+        cpu.append((time.process_time() - start_cpu) / steps)
+    return statistics.median(times), statistics.median(cpu)
 
 
 def _reset_time(env: Any, rounds: int) -> float:
@@ -99,10 +101,12 @@ def main() -> None:
     for size in args.sizes.split(","):
         env = _make(size)
         print(f"reset {size}: {_reset_time(env, args.rounds * 4) * 1000:.2f} ms (median)")
-        base = _per_step(env, args.rounds, args.steps)
-        dense = _per_step(_make(size, "milestones"), args.rounds, args.steps)
-        print(f"single env step {size}: {base * 1000:.2f} ms, with milestone reward {dense * 1000:.2f} ms "
-              f"(+{(dense - base) * 1000:.2f} ms per step)")
+        (base, base_cpu), (dense, dense_cpu) = (_per_step(_make(size, r), args.rounds, args.steps)
+                                                for r in ("oracle", "milestones"))
+        print(f"single env step {size}: {base * 1000:.2f} ms wall, {base_cpu * 1000:.2f} ms CPU "
+              f"(at most {2 / base_cpu:.0f} steps/s on 2 idle cores)")
+        print(f"milestone reward {size}: {dense * 1000:.2f} ms wall, {dense_cpu * 1000:.2f} ms CPU per step "
+              f"(+{(dense_cpu - base_cpu) * 1000:.2f} ms CPU)")
         for mode in args.modes.split(","):
             for n in counts:
                 factory: Callable[[], Any] = partial(_make, size)

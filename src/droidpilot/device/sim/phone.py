@@ -245,6 +245,10 @@ class SimDevice(TextInput, SystemVerbs):
             return LAUNCHER_PACKAGE
         return w.catalog[w.foreground].package
 
+    def virtual_time(self) -> float:
+        """Virtual seconds since the last reset: one per input event, plus what ``wait`` let pass."""
+        return self._world.time
+
     def wait(self, seconds: float) -> None:
         """Let ``seconds`` of virtual time pass (installs finish, toasts fade); returns at once."""
         if seconds < 0:
