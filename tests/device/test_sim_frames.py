@@ -15,10 +15,15 @@ SETUP = {"notifications": [{"at": 3, "title": "Dinner", "text": "At 8?", "app": 
 
 
 class RecomposingDevice(SimDevice):
-    """SimPhone as it was: every input event drops the composed view, whatever time changed."""
+    """SimPhone as it was: every input event drops the composed view, before and after it acts, whatever
+    time or the input changed."""
 
     def _event(self) -> None:
         self._world.advance(1.0)
+        self._view = None
+
+    def _touch(self, x: int, y: int, long: bool) -> None:
+        super()._touch(x, y, long)
         self._view = None
 
 
@@ -82,6 +87,21 @@ def test_a_tap_in_the_second_a_banner_arrives_lands_on_the_banner():
         outcomes.append((dev.current_app(), dev.state()["foreground"]["screen"]))
     assert outcomes[0] == outcomes[1]
     assert outcomes[0] != outcomes[2]  # without the banner the same tap does something else
+
+
+def test_a_touch_on_nothing_keeps_the_composed_view():
+    dev = SimDevice(size=(W, H))
+    dev.open_app("settings")
+    view = dev.view()
+    dev.tap(W // 2, 10)  # the status bar: no widget there
+    assert dev.view() is view
+    dev.tap(*_centre(dev, "Display"))
+    assert dev.view() is not view
+
+
+def _centre(dev: SimDevice, label: str) -> tuple[int, int]:
+    x1, y1, x2, y2 = next(box for text, box in dev.labels() if text == label)
+    return (x1 + x2) // 2, (y1 + y2) // 2
 
 
 def test_the_pixel_array_is_the_screenshot_read_only_and_cached_per_frame():

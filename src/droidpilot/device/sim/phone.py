@@ -162,6 +162,8 @@ class SimDevice(TextInput, SystemVerbs):
                 self._run_tap(tap)
             elif hold and tap.ctx is not None:
                 actions.run(self, list(hold), tap.ctx)
+        else:  # a touch on nothing: only time passed, and _event saw to that
+            return
         self._changed()
 
     def swipe(self, x1: int, y1: int, x2: int, y2: int, duration_ms: int = 300) -> None:
