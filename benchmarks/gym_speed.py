@@ -63,10 +63,11 @@ def _per_step(env: Any, rounds: int, steps: int) -> tuple[float, float]:
     env.reset(seed=1)
     times, cpu = [], []
     for _ in range(rounds):
+        batch = _policy(rng, steps)
+        actions = [{"action_type": int(kind), "coords": coords, "text": ""}
+                   for kind, coords in zip(batch["action_type"], batch["coords"], strict=True)]
         start, start_cpu = time.perf_counter(), time.process_time()
-        for _ in range(steps):
-            a = _policy(rng, 1)
-            action = {"action_type": int(a["action_type"][0]), "coords": a["coords"][0], "text": ""}
+        for action in actions:
             _, _, terminated, truncated, _ = env.step(action)
             if terminated or truncated:
                 env.reset()

@@ -42,10 +42,16 @@ class FrameCache:
 
     def __init__(self) -> None:
         self._shots: OrderedDict[str, Shot] = OrderedDict()
+        self._last: tuple[Any, tuple[int, int], str] | None = None  # the last ops list asked for, its key
 
     def get(self, ops: Any, size: tuple[int, int]) -> Shot:
-        """The frame ``ops`` draw at ``size`` (drawn now on a miss)."""
-        key = ops_key(ops, size)
+        """The frame ``ops`` draw at ``size`` (drawn now on a miss). The same ops list asked for again (a
+        view kept across inputs that changed nothing) reuses its key: digesting the ops costs a repr."""
+        if self._last is not None and self._last[0] is ops and self._last[1] == size:
+            key = self._last[2]
+        else:
+            key = ops_key(ops, size)
+            self._last = (ops, size, key)
         shot = self._shots.get(key)
         if shot is None:
             shot = Shot(draw_ops(ops, size))
@@ -57,3 +63,4 @@ class FrameCache:
 
     def clear(self) -> None:
         self._shots.clear()
+        self._last = None
