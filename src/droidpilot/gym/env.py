@@ -133,6 +133,7 @@ class PhoneEnv(gymnasium.Env[dict[str, Any], Any]):
             info["action"] = decoded.action.format()
             if decoded.action.name in FINAL_ACTIONS:
                 terminated, answer = True, decoded.action.text if decoded.action.name == "answer" else None
+                info["answer"] = answer
                 fresh = self._finish_trace(decoded)
             else:
                 fresh = self._perform(decoded, info)
@@ -188,9 +189,10 @@ class PhoneEnv(gymnasium.Env[dict[str, Any], Any]):
         except DeviceError as exc:
             info["error"] = f"the phone refused {action.format()}: {exc}"
             return []
+        entry, function = trace_entries(action, grounding)
+        info["performed"] = {"entry": entry, "function": function, "reasoning": decoded.reasoning}
         if self._judge is None:
             return []
-        entry, function = trace_entries(action, grounding)
         self._judge.act(entry, function, decoded.reasoning)
         return self._judge.observe(self.device.ui_xml())
 
