@@ -13,9 +13,11 @@ from __future__ import annotations
 import argparse
 import os
 import statistics
+import tempfile
 import time
 from collections.abc import Callable
 from functools import partial
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -88,6 +90,31 @@ def _reset_time(env: Any, rounds: int) -> float:
     return statistics.median(times)
 
 
+def _demos(count: int) -> tuple[float, float]:
+    """(episodes a minute recorded, episodes a minute exported): reference replays of world tasks
+    written as trace folders by ``RecordTraces``, then exported as Qwen2.5-VL records."""
+    from droidpilot.export.writer import export
+    from droidpilot.gym.recording import RecordTraces
+    from droidpilot.gym.reference import ReferencePolicy
+
+    with tempfile.TemporaryDirectory() as tmp:
+        env = RecordTraces(world_env(TEMPLATES), Path(tmp) / "demos")
+        env.reset(seed=0)  # warm up (fonts, icon templates), not timed
+        start = time.perf_counter()
+        for seed in range(1, count + 1):
+            env.reset(seed=seed)
+            policy, done = ReferencePolicy(env.unwrapped.task), False
+            while not done:
+                _, _, terminated, truncated, _ = env.step(policy(env.unwrapped))
+                done = terminated or truncated
+        recorded = time.perf_counter() - start
+        start = time.perf_counter()
+        summary = export([Path(tmp) / "demos"], "qwen-mobile-use", Path(tmp) / "out.jsonl",
+                         include_failed=True)
+        exported = time.perf_counter() - start
+    return 60 * count / recorded, 60 * summary.episodes / exported
+
+
 def main() -> None:
     """Measure and print one figure per line."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
@@ -96,6 +123,7 @@ def main() -> None:
     parser.add_argument("--envs", default="1,2,4,8")
     parser.add_argument("--sizes", default="540x1200,1080x2400")
     parser.add_argument("--modes", default="sync,async")
+    parser.add_argument("--demos", type=int, default=20, help="reference episodes recorded and exported")
     args = parser.parse_args()
     print(f"cpus: {os.cpu_count()}  load average at start: {' '.join(f'{v:.1f}' for v in os.getloadavg())}")
     counts = [int(v) for v in args.envs.split(",")]
@@ -114,6 +142,9 @@ def main() -> None:
                 vec = (SyncVectorEnv if mode == "sync" else AsyncVectorEnv)([factory] * n)
                 print(f"steps/s {mode} {n} env{'s' if n > 1 else ''} {size}: "
                       f"{_rate(vec, args.rounds, max(10, args.steps // n)):.0f}", flush=True)
+    if args.demos:
+        recorded, exported = _demos(args.demos)
+        print(f"demonstrations recorded: {recorded:.0f} episodes/min; exported: {exported:.0f} episodes/min")
     print(f"load average at end: {' '.join(f'{v:.1f}' for v in os.getloadavg())}")
 
 
