@@ -81,6 +81,9 @@ class PhoneEnv(gymnasium.Env[dict[str, Any], Any]):
         self.observation_space = spaces.Dict(obs)
         self.action_space = action_space(action, MAX_TEXT)
         self._gestures = TouchGestures()
+        # info["performed"]: the trace entry of each action performed (set by RecordTraces; off by default,
+        # as vector envs merge every info key of every step)
+        self.trace_info = False
         self.task: BenchTask | None = None
         self._judge: MilestoneJudge | None = None
         self._start: dict[str, Any] | None = None
@@ -189,8 +192,11 @@ class PhoneEnv(gymnasium.Env[dict[str, Any], Any]):
         except DeviceError as exc:
             info["error"] = f"the phone refused {action.format()}: {exc}"
             return []
+        if self._judge is None and not self.trace_info:
+            return []
         entry, function = trace_entries(action, grounding)
-        info["performed"] = {"entry": entry, "function": function, "reasoning": decoded.reasoning}
+        if self.trace_info:
+            info["performed"] = {"entry": entry, "function": function, "reasoning": decoded.reasoning}
         if self._judge is None:
             return []
         self._judge.act(entry, function, decoded.reasoning)

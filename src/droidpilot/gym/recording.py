@@ -21,6 +21,7 @@ class RecordTraces(gymnasium.Wrapper):
 
     def __init__(self, env: gymnasium.Env, out: str | Path) -> None:
         super().__init__(env)
+        env.unwrapped.trace_info = True
         self.out = Path(out)
         self.episodes = 0
         self.folders: list[Path] = []
