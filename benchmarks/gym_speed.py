@@ -41,21 +41,23 @@ def _make(size: str, reward: str = "oracle") -> Any:
     return world_env(TEMPLATES, action="structured", size=size, reward=reward, max_steps=40)
 
 
-def _rate(vec: Any, rounds: int, steps: int, seed: int = 0) -> float:
-    """Median environment steps per second (vector steps x environments) over ``rounds`` windows."""
+def _rate(vec: Any, rounds: int, steps: int, seed: int = 0) -> tuple[float, float]:
+    """Median environment steps per second (vector steps x environments) over ``rounds`` windows, and
+    per second of this process's CPU time (for a sync vector env, all the work is in this process)."""
     rng = np.random.default_rng(seed)
     vec.reset(seed=seed)
     n = vec.num_envs
     vec.step(_policy(rng, n))  # warm up: first frames, icon fonts, caches
-    rates = []
+    rates, cpu_rates = [], []
     for _ in range(rounds):
         actions = [_policy(rng, n) for _ in range(steps)]
-        start = time.perf_counter()
+        start, start_cpu = time.perf_counter(), time.process_time()
         for action in actions:
             vec.step(action)
         rates.append(steps * n / (time.perf_counter() - start))
+        cpu_rates.append(steps * n / max(time.process_time() - start_cpu, 1e-9))
     vec.close()
-    return statistics.median(rates)
+    return statistics.median(rates), statistics.median(cpu_rates)
 
 
 def _per_step(env: Any, rounds: int, steps: int) -> tuple[float, float]:
@@ -140,8 +142,9 @@ def main() -> None:
             for n in counts:
                 factory: Callable[[], Any] = partial(_make, size)
                 vec = (SyncVectorEnv if mode == "sync" else AsyncVectorEnv)([factory] * n)
-                print(f"steps/s {mode} {n} env{'s' if n > 1 else ''} {size}: "
-                      f"{_rate(vec, args.rounds, max(10, args.steps // n)):.0f}", flush=True)
+                wall, cpu = _rate(vec, args.rounds, max(10, args.steps // n))
+                per_cpu = f" ({cpu:.0f} per CPU second)" if mode == "sync" else ""
+                print(f"steps/s {mode} {n} env{'s' if n > 1 else ''} {size}: {wall:.0f}{per_cpu}", flush=True)
     if args.demos:
         recorded, exported = _demos(args.demos)
         print(f"demonstrations recorded: {recorded:.0f} episodes/min; exported: {exported:.0f} episodes/min")
