@@ -102,6 +102,17 @@ def test_observation_is_drawn_at_the_asked_size_or_resized():
     assert obs["screenshot"].dtype == np.uint8
 
 
+def test_the_screenshot_is_read_only_and_stays_as_it_was_after_later_steps():
+    env = _make()
+    first, _ = env.reset(seed=3)
+    kept = first["screenshot"].copy()
+    with pytest.raises(ValueError, match="read-only"):
+        first["screenshot"][0, 0, 0] = 7
+    later, *_ = env.step("Action: open App (Contacts)")
+    assert not np.array_equal(later["screenshot"], kept)
+    assert np.array_equal(first["screenshot"], kept)
+
+
 def test_truncation_at_the_step_limit_judges_the_oracle():
     env = _make(max_steps=2)
     env.reset(seed=3)

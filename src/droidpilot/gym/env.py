@@ -220,8 +220,10 @@ class PhoneEnv(gymnasium.Env[dict[str, Any], Any]):
 
     # -- observation -------------------------------------------------------------------------------
     def _pixels(self) -> np.ndarray:
+        """The screen at the observation size. Drawn at that size, it is SimPhone's cached frame array,
+        read-only (it never changes; copy it to write into it): vector envs copy it into their batch."""
         if self.device_size == self.size:
-            return self.device.screenshot_array().copy()
+            return self.device.screenshot_array()
         image = self.device.screenshot().resize(self.size, Image.Resampling.BILINEAR)
         return np.asarray(image, dtype=np.uint8)
 
