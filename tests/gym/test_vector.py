@@ -10,7 +10,7 @@ from gymnasium.vector import AsyncVectorEnv, SyncVectorEnv
 import droidpilot.gym  # noqa: F401  (registers the environments)
 from droidpilot.gym.factories import world_env
 
-TEMPLATES = "zh-chat-send-*,contacts-add"
+TEMPLATES = "zh-chat-send*,contacts-add"
 
 
 def _factory():
