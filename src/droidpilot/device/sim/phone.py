@@ -7,20 +7,19 @@ time advances one second per input event and by ``wait(seconds)``; nothing ever 
 from __future__ import annotations
 
 import copy
-from collections import OrderedDict
 from pathlib import Path
 from typing import Any
 
+import numpy as np
 from PIL import Image
 
 from droidpilot.device.base import DeviceError
 from droidpilot.device.sim import actions, links
 from droidpilot.device.sim.canvas import BASE_WIDTH, Node, Tap
 from droidpilot.device.sim.catalog import APPS_DIR, load_catalog
+from droidpilot.device.sim.frames import FrameCache, Shot
 from droidpilot.device.sim.instance import apply_setup
 from droidpilot.device.sim.model import App
-from droidpilot.device.sim.png import encode_png
-from droidpilot.device.sim.render import draw_ops, ops_key
 from droidpilot.device.sim.screen import Entry
 from droidpilot.device.sim.systemui import SystemVerbs
 from droidpilot.device.sim.textinput import TextInput
@@ -51,7 +50,7 @@ class SimDevice(TextInput, SystemVerbs):
             raise DeviceError(str(exc)) from None
         self._world = World(catalog, clock=clock, date=date, battery=battery)
         self._view: View | None = None
-        self._frames: OrderedDict[str, tuple[Image.Image, bytes | None]] = OrderedDict()
+        self._frames = FrameCache()
         self.reset(seed)
 
     # -- lifecycle and state ------------------------------------------------------------------
@@ -109,19 +108,9 @@ class SimDevice(TextInput, SystemVerbs):
             self._view = compose(self._world, self._size)
         return self._view
 
-    def _frame(self, png: bool) -> tuple[Image.Image, bytes | None]:
-        view = self.view()
-        key = ops_key(view.ops, self._size)
-        cached = self._frames.get(key)
-        if cached is None:
-            cached = (draw_ops(view.ops, self._size), None)
-        if png and cached[1] is None:
-            cached = (cached[0], encode_png(cached[0]))
-        self._frames[key] = cached
-        self._frames.move_to_end(key)
-        while len(self._frames) > 8:
-            self._frames.popitem(last=False)
-        return cached
+    def _shot(self) -> Shot:
+        """The current frame from the cache (drawn on a miss)."""
+        return self._frames.get(self.view().ops, self._size)
 
     def drop_frame_cache(self) -> None:
         """Forget rendered frames, so the next screenshot renders from scratch (used by benchmarks)."""
@@ -130,13 +119,16 @@ class SimDevice(TextInput, SystemVerbs):
 
     def screenshot(self) -> Image.Image:
         """The current screen, RGB, full resolution."""
-        return self._frame(False)[0].copy()
+        return self._shot().image.copy()
+
+    def screenshot_array(self) -> np.ndarray:
+        """The current screen as a read-only ``uint8`` (height, width, 3) array, cached per distinct frame
+        (learning environments read every frame as an array; converting a repeated frame again is waste)."""
+        return self._shot().pixels()
 
     def screenshot_png(self) -> bytes:
         """The current screen as PNG bytes (cached per distinct frame), for ``screencap -p``."""
-        png = self._frame(True)[1]
-        assert png is not None
-        return png
+        return self._shot().png_bytes()
 
     def ui_xml(self) -> str:
         """The uiautomator dump of the current screen (app window, dialogs, toasts, notifications)."""
@@ -171,6 +163,8 @@ class SimDevice(TextInput, SystemVerbs):
                 self._run_tap(tap)
             elif hold and tap.ctx is not None:
                 actions.run(self, list(hold), tap.ctx)
+        else:  # a touch on nothing: only time passed, and _event saw to that
+            return
         self._changed()
 
     def swipe(self, x1: int, y1: int, x2: int, y2: int, duration_ms: int = 300) -> None:
@@ -268,6 +262,10 @@ class SimDevice(TextInput, SystemVerbs):
             return LAUNCHER_PACKAGE
         return w.catalog[w.foreground].package
 
+    def virtual_time(self) -> float:
+        """Virtual seconds since the last reset: one per input event, plus what ``wait`` let pass."""
+        return self._world.time
+
     def wait(self, seconds: float) -> None:
         """Let ``seconds`` of virtual time pass (installs finish, toasts fade); returns at once."""
         if seconds < 0:
@@ -350,8 +348,12 @@ class SimDevice(TextInput, SystemVerbs):
         self._view = None
 
     def _event(self) -> None:
+        """An input event takes a second of virtual time; the composed view stays when that second
+        changes nothing shown (composing is most of a step's cost, and a tap composes to find its target)."""
+        shown = self._world.time_shown()
         self._world.advance(1.0)
-        self._view = None
+        if self._world.time_shown() != shown:
+            self._view = None
 
     def _gesture_time(self, duration_ms: float) -> None:
         """A gesture longer than the second every event takes costs the rest of its duration in virtual
