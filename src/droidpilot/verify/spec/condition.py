@@ -12,10 +12,10 @@ from droidpilot.verify.checkers import get_checker, registered_names
 from droidpilot.verify.checkers.base import SUBCHECKER_ALIASES, canonical_name
 from droidpilot.verify.checkers.combinators import OPTION_KEYS, SUB_NAMES, order_problems, split_params
 from droidpilot.verify.problems import did_you_mean
-from droidpilot.verify.spec_params import check_params
-from droidpilot.verify.spec_params import kind_of as _kind
-from droidpilot.verify.spec_yaml import LineDict
-from droidpilot.verify.spec_yaml import key_line as _key_line
+from droidpilot.verify.spec.params import check_params
+from droidpilot.verify.spec.params import kind_of as _kind
+from droidpilot.verify.spec.yaml_text import LineDict
+from droidpilot.verify.spec.yaml_text import key_line as _key_line
 
 # Checker types the perception layer provides; valid even while its modules are not installed.
 PERCEPTION_TYPES: tuple[str, ...] = ("ocr_match", "icons_match", "llm")

@@ -18,12 +18,12 @@ from droidpilot.datalimits import brief_number, finite_number
 from droidpilot.pathcheck import file_problem
 from droidpilot.verify.problems import RuleError, RuleProblem, closest, did_you_mean
 from droidpilot.verify.rule import RuleShapeError, Task
-from droidpilot.verify.spec_condition import PERCEPTION_TYPES, ConditionChecks
-from droidpilot.verify.spec_graph import graph_problems, graph_warnings
-from droidpilot.verify.spec_params import kind_of as _kind
-from droidpilot.verify.spec_yaml import LineDict, SyntaxProblemError, load_json, load_yaml
-from droidpilot.verify.spec_yaml import key_line as _key_line
-from droidpilot.verify.spec_yaml import line_of as _line
+from droidpilot.verify.spec.condition import PERCEPTION_TYPES, ConditionChecks
+from droidpilot.verify.spec.graph import graph_problems, graph_warnings
+from droidpilot.verify.spec.params import kind_of as _kind
+from droidpilot.verify.spec.yaml_text import LineDict, SyntaxProblemError, load_json, load_yaml
+from droidpilot.verify.spec.yaml_text import key_line as _key_line
+from droidpilot.verify.spec.yaml_text import line_of as _line
 
 __all__ = ["PERCEPTION_TYPES", "RuleError", "RuleProblem", "load_rule", "load_rule_text", "validate_task"]
 
