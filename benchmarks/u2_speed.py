@@ -24,8 +24,8 @@ from collections.abc import Callable
 import adbutils
 import uiautomator2 as u2
 
-from droidpilot.device.adb import AdbDevice
 from droidpilot.device.adbd.server import AdbServer
+from droidpilot.device.realphone import AdbDevice
 from droidpilot.device.sim.phone import SimDevice
 
 

@@ -108,7 +108,7 @@ def make_device(spec: str, wid: int, config: RunConfig) -> tuple[Any, float]:
         from droidpilot.device.sim.phone import SimDevice
 
         return SimDevice(serial=f"simphone-{wid + 1}"), 0.0
-    from droidpilot.device.adb import AdbDevice
+    from droidpilot.device.realphone import AdbDevice
 
     return AdbDevice(spec, host=config.adb_host, port=config.adb_port), 1.0
 

@@ -51,8 +51,8 @@ def make_device(device: str, adb_port: int, adb_host: str, seed: int,
         from droidpilot.device.sim.phone import SimDevice
 
         return SimDevice(seed=seed), 0.0
-    from droidpilot.device.adb import AdbDevice
-    from droidpilot.device.adb_server import AdbServerSession
+    from droidpilot.device.realphone import AdbDevice
+    from droidpilot.device.realphone.server import AdbServerSession
 
     session = stack.enter_context(AdbServerSession(adb_host, adb_port))
     if device:

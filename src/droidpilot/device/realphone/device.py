@@ -20,10 +20,10 @@ import adbutils
 from adbutils._adb import AdbConnection
 from PIL import Image, UnidentifiedImageError
 
-from droidpilot.device import adb_input
-from droidpilot.device.adb_apps import resolve_package
-from droidpilot.device.adb_errors import command_failed, device_error, is_dropped
 from droidpilot.device.base import DeviceError, Key
+from droidpilot.device.realphone import input as adb_input
+from droidpilot.device.realphone.apps import resolve_package
+from droidpilot.device.realphone.errors import command_failed, device_error, is_dropped
 
 T = TypeVar("T")
 KEYCODES: dict[str, int] = {"back": 4, "home": 3, "enter": 66, "app_switch": 187, "del": 67, "page_up": 92,
