@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 from tests.device.sim_driver import Driver
 
-from droidpilot.device.sim.avatar import avatar_image
+from droidpilot.device.sim.draw.avatar import avatar_image
 from droidpilot.device.sim.phone import SimDevice
 
 
@@ -53,8 +53,8 @@ def test_the_backdrop_is_the_gradient_drawn_row_by_row(n: int, top: str, bottom:
     """The gradient filled at once is, pixel for pixel, the one drawn as a line per row with ``mix``."""
     from PIL import Image, ImageDraw
 
-    from droidpilot.device.sim.avatar import _backdrop
-    from droidpilot.device.sim.theme import mix, rgb
+    from droidpilot.device.sim.draw.avatar import _backdrop
+    from droidpilot.device.sim.draw.theme import mix, rgb
 
     drawn = Image.new("RGB", (n, n))
     d = ImageDraw.Draw(drawn)

@@ -10,7 +10,7 @@ import yaml
 from tests.device.sim_driver import Driver
 
 from droidpilot.device.sim import apps
-from droidpilot.device.sim.expr import time_of_day
+from droidpilot.device.sim.appmodel.expr import time_of_day
 from droidpilot.device.sim.phone import SimDevice
 
 REFUSED = "Not a time of day: use HH:MM, 00:00 to 23:59"

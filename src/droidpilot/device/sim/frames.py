@@ -10,8 +10,8 @@ from typing import Any
 import numpy as np
 from PIL import Image
 
-from droidpilot.device.sim.png import encode_png
-from droidpilot.device.sim.render import draw_ops, ops_key
+from droidpilot.device.sim.draw.png import encode_png
+from droidpilot.device.sim.draw.render import draw_ops, ops_key
 
 KEEP = 8  # the most recent distinct frames kept (going back and forth between screens hits the cache)
 

@@ -14,16 +14,17 @@ import numpy as np
 from PIL import Image
 
 from droidpilot.device.base import DeviceError
-from droidpilot.device.sim import actions, links
-from droidpilot.device.sim.canvas import BASE_WIDTH, Node, Tap
-from droidpilot.device.sim.catalog import APPS_DIR, load_catalog
+from droidpilot.device.sim import links
+from droidpilot.device.sim.appmodel import actions
+from droidpilot.device.sim.appmodel.catalog import APPS_DIR, load_catalog
+from droidpilot.device.sim.appmodel.model import App
+from droidpilot.device.sim.draw.canvas import BASE_WIDTH, Node, Tap
+from droidpilot.device.sim.draw.screen import Entry
+from droidpilot.device.sim.draw.uixml import dump
 from droidpilot.device.sim.frames import FrameCache, Shot
 from droidpilot.device.sim.instance import apply_setup
-from droidpilot.device.sim.model import App
-from droidpilot.device.sim.screen import Entry
 from droidpilot.device.sim.systemui import SystemVerbs
 from droidpilot.device.sim.textinput import TextInput
-from droidpilot.device.sim.uixml import dump
 from droidpilot.device.sim.validate import check_clock, parse_size
 from droidpilot.device.sim.world import STATUS_H, TOAST_SECONDS, View, World, compose
 from droidpilot.errors import InputError

@@ -9,14 +9,14 @@ import random
 from dataclasses import dataclass, field
 from typing import Any
 
-from droidpilot.device.sim import launcher
-from droidpilot.device.sim.canvas import BASE_WIDTH, Canvas, Node
-from droidpilot.device.sim.chrome import NAV_H, STATUS_H, heads_up, nav_bar, toast
-from droidpilot.device.sim.keyboard import KEYBOARD_H, keyboard
-from droidpilot.device.sim.model import App
-from droidpilot.device.sim.screen import Entry, PageInfo, compose_page, make_ctx
-from droidpilot.device.sim.shade import shade
-from droidpilot.device.sim.theme import palette
+from droidpilot.device.sim.appmodel.model import App
+from droidpilot.device.sim.draw import launcher
+from droidpilot.device.sim.draw.canvas import BASE_WIDTH, Canvas, Node
+from droidpilot.device.sim.draw.chrome import NAV_H, STATUS_H, heads_up, nav_bar, toast
+from droidpilot.device.sim.draw.keyboard import KEYBOARD_H, keyboard
+from droidpilot.device.sim.draw.screen import Entry, PageInfo, compose_page, make_ctx
+from droidpilot.device.sim.draw.shade import shade
+from droidpilot.device.sim.draw.theme import palette
 
 TOAST_SECONDS = 2.5
 HEADS_UP_SECONDS = 3.0

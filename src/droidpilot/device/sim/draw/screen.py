@@ -6,14 +6,14 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from droidpilot.device.sim.canvas import Canvas, Node, Tap, clip, decor
-from droidpilot.device.sim.chrome import APPBAR_H, NAV_H, STATUS_H, TABS_H, status_bar
-from droidpilot.device.sim.keyboard import KEYBOARD_H
-from droidpilot.device.sim.model import App, Screen, Widget
-from droidpilot.device.sim.sources import items_of
-from droidpilot.device.sim.theme import DARK, Palette, mix
-from droidpilot.device.sim.widgets import Env, text_of
-from droidpilot.device.sim.widgets_more import place
+from droidpilot.device.sim.appmodel.model import App, Screen, Widget
+from droidpilot.device.sim.appmodel.sources import items_of
+from droidpilot.device.sim.draw.canvas import Canvas, Node, Tap, clip, decor
+from droidpilot.device.sim.draw.chrome import APPBAR_H, NAV_H, STATUS_H, TABS_H, status_bar
+from droidpilot.device.sim.draw.keyboard import KEYBOARD_H
+from droidpilot.device.sim.draw.theme import DARK, Palette, mix
+from droidpilot.device.sim.draw.widgets import Env, text_of
+from droidpilot.device.sim.draw.widgets_more import place
 
 
 @dataclass

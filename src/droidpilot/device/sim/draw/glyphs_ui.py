@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import math
 
-from droidpilot.device.sim.glyphs import _box, glyph
+from droidpilot.device.sim.draw.glyphs import _box, glyph
 
 
 @glyph("back")

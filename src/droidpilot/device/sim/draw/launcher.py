@@ -5,11 +5,11 @@ from __future__ import annotations
 import datetime as dt
 from typing import Any
 
-from droidpilot.device.sim.canvas import Canvas, Node, Tap, decor, shift_ops
-from droidpilot.device.sim.chrome import NAV_H, STATUS_H, status_bar
-from droidpilot.device.sim.keyboard import KEYBOARD_H
-from droidpilot.device.sim.model import App
-from droidpilot.device.sim.theme import Palette
+from droidpilot.device.sim.appmodel.model import App
+from droidpilot.device.sim.draw.canvas import Canvas, Node, Tap, decor, shift_ops
+from droidpilot.device.sim.draw.chrome import NAV_H, STATUS_H, status_bar
+from droidpilot.device.sim.draw.keyboard import KEYBOARD_H
+from droidpilot.device.sim.draw.theme import Palette
 
 PACKAGE = "com.simphone.launcher"
 COLUMNS = 4

@@ -10,12 +10,12 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from droidpilot.device.sim.canvas import Canvas, Node, Tap, union
-from droidpilot.device.sim.expr import condition, lookup, render, to_text
-from droidpilot.device.sim.fonts import one_line
-from droidpilot.device.sim.model import Widget
-from droidpilot.device.sim.photo import draw_photo
-from droidpilot.device.sim.theme import Palette, mix
+from droidpilot.device.sim.appmodel.expr import condition, lookup, render, to_text
+from droidpilot.device.sim.appmodel.model import Widget
+from droidpilot.device.sim.draw.canvas import Canvas, Node, Tap, union
+from droidpilot.device.sim.draw.fonts import one_line
+from droidpilot.device.sim.draw.photo import draw_photo
+from droidpilot.device.sim.draw.theme import Palette, mix
 
 MARGIN = 48
 

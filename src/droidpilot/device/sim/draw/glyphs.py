@@ -14,7 +14,7 @@ from collections.abc import Callable
 
 from PIL import Image, ImageDraw
 
-from droidpilot.device.sim.glyphs_font import font_mask
+from droidpilot.device.sim.draw.glyphs_font import font_mask
 
 _SS = 4
 Pt = tuple[float, float]
@@ -250,4 +250,4 @@ def known_glyphs() -> list[str]:
     return sorted(GLYPHS)
 
 
-from droidpilot.device.sim import glyphs_ui  # noqa: E402, F401  (registers the interface glyphs)
+from droidpilot.device.sim.draw import glyphs_ui  # noqa: E402, F401  (registers the interface glyphs)

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from droidpilot.device.sim.canvas import Canvas, Node, Tap
-from droidpilot.device.sim.theme import Palette
+from droidpilot.device.sim.draw.canvas import Canvas, Node, Tap
+from droidpilot.device.sim.draw.theme import Palette
 
 STATUS_H = 100
 NAV_H = 132

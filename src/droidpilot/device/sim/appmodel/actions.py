@@ -5,8 +5,8 @@ from __future__ import annotations
 import copy
 from typing import Any, Protocol
 
-from droidpilot.device.sim.expr import assign, condition, lookup, render
-from droidpilot.device.sim.model import Action
+from droidpilot.device.sim.appmodel.expr import assign, condition, lookup, render
+from droidpilot.device.sim.appmodel.model import Action
 from droidpilot.errors import InputError
 
 

@@ -7,14 +7,23 @@ import calendar
 import datetime as dt
 from typing import Any
 
-from droidpilot.device.sim import textfield  # noqa: F401  (registers the input and search kinds)
-from droidpilot.device.sim.canvas import Node, Tap, union
-from droidpilot.device.sim.expr import condition, render
-from droidpilot.device.sim.fonts import one_line
-from droidpilot.device.sim.model import Widget
-from droidpilot.device.sim.sources import items_of
-from droidpilot.device.sim.theme import mix
-from droidpilot.device.sim.widgets import KINDS, MARGIN, Env, avatar_seed, label_node, rid, tap_of, text_of
+from droidpilot.device.sim.appmodel.expr import condition, render
+from droidpilot.device.sim.appmodel.model import Widget
+from droidpilot.device.sim.appmodel.sources import items_of
+from droidpilot.device.sim.draw import textfield  # noqa: F401  (registers the input and search kinds)
+from droidpilot.device.sim.draw.canvas import Node, Tap, union
+from droidpilot.device.sim.draw.fonts import one_line
+from droidpilot.device.sim.draw.theme import mix
+from droidpilot.device.sim.draw.widgets import (
+    KINDS,
+    MARGIN,
+    Env,
+    avatar_seed,
+    label_node,
+    rid,
+    tap_of,
+    text_of,
+)
 
 
 def _icon(w, ctx, x, y, width, env):

@@ -10,9 +10,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from droidpilot.device.sim.canvas import Canvas, Node, Tap, union
-from droidpilot.device.sim.model import Widget
-from droidpilot.device.sim.widgets import KINDS, MARGIN, Env, label_node, rid, tap_of, text_of
+from droidpilot.device.sim.appmodel.model import Widget
+from droidpilot.device.sim.draw.canvas import Canvas, Node, Tap, union
+from droidpilot.device.sim.draw.widgets import KINDS, MARGIN, Env, label_node, rid, tap_of, text_of
 
 FIRST_LINE = 58  # from the frame's top to the centre of a multi-line (or labelled) field's first line
 SEND_GAP = 16  # between the text and the send button

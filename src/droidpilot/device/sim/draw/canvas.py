@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from droidpilot.device.sim.fonts import lines_of, one_line, text_width
+from droidpilot.device.sim.draw.fonts import lines_of, one_line, text_width
 
 BASE_WIDTH = 1080
 Box = tuple[int, int, int, int]

@@ -6,9 +6,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from droidpilot.device.sim.canvas import Canvas, Node, Tap
-from droidpilot.device.sim.chrome import STATUS_H, SYSTEMUI, status_bar
-from droidpilot.device.sim.theme import Palette
+from droidpilot.device.sim.draw.canvas import Canvas, Node, Tap
+from droidpilot.device.sim.draw.chrome import STATUS_H, SYSTEMUI, status_bar
+from droidpilot.device.sim.draw.theme import Palette
 
 TILES = (("Internet", "wifi", "wifi"), ("Bluetooth", "bluetooth", "bluetooth"),
          ("Airplane mode", "airplane", "airplane_mode"), ("Dark theme", "moon", "dark_mode"),

@@ -3,8 +3,8 @@ backspace, space and enter. Its keys are tappable but, as on Android, not part o
 
 from __future__ import annotations
 
-from droidpilot.device.sim.canvas import Canvas, Node, Tap
-from droidpilot.device.sim.theme import Palette
+from droidpilot.device.sim.draw.canvas import Canvas, Node, Tap
+from droidpilot.device.sim.draw.theme import Palette
 
 ROW_PITCH = 132
 KEYBOARD_H = 5 * ROW_PITCH + 36

@@ -16,8 +16,8 @@ import zlib
 import numpy as np
 from PIL import Image, ImageDraw
 
-from droidpilot.device.sim.fonts import font_for
-from droidpilot.device.sim.theme import mix, rgb
+from droidpilot.device.sim.draw.fonts import font_for
+from droidpilot.device.sim.draw.theme import mix, rgb
 
 BACKDROPS = (
     ("#90CAF9", "#1565C0"), ("#FFCC80", "#EF6C00"), ("#A5D6A7", "#2E7D32"), ("#CE93D8", "#6A1B9A"),

@@ -9,10 +9,10 @@ from typing import Any
 
 from PIL import Image, ImageDraw
 
-from droidpilot.device.sim.avatar import avatar_image
-from droidpilot.device.sim.fonts import font_for
-from droidpilot.device.sim.glyphs import glyph_mask
-from droidpilot.device.sim.theme import rgb
+from droidpilot.device.sim.draw.avatar import avatar_image
+from droidpilot.device.sim.draw.fonts import font_for
+from droidpilot.device.sim.draw.glyphs import glyph_mask
+from droidpilot.device.sim.draw.theme import rgb
 
 
 @functools.lru_cache(maxsize=8)

@@ -15,7 +15,7 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
-from droidpilot.device.sim.calc import calculate
+from droidpilot.device.sim.appmodel.calc import calculate
 from droidpilot.errors import InputError
 
 _TEMPLATE = re.compile(r"\{([^{}]+)\}")

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from droidpilot.device.sim.expr import condition, lookup, render
-from droidpilot.device.sim.model import Source
+from droidpilot.device.sim.appmodel.expr import condition, lookup, render
+from droidpilot.device.sim.appmodel.model import Source
 
 
 def items_of(source: str | Source, ctx: dict[str, Any]) -> list[Any]:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from xml.sax.saxutils import quoteattr as _quoteattr
 
-from droidpilot.device.sim.canvas import Node
+from droidpilot.device.sim.draw.canvas import Node
 
 _NOT_XML = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]")
 

@@ -8,11 +8,11 @@ from pathlib import Path
 import yaml
 from pydantic import ValidationError
 
-from droidpilot.device.sim.glyphs import GLYPHS
-from droidpilot.device.sim.model import App, Widget
+from droidpilot.device.sim.appmodel.model import App, Widget
+from droidpilot.device.sim.draw.glyphs import GLYPHS
 from droidpilot.errors import InputError
 
-APPS_DIR = Path(__file__).with_name("apps")
+APPS_DIR = Path(__file__).parent.parent / "apps"  # the data lives in sim/apps/, beside this package
 
 
 def _widgets(app: App) -> list[Widget]:

@@ -6,8 +6,8 @@ from __future__ import annotations
 import random
 import zlib
 
-from droidpilot.device.sim.canvas import Canvas
-from droidpilot.device.sim.theme import mix
+from droidpilot.device.sim.draw.canvas import Canvas
+from droidpilot.device.sim.draw.theme import mix
 
 SKIES = ("#87CEEB", "#FDB38A", "#6A7FDB", "#B3E5FC", "#F48FB1", "#90A4AE")
 LANDS = ("#558B2F", "#8D6E63", "#2E7D32", "#C0CA33", "#6D4C41", "#00796B")
