@@ -20,7 +20,7 @@ from droidpilot.atomicio import atomic_write_json
 from droidpilot.bench import oracle as oracle_lang
 from droidpilot.bench.failures import failure_cause, failure_reason
 from droidpilot.bench.metrics import read_steps, task_metrics
-from droidpilot.bench.suite import BenchTask
+from droidpilot.bench.task import BenchTask
 from droidpilot.errors import InputError
 from droidpilot.verify.engine import verify
 from droidpilot.verify.options import VerifierOptions

@@ -19,7 +19,7 @@ from typing import Any
 from urllib.parse import urlsplit
 
 import droidpilot
-from droidpilot.bench.suite import Suite
+from droidpilot.bench.task import Suite
 from droidpilot.bench.worker import RunConfig
 from droidpilot.errors import InputError
 
