@@ -261,3 +261,14 @@ nodes:
     assert rule.warnings == []
     assert verify(rule, [reply("It was $181.00")]).ok
     assert not verify(rule, [reply("$1810")]).ok
+
+
+def test_a_text_cursor_after_a_number_is_no_digit(shot: Path) -> None:
+    """An edit field read as "22.5|": the cursor is not a digit (confusion folding would read "22.51")."""
+    checker, frame = get_checker("ocr"), Frame(index=0, image_path=shot)
+    typing = VerifierOptions(ocr=lambda f: "Amount\n22.5|")
+    assert checker.run(frame, {"all": ["22.5"], "whole_numbers": True}, typing).yes
+    assert checker.run(frame, {"value": {"type": "number", "equals": "22.5"}}, typing).yes
+    assert checker.run(frame, {"value": {"type": "number", "equals": "22.51"}}, typing).no
+    assert checker.run(frame, {"all": ["22.5"], "whole_numbers": True},
+                       VerifierOptions(ocr=lambda f: "Amount\n22.51")).no

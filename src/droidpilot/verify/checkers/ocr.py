@@ -145,7 +145,8 @@ def early_yes(params: dict[str, Any]) -> tuple[Enough, int] | None:
     within = contains_whole if params.get("whole_numbers") else (lambda k, t: k in t)
 
     def enough(lines: list[OcrLine]) -> bool:
-        texts = [match_key(line.text, casefold) for line in lines]
+        texts = [match_key(drop_cursor(line.text) if params.get("whole_numbers") else line.text, casefold)
+                 for line in lines]
         return (all(any(within(k, t) for t in texts) for k in all_keys)
                 and (not any_keys or any(within(k, t) for k in any_keys for t in texts))
                 and (not specs or screen_shows(specs, typed_lines([ln.text for ln in lines])).ok))
@@ -164,12 +165,21 @@ def _value_text(spec: Any) -> str:
     return min((str(w) for w in wants), key=len, default="")
 
 
+_CURSOR = re.compile(r"\|(?=\s|$)")
+
+
+def drop_cursor(text: str) -> str:
+    """``text`` without a text cursor read as ``|`` at the end of a token ("22.5|" in an edit field),
+    which OCR confusion folding would read as a digit ("22.51")."""
+    return _CURSOR.sub("", text)
+
+
 def typed_lines(texts: list[str]) -> list[str]:
-    """OCR lines as typed values are read from: each as read, and again with OCR confusions folded
-    ("1O:3O" -> "10:30") where that changes it."""
+    """OCR lines as typed values are read from: each as read, and again without a text cursor and with
+    OCR confusions folded ("1O:3O" -> "10:30") where that changes it."""
     out = list(texts)
     for text in texts:
-        folded = normalize_text(text, casefold=False, confusions=True)
+        folded = normalize_text(drop_cursor(text), casefold=False, confusions=True)
         if folded != text:
             out.append(folded)
     return out
@@ -181,7 +191,7 @@ _NUMBERS = re.compile(r"\d+(?:[.,]\d+)*")
 def _numbers_whole(keyword: str, text: str) -> bool:
     """Does every number of ``keyword`` stand whole in ``text`` (both normalised)? For a fuzzy hit under
     ``whole_numbers``: the words may be misread a little, the numbers must not."""
-    hay = normalize_text(text)
+    hay = normalize_text(drop_cursor(text))
     return all(contains_whole(n, hay) for n in _NUMBERS.findall(normalize_text(keyword)))
 
 
@@ -202,10 +212,11 @@ def find_keyword(keyword: str, texts: list[str], casefold: bool = True,
     if not key:
         return None
     within = contains_whole if whole_numbers else (lambda k, t: k in t)
-    for text in texts:
-        if within(key, match_key(text, casefold)):
+    keyed = [match_key(drop_cursor(t) if whole_numbers else t, casefold) for t in texts]
+    for text, hay in zip(texts, keyed, strict=True):
+        if within(key, hay):
             return {"text": text, "how": "contains", "score": 1.0}
-    whole = "".join(match_key(t, casefold) for t in texts)
+    whole = "".join(keyed)
     if within(key, whole):
         return {"text": "<screen>", "how": "across lines", "score": 1.0}
     if len(key) < 3 or not casefold:  # case-sensitive matching is exact: fuzzy would forgive the case
