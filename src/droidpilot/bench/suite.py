@@ -77,6 +77,8 @@ class BenchTask:
     tier: str = ""
     params: dict[str, Any] = field(default_factory=dict)
     distractors: list[str] = field(default_factory=list)
+    # What the run may change (``bench/effects.py``), judged against the start state; None: not judged.
+    effects: dict[str, Any] | None = None
 
     @property
     def app(self) -> str:

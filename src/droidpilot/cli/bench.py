@@ -86,6 +86,8 @@ def _summary_table(summary: dict) -> Table:
 
     for level, agg in summary["by_level"].items():
         add(f"level {level}", agg)
+    for group, agg in (summary.get("by_feasibility") or {}).items():
+        add(group, agg)
     add("overall", summary["overall"])
     return table
 

@@ -85,6 +85,7 @@ def show_cmd(
             "setup": task.setup,
             "reference": [op.to_dict() for op in task.reference],
             "oracle": task.oracle,
+            "effects": task.effects,
         }
         typer.echo(json.dumps(doc, ensure_ascii=False, indent=1))
         typer.echo(task.rule_text)
@@ -95,11 +96,13 @@ def validate_cmd(
     folder: Path = typer.Argument(..., help="A template suite folder (or a shipped name)."),
     seeds: int = typer.Option(3, "--seeds", help="Instantiate every template for seeds 0..N-1."),
 ) -> None:
-    """Check every template of a folder: files, parameters, references, oracles, generated rules; and that
-    no instance is already solved at its start state. Exit 2 with every problem listed."""
+    """Check every template of a folder: files, parameters, references, oracles, generated rules; that
+    no instance is already solved at its start state; and that each gives 5+ distinct instructions and
+    answers over 50 seeds unless marked static. Exit 2 with every problem listed."""
     with guard():
         from droidpilot.bench.suite import suite_folder
         from droidpilot.bench.world.check import check_suite
+        from droidpilot.bench.world.depth import DEPTH_SEEDS
 
         if seeds < 1:
             raise InputError(f"--seeds must be at least 1, got {seeds}")
@@ -109,6 +112,14 @@ def validate_cmd(
             f"{len(report.apps)} apps; kinds {dict(report.kinds)}; tiers {dict(report.tiers)}",
             highlight=False,
         )
+        depth = report.to_dict()["depth"]
+        if depth:  # how much the templates vary: distinct instructions and answers over the seeds
+            console.print(
+                f"depth over {DEPTH_SEEDS} seeds: instructions min {depth['instructions_min']}, median "
+                f"{depth['instructions_median']}; answers min {depth['answers_min']}, median "
+                f"{depth['answers_median']}; {depth['static']} templates marked static",
+                highlight=False,
+            )
         if report.satisfied_at_start:
             report.problems.append(
                 "already satisfied at the start state (a do-nothing agent would pass): "
@@ -116,7 +127,7 @@ def validate_cmd(
             )
         if report.problems:
             raise InputError("\n".join(report.problems))
-        console.print("ok: every template instantiates and none is satisfied at its start state")
+        console.print("ok: every template instantiates, none is solved at its start state, all vary by seed")
 
 
 def register(app: typer.Typer) -> None:

@@ -41,6 +41,26 @@ def test_validate_reports_problems_with_exit_2(tmp_path: Path) -> None:
     assert missing.exit_code == 2 and "no template 'nope'" in missing.output
 
 
+def test_validate_reports_depth_and_fails_a_template_that_never_varies(tmp_path: Path) -> None:
+    folder = tmp_path / "mine"
+    folder.mkdir()
+    (folder / "_suite.yaml").write_text("type: templates\n", encoding="utf-8")
+    template = (
+        "app: notes\ntemplates:\n  - id: same\n    kind: data-entry\n{static}"
+        "    instruction: Write a note that says hello.\n    reference: [back]\n    checkpoints: [[Notes]]\n"
+        "    oracle: {{path: notes.notes, contains: hello}}\n"
+    )
+    (folder / "a.yaml").write_text(template.format(static=""), encoding="utf-8")
+    result = CliRunner().invoke(app, ["suite", "validate", str(folder), "--seeds", "1"])
+    assert result.exit_code == 2
+    assert "depth over 50 seeds: instructions min 1, median 1" in result.output
+    assert "template 'same' gives 1 distinct instructions over 50 seeds" in result.output
+    (folder / "a.yaml").write_text(template.format(static="    static: a fixed greeting\n"), encoding="utf-8")
+    ok = CliRunner().invoke(app, ["suite", "validate", str(folder), "--seeds", "1"])
+    assert ok.exit_code == 0, ok.output
+    assert "1 templates marked static" in ok.output
+
+
 def test_bench_rejects_a_bad_tier(tmp_path: Path) -> None:
     result = CliRunner().invoke(
         app,

@@ -8,7 +8,7 @@ value on the screen, the others as keywords whose numbers stand whole ("181" nev
 A retrieval task adds an ``answer`` milestone: the agent's reply states the true value, typed by the
 template's ``answer_type`` (free text when it has none), so "$1810" fails for $181 and "(555) 392-7824"
 passes for 555-392-7824. Its rule judges the answer, not the route, unless the instruction names the
-route (an app of the task: "in Contacts", "with the Calculator app", "Check Calendar"): then the answer
+route (an app as a place or tool: "in Contacts", "with the Calculator app", "Check Calendar"): then the answer
 must follow the checkpoints; otherwise the answer alone succeeds, and the checkpoints still lead to a
 second success node (``answer_on_route``) so partial credit (CR) is kept. An infeasible task's answer
 must plainly declare the task impossible (``declares: infeasible``), after its checkpoints: the screens
@@ -41,8 +41,9 @@ VALUE_TEXTS: tuple[tuple[str, re.Pattern[str]], ...] = (
 
 
 def names_route(instruction: str, app_labels: Sequence[str]) -> bool:
-    """Whether ``instruction`` tells the agent where to find the answer: it names one of the task's apps
-    as a place or tool ("in Contacts", "Use Calculator", "Check Ride's past trips", "在微聊里")."""
+    """Whether ``instruction`` tells the agent where to find the answer: it names one of the apps (their
+    launcher labels) as a place or tool ("in Contacts", "Use Calculator", "Check Ride's past trips",
+    "在微聊里"); a label in passing ("the phone number") is no route."""
     for label in app_labels:
         if not label:
             continue
@@ -83,7 +84,8 @@ def screen_params(texts: Sequence[str]) -> dict[str, Any]:
 
 
 def answer_params(kind: str, answer: str, answer_type: Any) -> dict[str, Any]:
-    """The ``action_match`` parameters of the answer milestone."""
+    """The ``action_match`` parameters of the answer milestone. ``answer_type`` is a type name or a typed
+    spec (``{type: set, of: name}``, the oracle's spec with ``equals`` already filled in), or None."""
     if kind == "infeasible":
         return {"type": "answer", "declares": "infeasible"}
     spec: dict[str, Any]

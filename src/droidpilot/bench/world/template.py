@@ -6,8 +6,11 @@ A file holds ``app`` (the app its templates are filed under) and ``templates``, 
 ``reference`` (Mobile-Agent actions with placeholders), ``oracle`` (a predicate over ``state()``),
 ``checkpoints`` (the screens a run must show, in order, each a list of texts: the generated rule's
 milestones), and optionally ``apps``, ``lang``, ``setup`` (start state: ``state: {app.key: value}``),
-``answer`` (the true reply of a retrieval task), ``variants`` (a list of mappings, each its own template
-with those values as constant parameters and ``id`` appended), ``distractors`` (false to opt out).
+``answer`` (the true reply of a retrieval task), ``answer_type`` (what that reply is, see
+``ANSWER_TYPES``; required on retrieval tasks), ``static`` (why the task cannot vary by seed), ``variants``
+(a list of mappings, each its own template with those values as constant parameters and ``id``
+appended), ``distractors`` (false to opt out), ``effects`` (the changes to the state the task
+allows, ``bench/effects.py``).
 """
 
 from __future__ import annotations
@@ -19,11 +22,39 @@ from typing import Any
 
 import yaml
 
+from droidpilot.bench.effects import EffectsError, validate_effects
 from droidpilot.bench.suite import SuiteError
 
 KINDS = ("settings", "data-entry", "search", "navigation", "multi-app", "retrieval", "infeasible", "edit")
 REQUIRED = ("id", "kind", "instruction", "reference", "checkpoints")
-OPTIONAL = ("oracle", "params", "apps", "lang", "setup", "answer", "variants", "distractors", "notes")
+OPTIONAL = (
+    "oracle",
+    "params",
+    "apps",
+    "lang",
+    "setup",
+    "answer",
+    "answer_type",
+    "static",
+    "variants",
+    "distractors",
+    "notes",
+    "effects",
+)
+ANSWER_TYPES = (
+    "count",
+    "number",
+    "money",
+    "time",
+    "date",
+    "duration",
+    "phone",
+    "name",
+    "place",
+    "text",
+    "set",
+)
+_TYPE_KEYS = {"text": {"type", "aliases"}, "set": {"type", "of"}}
 SUITE_FILE = "_suite.yaml"
 
 
@@ -46,6 +77,9 @@ class Template:
     setup: dict[str, Any] = field(default_factory=dict)
     answer: str | None = None
     distractors: bool = True
+    answer_type: dict[str, Any] = field(default_factory=dict)
+    static: str | None = None
+    effects: dict[str, Any] = field(default_factory=dict)
 
     @property
     def where(self) -> str:
@@ -79,6 +113,47 @@ def _fail(path: Path, line: int, tid: str, key: str, message: str, fix: str = ""
     return SuiteError(
         f"{path}:{line}: template {tid!r} field '{key}': {message}" + (f" — {fix}" if fix else "")
     )
+
+
+def _answer_type(raw: dict[str, Any], path: Path, line: int, tid: str) -> dict[str, Any]:
+    """``answer_type`` normalised to a mapping ``{type: ...}``; a retrieval task must declare it."""
+    names = ", ".join(ANSWER_TYPES)
+    if raw["kind"] != "retrieval":
+        if "answer_type" in raw:
+            raise _fail(path, line, tid, "answer_type", "only a retrieval task has an answer", "remove it")
+        return {}
+    if "answer_type" not in raw:
+        raise _fail(
+            path, line, tid, "answer_type", "missing", f"add `answer_type: NAME` after `kind:` ({names})"
+        )
+    value = raw["answer_type"]
+    spec = {"type": value} if isinstance(value, str) else value
+    if not isinstance(spec, dict) or spec.get("type") not in ANSWER_TYPES:
+        got = spec.get("type") if isinstance(spec, dict) else spec
+        raise _fail(path, line, tid, "answer_type", f"{got!r} is not an answer type", f"use one of {names}")
+    extra = set(spec) - _TYPE_KEYS.get(spec["type"], {"type"})
+    if extra:
+        raise _fail(
+            path,
+            line,
+            tid,
+            "answer_type",
+            f"unknown key(s) {sorted(extra)} for type {spec['type']!r}",
+            "text takes `aliases: [...]`, set takes `of: TYPE`, the others take only `type`",
+        )
+    aliases = spec.get("aliases", [])
+    if not isinstance(aliases, list) or not all(isinstance(a, (str, int, float)) for a in aliases):
+        raise _fail(path, line, tid, "answer_type", "aliases must be a list of texts", "e.g. [Ave, Avenue]")
+    if spec["type"] == "set" and spec.get("of", "text") not in set(ANSWER_TYPES) - {"set"}:
+        raise _fail(
+            path, line, tid, "answer_type", f"set of {spec.get('of')!r}", f"`of:` is one of {names} but set"
+        )
+    out: dict[str, Any] = {"type": spec["type"]}
+    if spec["type"] == "text" and aliases:
+        out["aliases"] = [str(a) for a in aliases]
+    if spec["type"] == "set":
+        out["of"] = str(spec.get("of", "text"))
+    return out
 
 
 def _check(raw: Any, path: Path, line: int, app: str) -> list[Template]:
@@ -129,6 +204,16 @@ def _check(raw: Any, path: Path, line: int, app: str) -> list[Template]:
         )
     if raw["kind"] == "retrieval" and "answer" not in raw:
         raise _fail(path, line, tid, "answer", "a retrieval task needs the true answer (with placeholders)")
+    answer_type = _answer_type(raw, path, line, tid)
+    static = raw.get("static")
+    if static is not None and (not isinstance(static, str) or not static.strip()):
+        raise _fail(
+            path, line, tid, "static", "expected the reason as text", 'e.g. static: "one About screen"'
+        )
+    try:
+        validate_effects(raw.get("effects") or {}, "effects", values=False)
+    except EffectsError as exc:
+        raise _fail(path, line, tid, "effects", str(exc), "see `effects` in bench/README.md") from None
     params = raw.get("params") or {}
     if not isinstance(params, dict):
         raise _fail(path, line, tid, "params", "expected a mapping name -> parameter spec")
@@ -161,6 +246,9 @@ def _check(raw: Any, path: Path, line: int, app: str) -> list[Template]:
                 setup=dict(raw.get("setup") or {}),
                 answer=None if raw.get("answer") is None else str(raw["answer"]),
                 distractors=bool(raw.get("distractors", True)),
+                answer_type=dict(answer_type),
+                static=static,
+                effects=dict(raw.get("effects") or {}),
             )
         )
     return out
