@@ -13,23 +13,30 @@ from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
+from droidpilot import limits
 from droidpilot.cli._common import EXIT_DEVICE, EXIT_FAILED, EXIT_MODEL, guard
 from droidpilot.cli._ray import ray_address, ray_option
 from droidpilot.cli._tables import print_whole
 from droidpilot.cli.agent_options import (
     BaseUrlOpt,
     CoordSpaceOpt,
+    EvolveOpt,
     ExtendedOpt,
     ImageMaxSideOpt,
     LangOpt,
+    LoopOpt,
     MaxStepsOpt,
+    MemoryOpt,
     ModelOpt,
+    RoleModelOpt,
     SeedOpt,
     TemperatureOpt,
     check_agent_options,
+    check_loop_options,
 )
 from droidpilot.errors import InputError
 from droidpilot.pathcheck import writable_folder
+from droidpilot.textsafe import printable
 
 console = Console()
 _RUN_ERRORS = ("device_error", "brain_error")
@@ -55,11 +62,20 @@ def failed_everywhere(rows: list[dict]) -> tuple[int, str]:
     return EXIT_FAILED, f"every task errored; first: {first}"
 
 
+def check_counts(*, jobs: int, trials: int, instances: int, adb_port: int) -> None:
+    """LimitError for a count option of ``bench`` outside its documented range (droidpilot.limits)."""
+    limits.check("--jobs", jobs, limits.JOBS)
+    limits.check("--trials", trials, limits.TRIALS)
+    limits.check("--instances", instances, limits.INSTANCES, what="per template")
+    limits.check("--adb-port", adb_port, limits.PORT)
+
+
 def _devices(device: list[str] | None, count: int) -> list[str]:
     specs = [d for d in (device or ["sim"]) if d.strip()]
     if specs == ["sim"]:
         if count < 1:
             raise InputError(f"--devices must be at least 1, got {count}")
+        limits.check("--devices", count, limits.DEVICES)
         return ["sim"] * count
     if "sim" in specs:
         raise InputError("--device sim cannot be mixed with device serials; use --devices N for N SimPhones")
@@ -70,7 +86,8 @@ def _devices(device: list[str] | None, count: int) -> list[str]:
 
 def _summary_table(summary: dict) -> Table:
     table = Table(title="results", show_lines=False)
-    for col in ("group", "tasks", "Su", "Su-oracle", "agree", "CR", "RE", "steps/ref", "PS", "s/step"):
+    for col in ("group", "tasks", "Su", "Su-oracle", "agree", "CR", "SS", "RE", "steps/ref", "PS",
+                "calls/step", "s/step"):
         table.add_column(col, justify="right" if col != "group" else "left")
 
     def fmt(v: object, pct: bool = False) -> str:
@@ -80,8 +97,9 @@ def _summary_table(summary: dict) -> Table:
 
     def add(name: str, agg: dict) -> None:
         table.add_row(escape(name), str(agg["tasks"]), fmt(agg["su"], True), fmt(agg["su_oracle"], True),
-                      fmt(agg["agreement"], True), fmt(agg["cr"], True), fmt(agg["re"]),
-                      f"{fmt(agg['agent_steps'])}/{fmt(agg['reference_steps'])}", fmt(agg["ps"], True),
+                      fmt(agg["agreement"], True), fmt(agg["cr"], True), fmt(agg.get("ss"), True),
+                      fmt(agg["re"]), f"{fmt(agg['agent_steps'])}/{fmt(agg['reference_steps'])}",
+                      fmt(agg["ps"], True), fmt(agg.get("model_calls_per_step")),
                       fmt(agg["seconds_per_step"]))
 
     for level, agg in summary["by_level"].items():
@@ -118,6 +136,8 @@ def _provenance_line(doc: dict) -> str:
     suite = doc.get("suite_info") or {}
     rev = (dp.get("revision") or "no git")[:10] + ("+dirty" if dp.get("dirty") else "")
     model = f"model {doc['model']} at {doc.get('endpoint_host') or '?'}, " if doc.get("model") else ""
+    loop = (doc.get("settings") or {}).get("loop") or "v1"
+    model += f"loop {loop}, " if loop != "v1" else ""
     return (f"{model}suite {suite.get('name', '?')} v{suite.get('version', '?')} "
             f"({str(suite.get('sha256', ''))[:12]}), droidpilot {dp.get('version', '?')} ({rev}), "
             f"{doc.get('date', '')}")
@@ -167,6 +187,10 @@ def bench(
     templates: str | None = typer.Option(None, "--templates", help="Template suites: comma-separated "
                                          "globs of template ids or apps, e.g. 'contacts-*'."),
     tier: str | None = typer.Option(None, "--tier", help="Template suites: easy | medium | hard."),
+    loop: LoopOpt = "v1",
+    role_model: RoleModelOpt = None,
+    memory: MemoryOpt = None,
+    evolve: EvolveOpt = False,
 ) -> None:
     """Run a benchmark suite, verify every trace, and report Su, Su-oracle, CR, RE and PS.
 
@@ -197,14 +221,20 @@ def bench(
             raise InputError(f"--jobs must be 0 (automatic) or positive, got {jobs}")
         if trials < 1:
             raise InputError(f"--trials must be at least 1, got {trials}")
+        check_counts(jobs=jobs, trials=trials, instances=instances, adb_port=adb_port)
         check_agent_options(max_steps=max_steps, lang=language, coord_space=coord_space,
-                            temperature=temperature, image_max_side=image_max_side)
+                            temperature=temperature, image_max_side=image_max_side, seed=seed)
+        check_loop_options(loop, brain, role_model, memory, evolve)
+        if evolve and (len(specs) > 1 or ray is not None):
+            raise InputError("--evolve updates the memory after each task in task order, so runs are "
+                             "reproducible; run it on one phone (--devices 1, one --device, no --ray)")
         config = RunConfig(suite=suite, brain=brain, out=out, ocr=ocr, model=model, base_url=base_url,
                            responses=responses, adb_host=adb_host, adb_port=adb_port, max_steps=max_steps,
                            lang=language, extended_actions=extended, coord_space=coord_space,
                            temperature=temperature, seed=seed, trials=trials, image_max_side=image_max_side,
                            action_format=action_format, instances=instances,
-                           templates=templates, tier=tier)
+                           templates=templates, tier=tier, loop=loop, role_models=tuple(role_model or ()),
+                           memory=str(memory) if memory is not None else None, evolve=evolve)
         human = None
         if labels is not None:  # checked before anything runs
             if not judge_eval:
@@ -225,11 +255,11 @@ def bench(
         finally:
             display.stop()
         document = outcome.document
-        console.print(escape(_provenance_line(document)), highlight=False, soft_wrap=True)
+        console.print(escape(printable(_provenance_line(document))), highlight=False, soft_wrap=True)
         print_whole(console, _summary_table(document["summary"]))
         if document["summary"].get("trials"):
             print_whole(console, _trials_table(document["summary"]["trials"]))
-        console.print(f"wall time {outcome.seconds:.1f}s; results: {escape(str(out / 'results.json'))}")
+        console.print(f"wall time {outcome.seconds:.1f}s; results: {escape(printable(out / 'results.json'))}")
         judge = None
         if judge_eval:
             from droidpilot.bench.judge_eval import run_judge_eval
@@ -240,10 +270,10 @@ def bench(
             from droidpilot.bench.report import write_report
 
             path = write_report(out, judge=judge)
-            console.print(f"report: {escape(str(path))}")
+            console.print(f"report: {escape(printable(path))}")
         code, reason = failed_everywhere(outcome.rows)
         if code:
-            console.print(f"[bold red]error:[/] {escape(reason)}", highlight=False)
+            console.print(f"[bold red]error:[/] {escape(printable(reason))}", highlight=False)
     if code:
         raise typer.Exit(code)
 

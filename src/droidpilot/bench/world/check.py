@@ -5,6 +5,7 @@ varies with the seed (``depth``: distinct instructions and answers over 50 seeds
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -55,13 +56,20 @@ def start_state(task: BenchTask) -> dict[str, Any]:
 
 
 def check_suite(
-    folder: Path, seeds: tuple[int, ...] = (0, 1, 2), depth_seeds: int = DEPTH_SEEDS
+    folder: Path,
+    seeds: Sequence[int] = (0, 1, 2),
+    depth_seeds: int = DEPTH_SEEDS,
+    on_template: Callable[[int], None] | None = None,
+    templates: list[Template] | None = None,
 ) -> CheckReport:
-    """Instantiate every template for ``seeds`` and measure its depth over ``depth_seeds`` seeds (0: skip);
-    SuiteError when the files themselves cannot be loaded."""
-    templates: list[Template] = load_templates(folder)
+    """Instantiate every template (of ``folder``, or ``templates`` already loaded from it) for ``seeds``
+    and measure its depth over ``depth_seeds`` seeds (0: skip); SuiteError when the files themselves
+    cannot be loaded. ``on_template(1)`` after each (progress)."""
+    templates = load_templates(folder) if templates is None else templates
     report = CheckReport(templates=len(templates))
     for t in templates:
+        if on_template is not None:
+            on_template(1)
         report.apps.update(set(t.apps))
         report.kinds[t.kind] += 1
         for seed in seeds:

@@ -13,6 +13,7 @@ import functools
 import random
 import zlib
 
+import numpy as np
 from PIL import Image, ImageDraw
 
 from droidpilot.device.sim.fonts import font_for
@@ -33,14 +34,18 @@ def _c(value: str) -> tuple[int, int, int]:
     return (r, g, b)
 
 
-def _backdrop(d: ImageDraw.ImageDraw, n: int, top: str, bottom: str) -> None:
-    for row in range(n):  # a vertical gradient, one line per pixel row
-        d.line((0, row, n, row), fill=_c(mix(top, bottom, row / max(n - 1, 1))))
+def _backdrop(im: Image.Image, n: int, top: str, bottom: str) -> None:
+    """A vertical gradient from ``top`` to ``bottom`` over the whole picture: each row the colour ``mix``
+    gives (same rounding), filled at once rather than drawn as ``n`` lines (a tenth of the time)."""
+    a, b = np.array(rgb(top)[:3], dtype=np.float64), np.array(rgb(bottom)[:3], dtype=np.float64)
+    t = np.arange(n, dtype=np.float64) / max(n - 1, 1)
+    rows = np.round(a + (b - a) * t[:, None]).astype(np.uint8)
+    im.paste(Image.fromarray(np.ascontiguousarray(np.broadcast_to(rows[:, None, :], (n, n, 3)))))
 
 
-def _portrait(d: ImageDraw.ImageDraw, n: int, rng: random.Random) -> None:
+def _portrait(im: Image.Image, d: ImageDraw.ImageDraw, n: int, rng: random.Random) -> None:
     top, bottom = BACKDROPS[rng.randrange(len(BACKDROPS))]
-    _backdrop(d, n, mix(top, "#FFFFFF", 0.3), top if rng.random() < 0.5 else mix(top, bottom, 0.5))
+    _backdrop(im, n, mix(top, "#FFFFFF", 0.3), top if rng.random() < 0.5 else mix(top, bottom, 0.5))
     skin, hair = SKINS[rng.randrange(len(SKINS))], HAIRS[rng.randrange(len(HAIRS))]
     shirt = SHIRTS[rng.randrange(len(SHIRTS))]
     cx = n * rng.uniform(0.46, 0.54)
@@ -79,9 +84,9 @@ def _portrait(d: ImageDraw.ImageDraw, n: int, rng: random.Random) -> None:
           fill=_c(mix(skin, "#8B0000", 0.5)), width=max(1, n // 70))
 
 
-def _monogram(d: ImageDraw.ImageDraw, n: int, rng: random.Random, letter: str) -> None:
+def _monogram(im: Image.Image, d: ImageDraw.ImageDraw, n: int, rng: random.Random, letter: str) -> None:
     top, bottom = BACKDROPS[rng.randrange(len(BACKDROPS))]
-    _backdrop(d, n, top, bottom)
+    _backdrop(im, n, top, bottom)
     step = n // rng.randint(5, 8)
     for k in range(-n, 2 * n, step):  # diagonal stripes: a textured disc, not a flat block
         d.line((k, 0, k + n, n), fill=_c(mix(top, "#FFFFFF", 0.25)), width=max(1, step // 3))
@@ -102,9 +107,9 @@ def avatar_image(seed_text: str, px: int) -> tuple[Image.Image, Image.Image]:
     name = seed_text.split("#", 1)[0].strip()
     letter = next((ch for ch in name if ch.isalpha()), "")
     if rng.random() < 0.25 and letter.isascii() and letter:  # (a CJK name gets a portrait: OCR reads hanzi)
-        _monogram(d, n, rng, letter.upper())
+        _monogram(im, d, n, rng, letter.upper())
     else:
-        _portrait(d, n, rng)
+        _portrait(im, d, n, rng)
     mask = Image.new("L", (n, n), 0)
     ImageDraw.Draw(mask).ellipse((0, 0, n - 1, n - 1), fill=255)
     size = (px, px)

@@ -208,3 +208,14 @@ def clip(box: Box, area: Box) -> Box | None:
     if x2 - x1 < 1 or y2 - y1 < 1:
         return None
     return (x1, y1, x2, y2)
+
+
+CONTENT_ID = "android:id/content"
+
+
+def decor(box: Box, package: str, children: list[Node]) -> Node:
+    """An app window as Android builds it: the decor FrameLayout holding the ``android:id/content``
+    FrameLayout that holds the app's own views (what ``d.xpath('@android:id/content')`` finds)."""
+    content = Node("android.widget.FrameLayout", box, package=package, rid=CONTENT_ID, children=children)
+    return Node("android.widget.FrameLayout", box, package=package, children=[content])
+

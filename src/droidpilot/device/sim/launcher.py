@@ -5,7 +5,7 @@ from __future__ import annotations
 import datetime as dt
 from typing import Any
 
-from droidpilot.device.sim.canvas import Canvas, Node, Tap, shift_ops
+from droidpilot.device.sim.canvas import Canvas, Node, Tap, decor, shift_ops
 from droidpilot.device.sim.chrome import NAV_H, STATUS_H, status_bar
 from droidpilot.device.sim.keyboard import KEYBOARD_H
 from droidpilot.device.sim.model import App
@@ -70,7 +70,7 @@ def home(c: Canvas, pal: Palette, width: float, height: float, apps: list[App], 
         nodes.append(Node("android.widget.TextView", c.box(x + 8, y, x + cell_w - 8, y + 270), text=label,
                           desc=label, package=PACKAGE, clickable=True, rid=f"{PACKAGE}:id/icon",
                           tap=Tap("system", arg=f"open:{app.name}"), children=[label_node]))
-    return Node("android.widget.FrameLayout", c.box(0, 0, width, height), package=PACKAGE, children=nodes)
+    return decor(c.box(0, 0, width, height), PACKAGE, nodes)
 
 
 THUMB = 0.36  # recents cards show each app's screen at this fraction of its size

@@ -6,7 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from droidpilot.device.sim.canvas import Canvas, Node, Tap, clip
+from droidpilot.device.sim.canvas import Canvas, Node, Tap, clip, decor
 from droidpilot.device.sim.chrome import APPBAR_H, NAV_H, STATUS_H, TABS_H, status_bar
 from droidpilot.device.sim.keyboard import KEYBOARD_H
 from droidpilot.device.sim.model import App, Screen, Widget
@@ -151,9 +151,7 @@ def compose_page(c: Canvas, pal: Palette, app: App, stack: list[Entry], ctxs: li
     if screen.appbar:
         window[:0] = _appbar(c, pal, app, screen, ctx, width, bg, len(stack) > 1)
     status_bar(c, pal, width, ctx["sys"], bg=bg, fg="#FFFFFF" if screen.dark or bg in ("#000000",) else None)
-    root = Node("android.widget.FrameLayout", c.box(0, 0, width, height), package=app.package,
-                children=window)
-    return root, info
+    return decor(c.box(0, 0, width, height), app.package, window), info
 
 
 def _appbar(c: Canvas, pal: Palette, app: App, screen: Screen, ctx: dict[str, Any], width: float, bg: str,
@@ -257,9 +255,7 @@ def _dialog(c: Canvas, pal: Palette, app: App, entry: Entry, ctx: dict[str, Any]
         nodes[-1].children.append(Node("android.widget.TextView", bbox, text=label, package=app.package,
                                        label=True, in_xml=False))
         bx -= tw + 96
-    root = Node("android.widget.FrameLayout", c.box(x1, y1, x1 + dw, y1 + dh), package=app.package,
-                children=nodes)
-    return root, PageInfo(viewport=(y1, y1 + dh))
+    return decor(c.box(x1, y1, x1 + dw, y1 + dh), app.package, nodes), PageInfo(viewport=(y1, y1 + dh))
 
 
 def _sheet(c: Canvas, pal: Palette, app: App, stack: list[Entry], ctx: dict[str, Any], width: float,
@@ -295,6 +291,4 @@ def _sheet(c: Canvas, pal: Palette, app: App, stack: list[Entry], ctx: dict[str,
     if screen.footer:
         c.rect(0, vp[1], width, bottom, pal.surface)
         window.extend(_column(screen.footer, ctx, 0, vp[1], width, env, (vp[1], bottom))[1])
-    root = Node("android.widget.FrameLayout", c.box(0, top, width, height), package=app.package,
-                children=window)
-    return root, info
+    return decor(c.box(0, top, width, height), app.package, window), info
