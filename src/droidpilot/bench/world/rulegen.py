@@ -9,8 +9,9 @@ A retrieval task adds an ``answer`` milestone: the agent's reply states the true
 template's ``answer_type`` (free text when it has none), so "$1810" fails for $181 and "(555) 392-7824"
 passes for 555-392-7824. Its rule judges the answer, not the route, unless the instruction names the
 route (an app as a place or tool: "in Contacts", "with the Calculator app", "Check Calendar"): then the answer
-must follow the checkpoints; otherwise the answer alone succeeds, and the checkpoints still lead to a
-second success node (``answer_on_route``) so partial credit (CR) is kept. An infeasible task's answer
+must follow the checkpoints; otherwise the answer is an OR-join of the last checkpoint and a
+conditionless ``start`` node, so the answer alone succeeds while the checkpoints stay on the best-scoring
+success path (partial credit, CR, and dense milestone rewards keep them). An infeasible task's answer
 must plainly declare the task impossible (``declares: infeasible``), after its checkpoints: the screens
 are the evidence the agent looked.
 """
@@ -123,18 +124,17 @@ def rule_document(
     if answer is not None:
         condition = {"type": "action_match", "params": answer_params(kind, answer, answer_type)}
         said = "declares the task infeasible" if kind == "infeasible" else f"answers {answer}"
-        last = nodes[-1]["id"] if nodes else None
-        free = bool(last) and kind != "infeasible" and not names_route(description, app_labels)
-        node = {"id": "answer_on_route" if free else "answer", "name": f"The agent {said}",
-                "condition": condition}
-        if last:
-            node["deps"] = [last]
+        last = nodes[-1] if nodes else None
+        free = last is not None and kind != "infeasible" and not names_route(description, app_labels)
+        node = {"id": "answer", "name": f"The agent {said}", "condition": condition}
+        if free and last is not None:  # an OR-join: after the checkpoints, or from the start
+            last["next"] = ["answer"]
+            nodes.insert(0, {"id": "start", "name": "The run starts (the answer needs no route)",
+                             "next": ["answer"]})
+        elif last is not None:
+            node["deps"] = [last["id"]]
         nodes.append(node)
-        success = [node["id"]]
-        if free:
-            nodes.append({"id": "answer", "name": f"The agent {said}, wherever it read it",
-                          "condition": copy.deepcopy(condition)})
-            success.append("answer")
+        success = ["answer"]
     return {
         "task_id": task_id,
         "app_id": package,
