@@ -73,5 +73,5 @@ def test_contains_helper_edges() -> None:
 def test_validate() -> None:
     checker = get_checker("action_match")
     assert checker.validate({"type": "click"}) == []
-    assert checker.validate({}) == ["action_match needs 'type' and/or 'contains'"]
+    assert checker.validate({}) == ["action_match needs 'type', 'contains', 'value' or 'declares'"]
     assert checker.validate({"contains": {}}) == ["'contains' is empty"]

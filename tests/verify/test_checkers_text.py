@@ -17,7 +17,7 @@ def test_declarations() -> None:
     text, regex = get_checker("text_match"), get_checker("regex")
     assert (text.reads, regex.reads) == ("action", "action")
     assert text.cost <= regex.cost
-    assert set(text.params_spec) == {"any", "all", "ignore_case"}
+    assert set(text.params_spec) == {"any", "all", "ignore_case", "whole_numbers", "value"}
     assert regex.params_spec["pattern"].required
 
 
@@ -56,7 +56,8 @@ def test_text_match_reads_mobiflow_frame_dicts() -> None:
 def test_text_match_validate() -> None:
     checker = get_checker("text_match")
     assert checker.validate({"any": ["x"]}) == []
-    assert checker.validate({}) == ["text_match needs 'any' or 'all' with at least one keyword"]
+    assert checker.validate({}) == [
+        "text_match needs 'any' or 'all' with at least one keyword, or a typed 'value'"]
     assert "empty keyword" in checker.validate({"any": [""]})[0]
 
 

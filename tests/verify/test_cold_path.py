@@ -4,6 +4,7 @@ neither Rich nor pydantic at all for --json)."""
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -12,7 +13,8 @@ import pytest
 
 EXAMPLE = Path(__file__).resolve().parents[2] / "src" / "droidpilot" / "verify" / "examples" / "shop_search"
 HEAVY = ("onnxruntime", "cv2", "droidpilot.perception.onnx_ocr", "droidpilot.perception.icons",
-         "rich.console", "pydantic")  # a --json run prints nothing through Rich; the rule is dataclasses
+         "rich.console", "pydantic",  # a --json run prints nothing through Rich; the rule is dataclasses
+         "droidpilot.typed")  # light, but read only for rules with a typed `value`
 
 PROBE = f"""import json, sys
 from droidpilot.cli import main
@@ -31,7 +33,9 @@ def _verify(rule_text: str, tmp_path: Path) -> tuple[dict[str, object], list[str
     rule.write_text(rule_text, encoding="utf-8")
     proc = subprocess.run([sys.executable, "-c", PROBE, str(rule), str(EXAMPLE / "trace")],
                           capture_output=True, text=True, timeout=180,
-                          env={"DROIDPILOT_CACHE_DIR": str(tmp_path / "cache"), "PATH": ""})
+                          env={"DROIDPILOT_CACHE_DIR": str(tmp_path / "cache"), "PATH": "",
+                               # the sources under test (a worktree's), not whatever the venv installed
+                               "PYTHONPATH": os.environ.get("PYTHONPATH", "")})
     report = json.loads(proc.stderr.strip().splitlines()[-1])
     assert report["code"] in (0, 1), proc.stderr
     return json.loads(proc.stdout), list(report["loaded"])
@@ -49,6 +53,15 @@ def test_an_escalation_the_ui_dump_decides_never_starts_ocr(tmp_path) -> None:
     verdict, loaded = _verify(rule, tmp_path)
     assert verdict["ok"] is True
     assert loaded == []
+
+
+def test_a_typed_value_loads_the_typed_readers_and_nothing_heavy(tmp_path) -> None:
+    rule = ("task_id: t\nnodes:\n  - id: home\n    condition:\n      type: escalate\n      params:\n"
+            "        xml: {all: [ShopLite], whole_numbers: true, value: {type: text, equals: ShopLite}}\n"
+            "        ocr: {all: [ShopLite]}\n")
+    verdict, loaded = _verify(rule, tmp_path)
+    assert verdict["ok"] is True
+    assert loaded == ["droidpilot.typed"]
 
 
 @pytest.mark.slow

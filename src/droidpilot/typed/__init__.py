@@ -3,12 +3,13 @@
 ``match({type: money, equals: "181"}, "$1,810")`` fails and ``match(..., "It was $181.00.")`` passes: both
 judges compare what a reply or a screen states as a value of its type, never as a substring. The
 normalisation table is in ``bench/README.md``; ``declares_infeasible`` tells a plain "this cannot be done"
-from a negated or hedged one.
+from a negated or hedged one. ``shown`` reads screen lines, where several values are no hedge.
 """
 
 from __future__ import annotations
 
 from droidpilot.typed.phrases import declares_infeasible, fold
+from droidpilot.typed.screen import shown
 from droidpilot.typed.spec import (
     KEYS,
     TYPES,
@@ -17,6 +18,7 @@ from droidpilot.typed.spec import (
     check_spec,
     match,
     read_value,
+    read_values,
     validate_spec,
 )
 
@@ -30,5 +32,7 @@ __all__ = [
     "fold",
     "match",
     "read_value",
+    "read_values",
+    "shown",
     "validate_spec",
 ]

@@ -41,12 +41,19 @@ def words(text: str) -> str:
     return re.sub(r"\s+", " ", re.sub(r"[^\w'\s]", " ", fold(text))).strip()
 
 
+def _cjk(ch: str) -> bool:
+    return "\u2e80" <= ch <= "\u9fff" or "\uac00" <= ch <= "\ud7af" or "\uf900" <= ch <= "\ufaff"
+
+
 def phrase_positions(value: str, text: str) -> list[int]:
-    """Start offsets (in ``words(text)``) where ``value`` stands as whole words."""
+    """Start offsets (in ``words(text)``) where ``value`` stands as whole words. CJK is written without
+    spaces, so a value's CJK end needs no word boundary ("是张伟发来的" states 张伟)."""
     needle, hay = words(value), words(text)
     if not needle:
         return []
-    pattern = re.compile(r"(?<![\w])" + re.escape(needle) + r"(?![\w])")
+    before = "" if _cjk(needle[0]) else r"(?<![\w])"
+    after = "" if _cjk(needle[-1]) else r"(?![\w])"
+    pattern = re.compile(before + re.escape(needle) + after)
     return [m.start() for m in pattern.finditer(hay)]
 
 

@@ -183,6 +183,17 @@ def _show(kind: str, values: list[Any]) -> str:
     return ", ".join(one(v) for v in values)
 
 
+def read_values(kind: str, text: Any) -> list[Any]:
+    """Every distinct value of ``kind`` that ``text`` states, in canonical form and in order (word types:
+    the folded text): what a screen line shows, where several values are no hedge."""
+    return _read(kind, "" if text is None else str(text))
+
+
+def same_value(kind: str, got: Any, want: Any) -> bool:
+    """Whether two canonical values of ``kind`` are the same (a date without a year matches any year)."""
+    return _equal(kind, got, want)
+
+
 def read_value(kind: str, text: Any) -> Any:
     """The one value of ``kind`` that ``text`` states (canonical form), or None when it states none or
     several: for comparing stored fields (an amount "1,204.10" and a typed 1204.1 read the same)."""
@@ -190,4 +201,7 @@ def read_value(kind: str, text: Any) -> Any:
     return values[0] if len(values) == 1 else None
 
 
-__all__ = ["KEYS", "TYPES", "Match", "TypedSpecError", "check_spec", "match", "read_value", "validate_spec"]
+__all__ = [
+    "KEYS", "TYPES", "WORD_TYPES", "Match", "TypedSpecError", "check_spec", "match", "read_value",
+    "read_values", "same_value", "validate_spec",
+]

@@ -9,6 +9,8 @@ from typing import Any
 import pytest
 
 from droidpilot.agent.actions import parse_action
+from droidpilot.bench.execute import run_task, verify_trace
+from droidpilot.bench.reference import ReferenceBrain
 from droidpilot.bench.suite import load_suite
 from droidpilot.bench.world.validate import run_mode
 
@@ -27,6 +29,12 @@ SAMPLE = [
     ("recipes-save", 0, ()),
     ("long-split-to-expense", 1, ("truncated",)),
     ("hard-messages-reply-two", 0, ()),
+    # typed rules (issue 23): an amount and a phone number read as values on the screen, a time, a split
+    # worked out in Calculator, a route-free retrieval whose answer dropped must fail
+    ("bank-balance", 0, ("truncated",)),
+    ("contacts-favorite-phone", 0, ()),
+    ("messages-time", 1, ()),
+    ("calculator-split-bill", 0, ()),
 ]
 
 
@@ -75,3 +83,20 @@ def test_reference_passes_and_broken_runs_fail(
             seed=seed,
         )
         assert (v.oracle, v.rule, v.rule_ocr) == (False, False, False), (task.id, mode)
+
+
+@pytest.mark.parametrize(("template", "route_named"),
+                         [("bank-balance", False), ("contacts-phone-lookup", True)])
+def test_an_answer_without_the_route_passes_unless_the_instruction_names_it(
+    template: str, route_named: bool, engines: dict[str, Any], tmp_path: Path
+) -> None:
+    """The agent answers at once, never opening the app: right by the oracle; by the rule too when the
+    instruction does not say where to look ("What is the balance of my ... account?"), not when it does
+    ("Look it up in Contacts")."""
+    task = load_suite("world", seed=0, templates=template).tasks[0]
+    row = run_task(task, engines["device"], ReferenceBrain(task.reference[-1:]), tmp_path,
+                   ocr_engine=engines["ocr_engine"], options=engines["options"])
+    assert row.get("su_oracle") == 1, task.id
+    with_xml = verify_trace(task, tmp_path, engines["options"]).ok
+    ocr_only = verify_trace(task, tmp_path, engines["options"], use_xml=False).ok
+    assert (with_xml, ocr_only) == (not route_named, not route_named), task.id

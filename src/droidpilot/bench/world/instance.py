@@ -147,7 +147,9 @@ def instantiate(template: Template, seed: int, k: int = 0, suite: str = "world")
     task_id = f"{template.id}-{seed}-{k}"
     try:
         rule, rule_text = build_rule(
-            rule_document(task_id, package, template.kind, instruction, checkpoints, answer)
+            rule_document(task_id, package, template.kind, instruction, checkpoints, answer,
+                          answer_type=(said or {}).get("value"),  # the oracle's own typed spec
+                          app_labels=[label for label, _ in apps.values()])
         )
     except InputError as exc:
         raise SuiteError(f"{where}: the generated rule is invalid: {exc}") from None

@@ -2,12 +2,25 @@
 
 Each checkpoint (a list of texts) becomes a milestone that must hold after the previous one: all its
 texts on one screen, read from the UI dump when there is one and by OCR otherwise (``escalate``), so
-screenshots alone judge it. A retrieval task adds an ``answer`` milestone (the agent's ``answer`` action
-contains the true value), an infeasible task one whose answer says ``infeasible``.
+screenshots alone judge it. A text that is a value (an amount, a time, a phone number) is read as a typed
+value on the screen, the others as keywords whose numbers stand whole ("181" never matches "1810").
+
+A retrieval task adds an ``answer`` milestone: the agent's reply states the true value, typed by the
+template's ``answer_type`` (free text when it has none), so "$1810" fails for $181 and "(555) 392-7824"
+passes for 555-392-7824. Its rule judges the answer, not the route, unless the instruction names the
+route (an app as a place or tool: "in Contacts", "with the Calculator app", "Check Calendar"): then the answer
+must follow the checkpoints; otherwise the answer is an OR-join of the last checkpoint and a
+conditionless ``start`` node, so the answer alone succeeds while the checkpoints stay on the best-scoring
+success path (partial credit, CR, and dense milestone rewards keep them). An infeasible task's answer
+must plainly declare the task impossible (``declares: infeasible``), after its checkpoints: the screens
+are the evidence the agent looked.
 """
 
 from __future__ import annotations
 
+import copy
+import re
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 import yaml
@@ -15,40 +28,120 @@ import yaml
 from droidpilot.verify.rule import Task
 from droidpilot.verify.spec import load_rule_text
 
+FALLBACK_ANSWER_TYPE = "text"
+ROUTE_CUES = (r"(?i:\b(?:in|inside|with|using|use|via|from|check|open|on|according to|search)\s+"
+              r"(?:the\s+|my\s+)?)")
+ROUTE_AFTER = r"(?:\s+app\b|['’]s\b|\s+(?:shows|says|lists)\b)"
+CJK_CUES = "(?:在|用|从|通过|打开)"
+# a checkpoint text that is only a value: read as that typed value on the screen
+VALUE_TEXTS: tuple[tuple[str, re.Pattern[str]], ...] = (
+    ("money", re.compile(r"[-−+]?\s*[$€£¥]\s*\d[\d,]*(?:\.\d+)?")),
+    ("time", re.compile(r"\d{1,2}:\d{2}(?:\s*[AaPp]\.?[Mm]\.?)?")),
+    ("phone", re.compile(r"\+?\(?\d[\d\s().\-]{5,}\d")),
+)
+
+
+def names_route(instruction: str, app_labels: Sequence[str]) -> bool:
+    """Whether ``instruction`` tells the agent where to find the answer: it names one of the apps (their
+    launcher labels) as a place or tool ("in Contacts", "Use Calculator", "Check Ride's past trips",
+    "在微聊里"); a label in passing ("the phone number") is no route."""
+    for label in app_labels:
+        if not label:
+            continue
+        name = re.escape(label)
+        if not label.isascii():
+            if re.search(CJK_CUES + name, instruction):
+                return True
+            continue
+        if re.search(ROUTE_CUES + name + r"(?![\w])", instruction) or re.search(
+            r"(?<![\w])" + name + ROUTE_AFTER, instruction
+        ):
+            return True
+    return False
+
+
+def value_spec(text: str) -> dict[str, Any] | None:
+    """The typed value a checkpoint text stands for when it is only a value, else None (a keyword)."""
+    stripped = text.strip()
+    for kind, pattern in VALUE_TEXTS:
+        if pattern.fullmatch(stripped):
+            if kind == "phone" and not 7 <= sum(ch.isdigit() for ch in stripped) <= 15:
+                continue
+            return {"type": kind, "equals": stripped}
+    return None
+
+
+def screen_params(texts: Sequence[str]) -> dict[str, Any]:
+    """The parameters of one screen checker (xml or ocr) for a checkpoint's texts."""
+    params: dict[str, Any] = {}
+    keywords = [t for t in texts if value_spec(t) is None]
+    values = [spec for t in texts if (spec := value_spec(t)) is not None]
+    if keywords:
+        params["all"] = list(keywords)
+        params["whole_numbers"] = True
+    if values:
+        params["value"] = values if len(values) > 1 else values[0]
+    return params
+
+
+def answer_params(kind: str, answer: str, answer_type: Any) -> dict[str, Any]:
+    """The ``action_match`` parameters of the answer milestone. ``answer_type`` is a type name or a typed
+    spec (``{type: set, of: name}``, the oracle's spec with ``equals`` already filled in), or None."""
+    if kind == "infeasible":
+        return {"type": "answer", "declares": "infeasible"}
+    spec: dict[str, Any]
+    if isinstance(answer_type, Mapping):  # e.g. {type: set, of: name}
+        spec = {**answer_type, "equals": answer}
+    else:
+        spec = {"type": str(answer_type or FALLBACK_ANSWER_TYPE), "equals": answer}
+    return {"type": "answer", "value": spec}
+
 
 def rule_document(
-    task_id: str, package: str, kind: str, description: str, checkpoints: list[list[str]], answer: str | None
+    task_id: str,
+    package: str,
+    kind: str,
+    description: str,
+    checkpoints: list[list[str]],
+    answer: str | None,
+    *,
+    answer_type: Any = None,
+    app_labels: Sequence[str] = (),
 ) -> dict[str, Any]:
-    """The rule as a mapping in MobiFlow's format."""
+    """The rule as a mapping in MobiFlow's format (see the module docstring for answer and route)."""
     nodes: list[dict[str, Any]] = []
     for i, texts in enumerate(checkpoints):
+        params = screen_params(texts)
         node: dict[str, Any] = {
             "id": f"screen_{i + 1}",
             "name": "The screen shows " + ", ".join(texts),
-            "condition": {
-                "type": "escalate",
-                "params": {"xml": {"all": list(texts)}, "ocr": {"all": list(texts)}},
-            },
+            "condition": {"type": "escalate", "params": {"xml": params, "ocr": copy.deepcopy(params)}},
         }
         if nodes:
             node["deps"] = [nodes[-1]["id"]]
         nodes.append(node)
+    success = [nodes[-1]["id"]] if nodes else []
     if answer is not None:
-        node = {
-            "id": "answer",
-            "name": f"The agent answers {answer}",
-            "condition": {"type": "action_match", "params": {"type": "answer", "contains": {"text": answer}}},
-        }
-        if nodes:
-            node["deps"] = [nodes[-1]["id"]]
+        condition = {"type": "action_match", "params": answer_params(kind, answer, answer_type)}
+        said = "declares the task infeasible" if kind == "infeasible" else f"answers {answer}"
+        last = nodes[-1] if nodes else None
+        free = last is not None and kind != "infeasible" and not names_route(description, app_labels)
+        node = {"id": "answer", "name": f"The agent {said}", "condition": condition}
+        if free and last is not None:  # an OR-join: after the checkpoints, or from the start
+            last["next"] = ["answer"]
+            nodes.insert(0, {"id": "start", "name": "The run starts (the answer needs no route)",
+                             "next": ["answer"]})
+        elif last is not None:
+            node["deps"] = [last["id"]]
         nodes.append(node)
+        success = ["answer"]
     return {
         "task_id": task_id,
         "app_id": package,
         "task_type": kind,
         "description": description,
         "nodes": nodes,
-        "success": {"any_of": [nodes[-1]["id"]]},
+        "success": {"any_of": success},
     }
 
 

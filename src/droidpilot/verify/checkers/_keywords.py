@@ -1,11 +1,14 @@
 """Keyword tests shared by the text-like checkers: ``any`` (one keyword suffices) and ``all`` (every one).
 
 Matching is substring containment after case folding, so "Search" finds "search" (CJK text has no case
-and is compared as is). Each keyword may appear in any of the given texts.
+and is compared as is). Each keyword may appear in any of the given texts. With ``whole_numbers`` a
+number at either end of a keyword must stand whole in the text: "181" is not in "1810", "$1,810" or
+"181.50", and "6 alarms" is not in "16 alarms"; off by default, as in MobiFlow.
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -25,6 +28,18 @@ def fold(text: str, ignore_case: bool = True) -> str:
     return text.casefold() if ignore_case else text
 
 
+def contains_whole(needle: str, hay: str) -> bool:
+    """Is ``needle`` in ``hay`` with a number at either end of it standing whole (no digit, and no
+    decimal point or thousands comma followed by a digit, continuing it)?"""
+    if not needle:
+        return False
+    if not (needle[0].isdigit() or needle[-1].isdigit()):
+        return needle in hay
+    before = r"(?<!\d)(?<!\d[.,])" if needle[0].isdigit() else ""
+    after = r"(?!\d)(?![.,]\d)" if needle[-1].isdigit() else ""
+    return re.search(before + re.escape(needle) + after, hay) is not None
+
+
 @dataclass
 class KeywordMatch:
     """The outcome of an any/all test: whether it holds and which keywords were found or missing."""
@@ -41,7 +56,8 @@ class KeywordMatch:
         return out
 
 
-def match_keywords(texts: Sequence[str], any_of: Any, all_of: Any, ignore_case: bool = True) -> KeywordMatch:
+def match_keywords(texts: Sequence[str], any_of: Any, all_of: Any, ignore_case: bool = True,
+                   whole_numbers: bool = False) -> KeywordMatch:
     """Does some text contain one of ``any_of`` and do the texts contain every one of ``all_of``?
 
     Both lists may be given (then both must hold). The caller ensures at least one is non-empty.
@@ -51,6 +67,8 @@ def match_keywords(texts: Sequence[str], any_of: Any, all_of: Any, ignore_case: 
 
     def present(word: str) -> bool:
         needle = fold(word, ignore_case)
+        if whole_numbers:
+            return any(contains_whole(needle, t) for t in folded)
         return any(needle in t for t in folded)
 
     found_all = [w for w in all_list if present(w)]
@@ -64,11 +82,14 @@ def match_keywords(texts: Sequence[str], any_of: Any, all_of: Any, ignore_case: 
     return KeywordMatch(True, found)
 
 
-def keyword_problems(params: dict[str, Any], checker: str) -> list[str]:
-    """Validation: at least one of ``any`` / ``all`` must name a keyword, and none may be empty."""
+def keyword_problems(params: dict[str, Any], checker: str, typed: bool = False) -> list[str]:
+    """Validation: at least one of ``any`` / ``all`` (or, for a checker that takes one, ``value``) must
+    be given, and no keyword may be empty."""
     problems = []
-    if not as_list(params.get("any")) and not as_list(params.get("all")):
-        problems.append(f"{checker} needs 'any' or 'all' with at least one keyword")
+    keywords = as_list(params.get("any")) + as_list(params.get("all"))
+    if not keywords and not (typed and "value" in params):
+        problems.append(f"{checker} needs 'any' or 'all' with at least one keyword"
+                        + (", or a typed 'value'" if typed else ""))
     for key in ("any", "all"):
         if any(isinstance(w, str) and not w for w in as_list(params.get(key))):
             problems.append(f"'{key}' contains an empty keyword, which matches every text")

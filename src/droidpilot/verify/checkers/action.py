@@ -3,6 +3,12 @@
 ``contains`` is a real containment test, field by field: a string must be a substring of the action's
 field (case-insensitive), a list a subset of it, a number or boolean equal to it, a mapping contained
 recursively. Dotted names reach nested fields (``parameters.text``).
+
+Typed reading of one text field (``field``, default ``text``: an ``answer`` action's reply): ``value``
+({type: money, equals: "181"}) must be the one value of its type the field states, so "$1810" and
+"$181 or $1810" fail for $181 and "$181.00" passes; ``declares: infeasible`` holds when the field plainly
+declares the task impossible ("This cannot be done in the app"), not when it negates or hedges that
+("It is not infeasible, I applied.").
 """
 
 from __future__ import annotations
@@ -11,6 +17,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 from droidpilot.verify.checkers._fields import MISSING, lookup_path
 from droidpilot.verify.checkers._keywords import as_list
+from droidpilot.verify.checkers._typed import VALUE_PARAM, reply_states, value_problems, value_specs
 from droidpilot.verify.checkers.base import CheckResult, ConditionChecker, Param, Verdict, register_condition
 
 if TYPE_CHECKING:
@@ -57,6 +64,9 @@ def _equal_or_within(actual: Any, expected: Any) -> bool:
     return contains(actual, expected)
 
 
+DECLARATIONS = ("infeasible",)
+
+
 def frame_action(frame: Any) -> dict[str, Any] | None:
     """The action dict of a Frame or a MobiFlow frame dict, or None when the frame has none."""
     action = frame.get("action") if hasattr(frame, "get") else getattr(frame, "action", None)
@@ -72,12 +82,22 @@ class ActionMatch(ConditionChecker):
     params_spec: ClassVar[dict[str, Param]] = {
         "type": Param("str_or_list", help="action type(s): click, input, swipe, wait, done, ..."),
         "contains": Param("dict", help="field -> value the action's field must contain"),
+        "value": VALUE_PARAM,
+        "declares": Param("str", help="infeasible: the field plainly declares the task impossible"),
+        "field": Param("str", help="the action field that value / declares read (default text)"),
     }
 
     def validate(self, params: dict[str, Any]) -> list[str]:
-        problems = []
-        if "type" not in params and "contains" not in params:
-            problems.append("action_match needs 'type' and/or 'contains'")
+        problems = value_problems(params)
+        if not any(key in params for key in ("type", "contains", "value", "declares")):
+            problems.append("action_match needs 'type', 'contains', 'value' or 'declares'")
+        if "declares" in params and params["declares"] not in DECLARATIONS:
+            problems.append(f"'declares' is {params['declares']!r}; the one declaration read is "
+                            f"{', '.join(DECLARATIONS)}")
+        if "field" in params and not ("value" in params or "declares" in params):
+            problems.append("'field' names the field that 'value' or 'declares' read; give one of them")
+        if "field" in params and not str(params["field"]).strip():
+            problems.append("'field' is empty; name an action field such as text")
         if "type" in params and not as_list(params["type"]):
             problems.append("'type' names no action type")
         if isinstance(params.get("contains"), dict) and not params["contains"]:
@@ -86,6 +106,9 @@ class ActionMatch(ConditionChecker):
 
     def check(self, frame: Frame, params: dict[str, Any],
               options: VerifierOptions | None = None) -> CheckResult:
+        problems = value_problems(params)
+        if problems:
+            return CheckResult(Verdict.UNDECIDED, self.name, self.reads, reason="; ".join(problems))
         action = frame_action(frame)
         if action is None:
             return CheckResult(Verdict.NO, self.name, self.reads, reason="the frame has no action")
@@ -107,5 +130,37 @@ class ActionMatch(ConditionChecker):
                                reason=f"action fields {sorted(failed)} do not contain the expected values")
         if "contains" in params:
             details["contains"] = params["contains"]
+        refusal, note = self._read_field(action, params, details)
+        if refusal is not None:
+            return refusal
         return CheckResult(Verdict.YES, self.name, self.reads, details=details,
-                           reason=f"action {action.get('type')!r} matches")
+                           reason=f"action {action.get('type')!r} matches" + note)
+
+    def _read_field(self, action: dict[str, Any], params: dict[str, Any],
+                    details: dict[str, Any]) -> tuple[CheckResult | None, str]:
+        """The typed checks of the ``field`` (``value``, ``declares``): (a "no" result or None when they
+        hold or none is asked for, what was read for the "yes" reason)."""
+        specs = value_specs(params)
+        declares = params.get("declares")
+        if not specs and declares is None:
+            return None, ""
+        name = str(params.get("field", "text"))
+        raw = lookup_path(action, name)
+        text = "" if raw is MISSING or raw is None else str(raw)
+        reasons = []
+        if specs:
+            typed = reply_states(specs, text)
+            details["value"] = typed.details
+            reasons.append(typed.reason)
+            if not typed.ok:
+                return CheckResult(Verdict.NO, self.name, self.reads, details=details,
+                                   reason=f"action field {name!r}: {typed.reason}"), ""
+        if declares is not None:
+            from droidpilot.typed import declares_infeasible
+
+            if not declares_infeasible(text):
+                return CheckResult(Verdict.NO, self.name, self.reads, details=details,
+                                   reason=f"action field {name!r} ({text[:80]!r}) does not plainly declare "
+                                          "the task infeasible"), ""
+            reasons.append("declares the task infeasible")
+        return None, f"; field {name!r}: " + "; ".join(reasons)

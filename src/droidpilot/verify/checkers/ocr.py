@@ -5,7 +5,10 @@ kept on the frame so other screen checkers reuse them), else from a MobiFlow-sty
 with neither, or without a screenshot, the check is undecided, never "no". Keywords match after the
 shared normalisation (full-width, case, dashes, OCR confusions) as substrings of a line or of the whole
 screen's text; keywords of 3 characters or more also match fuzzily (a misread character or two), unless
-``ignore_case: false`` asks for exact, case-sensitive matching.
+``ignore_case: false`` asks for exact, case-sensitive matching. With ``whole_numbers`` the numbers of a
+keyword must be read exactly and stand whole ("Amount $181" is not on "Amount $1810", even fuzzily). A
+typed ``value`` must be stated by some OCR line, read on its own (also with OCR confusions folded:
+"1O:3O" is 10:30), as a whole token (see ``typed.screen``).
 """
 
 from __future__ import annotations
@@ -24,6 +27,14 @@ from droidpilot.perception.normalize import match_key, normalize_text
 from droidpilot.perception.ocr import make_ocr_engine
 from droidpilot.perception.reading import Enough, OcrReading, start_reading
 from droidpilot.perception.types import OcrLine
+from droidpilot.verify.checkers._keywords import contains_whole
+from droidpilot.verify.checkers._typed import (
+    VALUE_PARAM,
+    WHOLE_NUMBERS_PARAM,
+    screen_shows,
+    value_problems,
+    value_specs,
+)
 from droidpilot.verify.checkers.base import CheckResult, ConditionChecker, Param, Verdict, register_condition
 
 if TYPE_CHECKING:
@@ -128,17 +139,60 @@ def early_yes(params: dict[str, Any]) -> tuple[Enough, int] | None:
     casefold = bool(params.get("ignore_case", True))
     all_keys = [match_key(k, casefold) for k in _as_list(params.get("all"))]
     any_keys = [match_key(k, casefold) for k in _as_list(params.get("any"))]
-    if not all_keys + any_keys or not all(all_keys + any_keys):
+    specs = value_specs(params)
+    if not all_keys + any_keys + specs or not all(all_keys + any_keys):
         return None
+    within = contains_whole if params.get("whole_numbers") else (lambda k, t: k in t)
 
     def enough(lines: list[OcrLine]) -> bool:
-        texts = [match_key(line.text, casefold) for line in lines]
-        return (all(any(k in t for t in texts) for k in all_keys)
-                and (not any_keys or any(k in t for k in any_keys for t in texts)))
+        texts = [match_key(drop_cursor(line.text) if params.get("whole_numbers") else line.text, casefold)
+                 for line in lines]
+        return (all(any(within(k, t) for t in texts) for k in all_keys)
+                and (not any_keys or any(within(k, t) for k in any_keys for t in texts))
+                and (not specs or screen_shows(specs, typed_lines([ln.text for ln in lines])).ok))
 
     widest_all = max((keyword_columns(k) for k in all_keys), default=0)
     narrowest_any = min((keyword_columns(k) for k in any_keys), default=0)
-    return enough, max(widest_all, narrowest_any)
+    shortest_value = min((keyword_columns(_value_text(s)) for s in specs), default=0)
+    return enough, max(widest_all, narrowest_any, shortest_value)
+
+
+def _value_text(spec: Any) -> str:
+    """The shortest way the spec's right value is written (to choose which lines to read first)."""
+    if not isinstance(spec, dict):
+        return ""
+    wants = spec["in"] if isinstance(spec.get("in"), list) else [spec.get("equals", "")]
+    return min((str(w) for w in wants), key=len, default="")
+
+
+_CURSOR = re.compile(r"\|(?=\s|$)")
+
+
+def drop_cursor(text: str) -> str:
+    """``text`` without a text cursor read as ``|`` at the end of a token ("22.5|" in an edit field),
+    which OCR confusion folding would read as a digit ("22.51")."""
+    return _CURSOR.sub("", text)
+
+
+def typed_lines(texts: list[str]) -> list[str]:
+    """OCR lines as typed values are read from: each as read, and again without a text cursor and with
+    OCR confusions folded ("1O:3O" -> "10:30") where that changes it."""
+    out = list(texts)
+    for text in texts:
+        folded = normalize_text(drop_cursor(text), casefold=False, confusions=True)
+        if folded != text:
+            out.append(folded)
+    return out
+
+
+_NUMBERS = re.compile(r"\d+(?:[.,]\d+)*")
+
+
+def _numbers_whole(keyword: str, text: str) -> bool:
+    """Does every number of ``keyword`` stand whole in ``text`` (both normalised)? For a fuzzy hit under
+    ``whole_numbers``: the words may be misread a little, the numbers must not."""
+    hay = normalize_text(drop_cursor(text))
+    return all(contains_whole(n, hay) for n in _NUMBERS.findall(normalize_text(keyword)))
 
 
 def _as_list(value: Any) -> list[str]:
@@ -149,22 +203,29 @@ def _as_list(value: Any) -> list[str]:
     return [str(v) for v in value]
 
 
-def find_keyword(keyword: str, texts: list[str], casefold: bool = True) -> dict[str, Any] | None:
-    """Where ``keyword`` shows on the screen: the line (or "<screen>" when it spans lines), how, a score."""
+def find_keyword(keyword: str, texts: list[str], casefold: bool = True,
+                 whole_numbers: bool = False) -> dict[str, Any] | None:
+    """Where ``keyword`` shows on the screen: the line (or "<screen>" when it spans lines), how, a score.
+    With ``whole_numbers`` a number at either end of the keyword must stand whole, and a fuzzy hit must
+    read every number of the keyword exactly."""
     key = match_key(keyword, casefold)
     if not key:
         return None
-    for text in texts:
-        if key in match_key(text, casefold):
+    within = contains_whole if whole_numbers else (lambda k, t: k in t)
+    keyed = [match_key(drop_cursor(t) if whole_numbers else t, casefold) for t in texts]
+    for text, hay in zip(texts, keyed, strict=True):
+        if within(key, hay):
             return {"text": text, "how": "contains", "score": 1.0}
-    whole = "".join(match_key(t, casefold) for t in texts)
-    if key in whole:
+    whole = "".join(keyed)
+    if within(key, whole):
         return {"text": "<screen>", "how": "across lines", "score": 1.0}
     if len(key) < 3 or not casefold:  # case-sensitive matching is exact: fuzzy would forgive the case
         return None
     best: dict[str, Any] | None = None
     for text in texts:
         m = match_text(keyword, text, casefold=casefold)
+        if whole_numbers and m is not None and not _numbers_whole(keyword, text):
+            continue
         if m is not None and m.kind == "fuzzy" and (best is None or m.score > best["score"]):
             best = {"text": text, "how": "fuzzy", "score": round(m.score, 3)}
     return best
@@ -173,7 +234,8 @@ def find_keyword(keyword: str, texts: list[str], casefold: bool = True) -> dict[
 @register_condition("ocr_match")
 class OcrMatch(ConditionChecker):
     """Text on the screenshot by OCR: ``any`` (one keyword suffices), ``all`` (every one), ``pattern``
-    (a regular expression); every one given must hold. ``ignore_case`` defaults to true."""
+    (a regular expression), ``value`` (a typed value some line states); every one given must hold.
+    ``ignore_case`` defaults to true; ``whole_numbers`` keeps "181" from matching "1810"."""
 
     reads = "screen"
     cost = 60
@@ -182,12 +244,15 @@ class OcrMatch(ConditionChecker):
         "all": Param("str_or_list", help="every one of these keywords must be on screen"),
         "pattern": Param("str", help="a Python regular expression searched in the screen's text"),
         "ignore_case": Param("bool", help="compare case-insensitively (default true)"),
+        "whole_numbers": WHOLE_NUMBERS_PARAM,
+        "value": VALUE_PARAM,
     }
 
     def validate(self, params: dict[str, Any]) -> list[str]:
-        problems = []
-        if not _as_list(params.get("any")) and not _as_list(params.get("all")) and not params.get("pattern"):
-            problems.append("ocr_match needs 'any', 'all' or 'pattern'")
+        problems = value_problems(params)
+        if (not _as_list(params.get("any")) and not _as_list(params.get("all")) and not params.get("pattern")
+                and "value" not in params):
+            problems.append("ocr_match needs 'any', 'all', 'pattern' or a typed 'value'")
         for name in ("any", "all"):
             if any(not w.strip() for w in _as_list(params.get(name))):
                 problems.append(f"ocr_match: '{name}' contains an empty keyword, which matches every screen")
@@ -235,8 +300,9 @@ class OcrMatch(ConditionChecker):
         casefold = bool(params.get("ignore_case", True))
         any_of, all_of = _as_list(params.get("any")), _as_list(params.get("all"))
         matched: dict[str, Any] = {}
+        whole_numbers = bool(params.get("whole_numbers"))
         for kw in dict.fromkeys(all_of + any_of):
-            hit = find_keyword(kw, texts, casefold)
+            hit = find_keyword(kw, texts, casefold, whole_numbers)
             if hit is not None:
                 matched[kw] = hit
         unmatched = [kw for kw in dict.fromkeys(all_of + any_of) if kw not in matched]
@@ -257,8 +323,15 @@ class OcrMatch(ConditionChecker):
             details["pattern"] = {"pattern": pattern, "match": found.group(0) if found else None}
             if not found:
                 failures.append(f"pattern {pattern!r} not found")
+        specs = value_specs(params)
+        typed = screen_shows(specs, typed_lines(texts)) if specs else None
+        if typed is not None:
+            details["value"] = typed.details
+            if not typed.ok:
+                failures.append(typed.reason)
         if failures:
             return CheckResult(Verdict.NO, self.name, self.reads, reason="; ".join(failures), details=details)
-        said = [f"{kw!r}" for kw in matched] + ([f"pattern {pattern!r}"] if pattern else [])
+        said = ([f"{kw!r}" for kw in matched] + ([f"pattern {pattern!r}"] if pattern else [])
+                + ([typed.reason] if typed is not None else []))
         return CheckResult(Verdict.YES, self.name, self.reads, reason="on screen: " + ", ".join(said),
                            details=details)

@@ -8,7 +8,14 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 from droidpilot.errors import InputError
 from droidpilot.verify.checkers._fields import MISSING, lookup_path
-from droidpilot.verify.checkers._keywords import fold, keyword_problems, match_keywords
+from droidpilot.verify.checkers._keywords import contains_whole, fold, keyword_problems, match_keywords
+from droidpilot.verify.checkers._typed import (
+    VALUE_PARAM,
+    WHOLE_NUMBERS_PARAM,
+    screen_shows,
+    value_problems,
+    value_specs,
+)
 from droidpilot.verify.checkers.base import CheckResult, ConditionChecker, Param, Verdict, register_condition
 from droidpilot.verify.frame import parse_ui_xml
 
@@ -70,6 +77,8 @@ class XmlTextMatch(ConditionChecker):
 
     Only what an element shows is searched, never the raw markup, so attribute names and ids cannot
     match. A frame without a usable dump is undecided, since the screen may well show the keywords.
+    ``whole_numbers`` keeps "181" from matching "1810"; ``value`` ({type: money, equals: "181"}) must be
+    stated by some element's text or content description, read on its own, as a whole token.
     """
 
     reads = "screen"
@@ -78,13 +87,18 @@ class XmlTextMatch(ConditionChecker):
         "any": Param("str_or_list", help="one of these keywords must be shown"),
         "all": Param("str_or_list", help="every one of these keywords must be shown"),
         "ignore_case": Param("bool", help="compare case-insensitively (default true)"),
+        "whole_numbers": WHOLE_NUMBERS_PARAM,
+        "value": VALUE_PARAM,
     }
 
     def validate(self, params: dict[str, Any]) -> list[str]:
-        return keyword_problems(params, "xml_text_match")
+        return keyword_problems(params, "xml_text_match", typed=True) + value_problems(params)
 
     def check(self, frame: Frame, params: dict[str, Any],
               options: VerifierOptions | None = None) -> CheckResult:
+        problems = value_problems(params)
+        if problems:
+            return CheckResult(Verdict.UNDECIDED, self.name, self.reads, reason="; ".join(problems))
         xml_text = (frame.get("xml_text") or frame.get("xml")) if hasattr(frame, "get") else None
         if not xml_text or not str(xml_text).strip() or "hierarchy_dump_failed" in str(xml_text)[:200]:
             return CheckResult(Verdict.UNDECIDED, self.name, self.reads,
@@ -96,15 +110,31 @@ class XmlTextMatch(ConditionChecker):
             return CheckResult(Verdict.UNDECIDED, self.name, self.reads, reason=str(exc))
         labels = [label for el in elements for label in (el.text, el.content_desc) if label]
         ignore_case = bool(params.get("ignore_case", True))
-        match = match_keywords(labels, params.get("any"), params.get("all"), ignore_case)
-        details = match.details()
-        if match.found:
-            details["elements"] = [
-                {"label": el.label, "bounds": list(el.bounds) if el.bounds else None}
-                for el in elements
-                if any(fold(w, ignore_case) in fold(el.text, ignore_case)
-                       or fold(w, ignore_case) in fold(el.content_desc, ignore_case) for w in match.found)
-            ][:10]
-        verdict = Verdict.YES if match.ok else Verdict.NO
-        reason = f"XML shows {match.found}" if match.ok else f"XML: {match.reason}"
-        return CheckResult(verdict, self.name, self.reads, reason=reason, details=details)
+        whole = bool(params.get("whole_numbers"))
+        details: dict[str, Any] = {}
+        reasons: list[str] = []
+        ok = True
+        if params.get("any") or params.get("all"):
+            match = match_keywords(labels, params.get("any"), params.get("all"), ignore_case, whole)
+            details = match.details()
+
+            def has(word: str, label: str) -> bool:
+                needle, hay = fold(word, ignore_case), fold(label, ignore_case)
+                return contains_whole(needle, hay) if whole else needle in hay
+
+            if match.found:
+                details["elements"] = [
+                    {"label": el.label, "bounds": list(el.bounds) if el.bounds else None}
+                    for el in elements
+                    if any(has(w, el.text) or has(w, el.content_desc) for w in match.found)
+                ][:10]
+            ok = match.ok
+            reasons.append(f"XML shows {match.found}" if match.ok else f"XML: {match.reason}")
+        specs = value_specs(params)
+        if specs:
+            typed = screen_shows(specs, labels)
+            ok = ok and typed.ok
+            reasons.append(f"XML: {typed.reason}")
+            details["value"] = typed.details
+        verdict = Verdict.YES if ok else Verdict.NO
+        return CheckResult(verdict, self.name, self.reads, reason="; ".join(reasons), details=details)

@@ -1,0 +1,140 @@
+"""The generated rules: typed answers and screen values, the infeasibility declaration, and answer versus
+route (the checkpoints are required only when the instruction names the route), judged on traces."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from droidpilot.bench.suite import load_suite
+from droidpilot.bench.world.rulegen import build_rule, names_route, rule_document, value_spec
+from droidpilot.errors import InputError
+from droidpilot.verify.engine import verify
+
+
+@pytest.mark.parametrize(("instruction", "labels", "named"), [
+    ("What is the phone number of Julian Young? Look it up in Contacts.", ["Contacts"], True),
+    ("Search Contacts for Liam Turner and tell me their email address.", ["Contacts"], True),
+    ("Dinner cost $40 for 4 people. Use Calculator to split it evenly.", ["Calculator"], True),
+    ("Add their amounts with the Calculator app and tell me the total.", ["Expenses", "Calculator"], True),
+    ("How much did I pay Ava? Find it in Bank's recent activity.", ["Bank"], True),
+    ("Check the Phone app and answer with the name.", ["Phone"], True),
+    ("What will the weather be on Monday? Answer with the condition Weather shows.", ["Weather"], True),
+    ("How many photos are in my Gallery?", ["Gallery"], True),
+    ("李娜最近在微聊里发来的消息是什么？", ["微聊"], True),
+    ("What is the phone number of my only favorite contact?", ["Contacts"], False),
+    ("How many contacts are saved on this phone?", ["Contacts", "Phone"], False),  # not the Phone app
+    ("What do the expenses Lunch and Taxi add up to?", ["Expenses", "Calculator"], False),
+    ("When does my team stand-up start today?", ["Calendar"], False),
+    ("李娜最近发来的消息是什么？", ["微聊"], False),
+])
+def test_names_route(instruction: str, labels: list[str], named: bool) -> None:
+    assert names_route(instruction, labels) is named
+
+
+@pytest.mark.parametrize(("text", "kind"), [
+    ("$1,204.10", "money"), ("-$54.20", "money"), ("09:30", "time"), ("8:15 PM", "time"),
+    ("555-572-3919", "phone"), ("(555) 572-3919", "phone"),
+    ("Amount $54.20", None), ("3 alarms", None), ("Harper Cook", None), ("85%", None), ("12", None),
+])
+def test_value_texts(text: str, kind: str | None) -> None:
+    spec = value_spec(text)
+    assert (spec["type"] if spec else None) == kind
+
+
+def answer(text: str) -> dict[str, Any]:
+    return {"text": text, "action": {"type": "answer", "text": text}}
+
+
+def shows(*labels: str) -> dict[str, Any]:
+    nodes = "".join(f'<node index="{i}" text="{t}" class="android.widget.TextView" package="p" '
+                    f'content-desc="" bounds="[0,{i * 50}][500,{i * 50 + 40}]" />'
+                    for i, t in enumerate(labels))
+    return {"text": "", "xml": f'<hierarchy rotation="0">{nodes}</hierarchy>', "action": {"type": "click"}}
+
+
+def rule(instruction: str, checkpoints: list[list[str]], said: str | None, kind: str = "retrieval",
+         labels: tuple[str, ...] = ("Expenses", "Calculator"), answer_type: Any = None):
+    doc = rule_document("t-0-0", "com.simphone.expenses", kind, instruction, checkpoints, said,
+                        answer_type=answer_type, app_labels=labels)
+    task, _ = build_rule(doc)
+    assert task.warnings == []
+    return task
+
+
+TOTAL = [["Lunch", "Amount $12.50"], ["Taxi", "Amount $168.50"], ["Calculator", "181", "History"]]
+ROUTE = [shows("Lunch", "Amount $12.50"), shows("Taxi", "Amount $168.50"),
+         shows("Calculator", "181", "History")]
+
+
+def test_an_answer_worked_out_without_the_route_passes_when_the_instruction_names_none() -> None:
+    free = rule("What do the expenses Lunch and Taxi add up to?", TOTAL, "181")
+    assert verify(free, [answer("$181")]).ok                      # no Calculator, no Expenses screens
+    assert verify(free, [*ROUTE, answer("181")]).ok
+    assert not verify(free, [*ROUTE, answer("$1810")]).ok        # the answer is still judged, typed
+    assert not verify(free, [answer("181 or 180")]).ok
+    partial = verify(free, [*ROUTE[:2], answer("$180")])
+    assert not partial.ok and 0 < partial.total_score < partial.max_score  # CR credits the screens
+
+
+def test_the_route_is_required_when_the_instruction_names_it() -> None:
+    named = rule("Open Lunch and Taxi in Expenses, add their amounts in Calculator and tell me the total.",
+                 TOTAL, "181")
+    assert not verify(named, [answer("181")]).ok
+    assert not verify(named, [*ROUTE[:2], answer("181")]).ok
+    assert verify(named, [*ROUTE, answer("It is 181.")]).ok
+
+
+def test_screen_numbers_are_whole_and_values_typed() -> None:
+    named = rule("Open Lunch in Expenses and tell me the amount.", [["Lunch", "$12.50"]], "12.50",
+                 answer_type="money")
+    assert verify(named, [shows("Lunch", "-$12.50"), answer("$12.50")]).ok
+    assert not verify(named, [shows("Lunch", "-$112.50"), answer("$12.50")]).ok
+    keyword = rule("Open Lunch in Expenses and tell me the amount.", [["Lunch", "Amount $12.5"]], "12.5")
+    assert not verify(keyword, [shows("Lunch", "Amount $12.50"), answer("12.5")]).ok
+    assert verify(keyword, [shows("Lunch", "Amount $12.5"), answer("12.5")]).ok
+
+
+def test_the_answer_is_typed_from_answer_type() -> None:
+    money = rule("What is my Checking balance?", [["Checking", "$1,204.10"]], "1204.10", answer_type="money")
+    assert verify(money, [answer("$1,204.10")]).ok
+    assert verify(money, [answer("The balance is 1204.1 dollars.")]).ok
+    assert not verify(money, [answer("$12,041.00")]).ok
+    phone = rule("What is Ava's number?", [["Ava", "555-392-7824"]], "555-392-7824", answer_type="phone")
+    assert verify(phone, [answer("(555) 392-7824")]).ok
+    text = rule("What is Ava's number?", [["Ava", "555-392-7824"]], "555-392-7824")  # the fallback: text
+    assert verify(text, [answer("It is (555) 392-7824.")]).ok
+    assert not verify(text, [answer("555-392-78245")]).ok
+    names = rule("Who are my favorites?", [["Favorites"]], "Ava, Noah",
+                 answer_type={"type": "set", "of": "name"})
+    assert verify(names, [answer("Noah and Ava")]).ok and not verify(names, [answer("Noah")]).ok
+
+
+def test_a_bad_answer_type_is_a_rule_error() -> None:
+    doc = rule_document("t-0-0", "p", "retrieval", "What?", [["A"]], "181", answer_type="moneyy")
+    with pytest.raises(InputError, match="'moneyy' is not a value type"):
+        build_rule(doc)
+
+
+def test_infeasible_needs_a_plain_declaration_after_the_screens() -> None:
+    task = rule("Apply for a loan in the Bank app.", [["Bank", "Send money"]], "infeasible",
+                kind="infeasible", labels=("Bank",))
+    bank = shows("Bank", "Send money")
+    assert verify(task, [bank, answer("This cannot be done in the app")]).ok
+    assert verify(task, [bank, answer("infeasible: Bank has no loans")]).ok
+    assert not verify(task, [bank, answer("It is not infeasible, I applied.")]).ok
+    assert not verify(task, [bank, answer("maybe infeasible?")]).ok
+    assert not verify(task, [answer("infeasible")]).ok  # never looked
+
+
+def test_every_retrieval_and_infeasible_instance_gets_a_typed_rule_without_warnings() -> None:
+    tasks = load_suite("world", seed=0).tasks
+    answered = [t for t in tasks if t.kind in ("retrieval", "infeasible")]
+    assert len(answered) > 50
+    for task in answered:
+        assert task.rule.warnings == [], task.id
+        final = next(n for n in task.rule.nodes if n.id == "answer").condition
+        assert final is not None and final.type == "action_match", task.id
+        assert ("declares" in final.params) is (task.kind == "infeasible"), task.id
+        assert "contains" not in final.params, task.id
