@@ -1,5 +1,5 @@
 """Running a suite's own validation on one task instance: the reference (must pass), a truncated and a
-wrong-final reference (must fail), a do-nothing and a random agent (should fail); for every run, the
+wrong-final reference (must fail), the degenerate baselines of ``brains`` (should fail); for every run, the
 oracle's verdict and the rule's, with the UI dump and from screenshots only (OCR), so agreement can be
 measured."""
 
@@ -13,9 +13,9 @@ from droidpilot.bench.execute import run_task, verify_trace
 from droidpilot.bench.metrics import SUCCESS_TERMINATION
 from droidpilot.bench.reference import ReferenceBrain
 from droidpilot.bench.suite import BenchTask
-from droidpilot.bench.world.brains import DoNothingBrain, RandomBrain
+from droidpilot.bench.world.brains import BASELINES, make_baseline
 
-MODES = ("reference", "truncated", "wrong_final", "do_nothing", "random", "heuristic")
+MODES = ("reference", "truncated", "wrong_final", "heuristic", *(b.replace("-", "_") for b in BASELINES))
 WRONG_FINAL = "back"
 
 
@@ -42,10 +42,8 @@ def brain_for(task: BenchTask, mode: str, seed: int = 0) -> Any:
         return ReferenceBrain(task.reference[:-1])
     if mode == "wrong_final":
         return ReferenceBrain(task.reference, wrong_final=WRONG_FINAL)
-    if mode == "do_nothing":
-        return DoNothingBrain()
-    if mode == "random":
-        return RandomBrain(seed, steps=min(12, task.step_limit() - 1))
+    if mode.replace("_", "-") in BASELINES:
+        return make_baseline(mode.replace("_", "-"), task, seed)
     if mode == "heuristic":
         from droidpilot.agent.brains.heuristic import HeuristicBrain
 
