@@ -20,3 +20,12 @@ def world_engines() -> dict[str, Any]:
         "ocr_engine": cached(make_ocr_engine("rapidocr")),
         "options": build_options(VerifierChoices(ocr="rapidocr")),
     }
+
+
+def pytest_terminal_summary(terminalreporter: Any, exitstatus: int, config: pytest.Config) -> None:
+    """How many near-miss cases each judge got right (left on the config by test_nearmiss's fixture)."""
+    lines = getattr(config, "nearmiss_report", None)
+    if lines:
+        terminalreporter.section("world near-miss judges")
+        for line in lines:
+            terminalreporter.write_line(line)

@@ -51,12 +51,20 @@ def brain_for(task: BenchTask, mode: str, seed: int = 0) -> Any:
     raise ValueError(f"unknown validation mode {mode!r}; one of {', '.join(MODES)}")
 
 
+def judge_run(task: BenchTask, brain: Any, device: Any, folder: Path, *, ocr_engine: Any, options: Any,
+              mode: str = "", ocr: bool = True) -> Verdicts:
+    """Run ``task`` with ``brain`` on ``device`` into ``folder``; the three verdicts (``rule_ocr`` False
+    without ``ocr``, which skips reading the screenshots again)."""
+    row = run_task(task, device, brain, folder, ocr_engine=ocr_engine, options=options)
+    # Su from screenshots only, held to the same terms as the other two: the verdict and a completed run
+    finished = row.get("termination") == SUCCESS_TERMINATION
+    ocr_only = ocr and finished and verify_trace(task, folder, options, use_xml=False).ok
+    return Verdicts(task.id, mode, bool(row.get("su_oracle")), bool(row.get("su")), bool(ocr_only))
+
+
 def run_mode(
     task: BenchTask, mode: str, device: Any, folder: Path, *, ocr_engine: Any, options: Any, seed: int = 0
 ) -> Verdicts:
     """Run ``task`` in ``mode`` on ``device`` into ``folder``; the three verdicts."""
-    row = run_task(task, device, brain_for(task, mode, seed), folder, ocr_engine=ocr_engine, options=options)
-    # Su from screenshots only, held to the same terms as the other two: the verdict and a completed run
-    finished = row.get("termination") == SUCCESS_TERMINATION
-    ocr_only = finished and verify_trace(task, folder, options, use_xml=False).ok
-    return Verdicts(task.id, mode, bool(row.get("su_oracle")), bool(row.get("su")), bool(ocr_only))
+    return judge_run(task, brain_for(task, mode, seed), device, folder, ocr_engine=ocr_engine,
+                     options=options, mode=mode)
