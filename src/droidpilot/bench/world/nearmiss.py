@@ -18,7 +18,8 @@ wrong one, ``why`` (the mistake a real agent makes that it stands for). The case
 Edits apply in order: ``{at: OP, with: [OPS]}`` replaces the first operation equal to OP (``nth: N`` the
 Nth), ``{after: OP, add: [OPS]}`` / ``{before: OP, add: [OPS]}`` insert, ``{answer: TEXT}`` replaces the
 final ``answer``, ``{append: [OPS]}`` adds at the end, ``{only: [OPS]}`` replaces them all. An operation
-is an action or ``@scroll TEXT`` (scroll until TEXT shows). Placeholders name the instance's parameters
+is an action, ``ACTION @choose N`` (the Nth candidate when grounding finds several) or ``@scroll TEXT``
+(scroll down until TEXT shows; ``@scrollup TEXT`` up). Placeholders name the instance's parameters
 or ``{answer}`` (its reference reply) and take filters, ``{p|digits}`` (see ``FILTERS``); ``when: [{value:
 "{p}", matches: REGEX}]`` or ``{value: "{p}", differs: "{q}"}`` guards what a case relies on.
 """
@@ -26,6 +27,7 @@ or ``{answer}`` (its reference reply) and take filters, ``{p|digits}`` (see ``FI
 from __future__ import annotations
 
 import functools
+import json
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -43,6 +45,8 @@ from droidpilot.errors import InputError
 JUDGES = ("oracle", "rule", "rule_ocr")
 EXPECT = ("pass", "fail")
 SCROLL = "@scroll "
+SCROLL_UP = "@scrollup "
+CHOOSE = " @choose "
 
 
 class NearMissError(InputError):
@@ -177,22 +181,26 @@ def case_task(case: NearMiss, folder: Path | None = None) -> BenchTask:
     return instantiate(templates[case.template], case.seed)
 
 
-def _line(op: RefOp) -> str:
-    return SCROLL + op.until if op.until is not None else op.action
+def _line(op: RefOp, choose: bool = True) -> str:
+    if op.until is not None:
+        return (SCROLL_UP if op.action == "page up" else SCROLL) + op.until
+    return op.action + (f"{CHOOSE}{op.choose}" if op.choose and choose else "")
 
 
 def _op(text: str, where: str) -> RefOp:
-    if text.startswith(SCROLL):
-        return RefOp("page down", until=text[len(SCROLL):])
+    for prefix, action in ((SCROLL, "page down"), (SCROLL_UP, "page up")):
+        if text.startswith(prefix):
+            return RefOp(action, until=text[len(prefix):])
+    text, _, choose = text.partition(CHOOSE)
     try:
-        return RefOp(parse_action(text).format())
+        return RefOp(parse_action(text).format(), int(choose) if choose.strip().isdigit() else None)
     except ActionParseError as exc:
         raise NearMissError(f"{where}: {text!r} is not an action: {exc}") from None
 
 
 def _find(ops: list[RefOp], text: str, nth: int, where: str) -> int:
-    want = _op(text, where)
-    hits = [i for i, op in enumerate(ops) if _line(op) == _line(want)]
+    want = _op(text, where)  # without "@choose N", any candidate choice matches
+    hits = [i for i, op in enumerate(ops) if _line(op, want.choose is not None) == _line(want)]
     if len(hits) < nth:
         raise NearMissError(f"{where}: {_line(want)!r} (occurrence {nth}) is not in the reference "
                             f"{[_line(o) for o in ops]}; the template changed: edit the case")
@@ -256,6 +264,7 @@ class Played:
     finished: bool
     termination: str
     answer: str | None
+    broken: list[str] = field(default_factory=list)  # operations the replay could not carry out
 
     def right(self, judge: str, verdict: bool | None = None) -> bool:
         """Whether ``judge``'s verdict (given, or this run's for oracle / rule) is the expected one."""
@@ -265,7 +274,25 @@ class Played:
     def describe(self) -> str:
         """One line for an assertion message: the case, what it stands for, how the run ended."""
         return (f"{self.case.id} ({self.task.id}, expect {self.case.expect}: {self.case.why or 'right'}); "
-                f"run ended {self.termination}, answer {self.answer!r}, trace {self.folder}")
+                f"run ended {self.termination}, answer {self.answer!r}, operations not carried out "
+                f"{self.broken or '-'}, trace {self.folder}")
+
+
+CARRIED_OUT = ("ok", "completed", "unchanged")  # "unchanged": done, the screen did not change (a wait)
+
+
+def _broken_steps(folder: Path) -> list[str]:
+    """The steps whose action was not carried out (not grounded, not executed): the case is then broken."""
+    path = folder / "steps.jsonl"
+    if not path.is_file():
+        return []
+    out = []
+    for line in path.read_text(encoding="utf-8").splitlines():
+        record = json.loads(line)
+        if record.get("outcome") not in CARRIED_OUT:
+            action = (record.get("action") or {}).get("text")
+            out.append(f"{record.get('step')}: {action} -> {record.get('outcome')}")
+    return out
 
 
 def play(case: NearMiss, device: Any, folder: Path, *, ocr_engine: Any, options: Any) -> Played:
@@ -279,7 +306,7 @@ def play(case: NearMiss, device: Any, folder: Path, *, ocr_engine: Any, options:
     row = run_task(task, device, ReferenceBrain(ops), folder, ocr_engine=ocr_engine, options=options)
     ended = str(row.get("termination"))
     return Played(case, task, folder, bool(row.get("su_oracle")), bool(row.get("su")),
-                  ended == SUCCESS_TERMINATION, ended, row.get("answer"))
+                  ended == SUCCESS_TERMINATION, ended, row.get("answer"), _broken_steps(folder))
 
 
 def judge_ocr(played: Played, options: Any) -> bool:
