@@ -183,3 +183,16 @@ def test_a_checkpoint_pauses_and_stops_the_run(paper_phone: Any, ocr_engine: Any
     assert result.termination == "stopped" and result.error == "stopped from the studio"
     assert result.steps == 2 and calls == [0, 1, 2]
     assert json.loads((tmp_path / "run.json").read_text())["termination"] == "stopped"
+
+
+def test_a_markdown_reply_acts_without_a_reprompt_and_two_actions_get_one(paper_phone: Any, ocr_engine: Any,
+                                                                          tmp_path: Path) -> None:
+    markdown = ("### Observation\nThe home screen.\n\n### Thought\nMail holds the inbox; the example "
+                "`click text (Notes)` is not what I need.\n\n### Action\n```\nclick text (Mail)\n```")
+    two = "### Thought\nEither works.\n### Action\nclick text (Mail)\n### Action\nback"
+    brain = ReplayBrain([markdown, two, _reply("stop"), "Completed: yes"])
+    Agent(paper_phone, brain, ocr_engine=ocr_engine, out_dir=tmp_path).run("Open Mail")
+    steps = _steps(tmp_path)
+    assert steps[0]["action"]["text"] == "click text (Mail)" and "reprompt" not in steps[0]
+    assert [c["kind"] for c in steps[0]["calls"]] == ["operate"]
+    assert "two different actions" in steps[1]["reprompt"]["error"]

@@ -40,6 +40,7 @@ _VERBS: dict[str, str] = {
     "recents": "recents", "recent apps": "recents",
     "wait": "wait",
     "answer": "answer", "reply": "answer",
+    "text": "type",  # AndroidLab's and AppAgent's text("...") types a quoted string literal
 }
 TEXT_ACTIONS = ("open_app", "click_text", "type", "answer")
 NO_ARG_ACTIONS = ("page_up", "page_down", "back", "exit", "stop", "enter", "home", "recents")
@@ -150,6 +151,13 @@ def _clean_line(raw: str) -> str:
     return line
 
 
+def _literal(value: str) -> str:
+    """A quoted string literal's text (one pair of matching straight quotes removed), else ``value``."""
+    if len(value) >= 2 and value[0] == value[-1] and value[0] in "\"'":
+        return value[1:-1]
+    return value
+
+
 def _raw_argument(raw: str, line: str, arg: str) -> str:
     """``arg`` (cut from the cleaned ``line``) as the model wrote it in ``raw``: cleaning maps full-width
     punctuation one character for one, so the same span of ``raw`` holds the untouched text."""
@@ -243,8 +251,20 @@ def _parse_icon(arg: str, line: str) -> Action:
     return Action("click_icon", description=description, position=position)
 
 
+def is_bare_action(text: str) -> bool:
+    """Is ``text`` exactly an action that takes no argument (``back``, ``page down``, ``wait``)?"""
+    key = _normalise_verb(_clean_line(text))
+    return _VERBS.get(key) in (*NO_ARG_ACTIONS, "wait")
+
+
 def _parse_numbers(arg: str, count: int, name: str, line: str) -> tuple[float, ...]:
     numbers = tuple(float(n) for n in _NUMBER.findall(arg))
+    if count == 2 and len(numbers) == 4:  # a box (x1, y1, x2, y2), as AndroidLab taps: its centre
+        return (numbers[0] + numbers[2]) / 2, (numbers[1] + numbers[3]) / 2
+    if count == 2 and len(numbers) == 1:
+        raise ActionParseError(
+            f"{name.replace('_', ' ')} needs 2 numbers (x, y), got one in {line!r}; an element number "
+            "cannot be tapped without the element list: write the point instead, e.g. tap (540, 1200).")
     if len(numbers) != count:
         example = "tap (540, 1200)" if count == 2 else "swipe (540, 1800, 540, 600)"
         raise ActionParseError(
@@ -265,7 +285,7 @@ def parse_action(text: str) -> Action:
     key = _normalise_verb(verb)
     if key not in _VERBS:
         bare = _match_bare(line) if arg is None else None
-        if bare is None:
+        if bare is None or bare[0] == "text":  # "text ..." is an action only as a call: text("hi")
             raise ActionParseError(f"Unknown action {line!r}. {GRAMMAR_HELP}")
         key, arg = bare[0], bare[1] or None
     name = _VERBS[key]
@@ -273,7 +293,9 @@ def parse_action(text: str) -> Action:
         name = "click_text"  # "click (Settings)": a click on text, not coordinates.
     if name in TEXT_ACTIONS:
         value = _strip_quotes(arg) if arg is not None else ""
-        if name == "type" and arg is not None:  # typed as written: quotes and brackets are the text's own
+        if name == "type" and arg is not None and key == "text":  # text("..."): a string literal
+            value = _literal(_raw_argument(lines[0], line, arg).strip())
+        elif name == "type" and arg is not None:  # typed as written: quotes and brackets are the text's own
             value = _raw_argument(lines[0], line, arg).strip()
         elif name == "answer" and arg is not None:
             value = arg.strip()

@@ -1,7 +1,7 @@
 """Split a brain's reply into Observation, Thought and Action, and read its yes/no and number answers.
 
-The labels are read by ``replies.mobile_agent`` (case-insensitive, Markdown emphasis, code fences, an
-English or Chinese colon, 观察/思考/操作); the action is the first non-empty line after ``Action:``.
+The labels are found by ``replies.sections`` (Markdown headings, bold, numbered, plain or Chinese labels,
+code fences) and the action line by ``replies.action_text`` (a fenced or inline-code action, one only).
 """
 
 from __future__ import annotations
@@ -10,7 +10,8 @@ import re
 from dataclasses import dataclass
 
 from droidpilot.agent.actions import GRAMMAR_HELP, ActionParseError
-from droidpilot.agent.replies.mobile_agent import action_line, sections
+from droidpilot.agent.replies import action_text, sections
+from droidpilot.agent.replies.base import ReplyParseError
 
 
 @dataclass(frozen=True)
@@ -24,12 +25,14 @@ class ParsedResponse:
 
 
 def parse_response(text: str) -> ParsedResponse:
-    """Split a Mobile-Agent reply (see ``replies.mobile_agent``); ActionParseError (with the fix) when it
-    has no usable Action line. The loop reads every format through ``replies.parse_reply``."""
+    """Split a Mobile-Agent reply (see ``replies.sections``); ActionParseError (with the fix) when it has
+    no usable Action line or names two different actions. The loop reads every format through
+    ``replies.parse_reply``."""
     raw = text or ""
-    found = sections(raw)
-    body = found.get("action")
-    if body is None:
+    found = sections.split(raw)
+    bodies = [s.body for s in found if s.name == "grounded"] or [s.body for s in found if s.name == "action"]
+    observation, thought = sections.first(found, "observation") or "", sections.first(found, "thought") or ""
+    if not bodies:
         lines = [ln.strip() for ln in raw.strip().splitlines() if ln.strip()]
         if len(lines) == 1 and not found:
             # A bare action line, as some self-grounding models answer.
@@ -37,10 +40,16 @@ def parse_response(text: str) -> ParsedResponse:
         raise ActionParseError(
             "Your answer has no 'Action:' line. End it with 'Action: ' followed by one action. "
             + GRAMMAR_HELP)
-    line = action_line(body)
-    if not line:
+    if not any(b.strip() for b in bodies):
         raise ActionParseError("The 'Action:' line is empty. " + GRAMMAR_HELP)
-    return ParsedResponse(found.get("observation", ""), found.get("thought", ""), line, raw)
+    try:
+        lines = [action_text.choose(b) for b in bodies if b.strip()]
+        if len(set(lines)) > 1 and len({action_text.read_line(ln)[0] for ln in lines}) > 1:
+            raise ReplyParseError(f"the answer names two different actions ({lines[0]} and {lines[1]})")
+    except ReplyParseError as exc:
+        raise ActionParseError(f"{str(exc)[0].upper()}{str(exc)[1:]}. Give exactly one action. "
+                               + GRAMMAR_HELP) from None
+    return ParsedResponse(observation, thought, lines[0], raw)
 
 
 def format_response(observation: str, thought: str, action: str) -> str:

@@ -20,7 +20,7 @@ def _cases(name: str) -> list[Any]:
 
 
 @pytest.mark.parametrize("case", [c for n in ("mobile_agent", "json", "mobiagent", "coordinates",
-                                                "tool_calls") for c in _cases(n)])
+                                                "tool_calls", "styles") for c in _cases(n)])
 def test_example_parses_to_its_action(case: dict[str, Any]) -> None:
     parsed = parse_reply(case.get("reply") or case.get("content", ""), case.get("tool_calls"))
     assert parsed.action.format() == case["action"]
@@ -46,3 +46,16 @@ def test_tool_schema_offers_one_function_per_action() -> None:
     for tool in tool_schema(extended=True):
         params = tool["function"]["parameters"]
         assert params["type"] == "object" and set(params["required"]) <= set(params["properties"])
+
+
+@pytest.mark.parametrize("reply", ['Action: ' + '{"a": ' * 3000 + '1' + '}' * 3000,
+                                   "Action: " + "{'a': " * 3000 + "1" + "}" * 3000])
+def test_deeply_nested_objects_are_refused_with_a_reason(reply: str) -> None:
+    with pytest.raises(ReplyParseError, match="Unknown action"):
+        parse_reply(reply)
+
+
+def test_every_collected_style_names_its_source() -> None:
+    styles = yaml.safe_load((EXAMPLES / "styles.yaml").read_text("utf-8"))
+    assert all(s.get("source") and s.get("style") and s.get("action") for s in styles)
+    assert len({s["style"] for s in styles}) == len(styles) >= 20

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import ast
 import json
 import re
 from dataclasses import dataclass
@@ -44,7 +45,8 @@ def strip_fences(text: str) -> str:
 
 
 def json_objects(text: str) -> list[dict[str, Any]]:
-    """Every top-level JSON object in ``text`` (inside fences, tags or prose), in order."""
+    """Every top-level JSON object in ``text`` (inside fences, tags or prose), in order; a Python dict
+    literal (single quotes, None), as ShowUI and GUI-R1 write theirs, counts too."""
     decoder = json.JSONDecoder()
     out: list[dict[str, Any]] = []
     source = strip_fences(text)
@@ -52,13 +54,47 @@ def json_objects(text: str) -> list[dict[str, Any]]:
     while i != -1:
         try:
             value, end = decoder.raw_decode(source, i)
-        except json.JSONDecodeError:
-            i = source.find("{", i + 1)
-            continue
+        except (json.JSONDecodeError, RecursionError):
+            value, end = _python_dict(source, i)
+            if value is None:
+                i = source.find("{", i + 1)
+                continue
         if isinstance(value, dict):
             out.append(value)
         i = source.find("{", end)
     return out
+
+
+# An action dict is small and shallow; bigger or deeper text is not read as one (and costs no time).
+_DICT_CHARS, _DICT_DEPTH = 20_000, 8
+
+
+def _python_dict(source: str, start: int) -> tuple[Any, int]:
+    """(dict, end) for a Python dict literal opening at ``start``, or (None, start) when there is none."""
+    depth, quote, i = 0, "", start
+    while i < min(len(source), start + _DICT_CHARS):
+        ch = source[i]
+        if quote:
+            if ch == "\\":
+                i += 1
+            elif ch == quote:
+                quote = ""
+        elif ch in "'\"":
+            quote = ch
+        elif ch == "{":
+            depth += 1
+            if depth > _DICT_DEPTH:
+                return None, start
+        elif ch == "}":
+            depth -= 1
+            if depth == 0:
+                try:
+                    value = ast.literal_eval(source[start:i + 1])
+                except (ValueError, SyntaxError, MemoryError, RecursionError):
+                    return None, start
+                return (value, i + 1) if isinstance(value, dict) else (None, start)
+        i += 1
+    return None, start
 
 
 def numbers(value: Any, count: int, what: str) -> tuple[float, ...]:

@@ -1,6 +1,8 @@
 """JSON actions: ``{"action": "click", "coordinate": [x, y]}``, AndroidWorld's JSONAction
 (``{"action_type": "click", "x": .., "y": ..}``), Qwen-VL's ``mobile_use`` tool call and MobiAgent's
-decider (``{"reasoning", "action", "parameters": {"target_element", "bbox"}}``) with its grounder's box.
+decider (``{"reasoning", "action", "parameters": {"target_element", "bbox"}}``) with its grounder's box,
+Mobile-Agent-E's ``{"name": "Tap", "arguments": {"x", "y"}}``, ShowUI's and GUI-R1's Python-literal dicts
+(``{'action': 'TAP', 'position': [x, y]}``) and AgentCPM-GUI's compact ``{"POINT": [x, y]}`` (``agentcpm``).
 
 ``to_action`` is the one mapping from an action name plus fields to the project's Action; the
 coordinate and tool-call parsers reuse it.
@@ -8,9 +10,11 @@ coordinate and tool-call parsers reuse it.
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from droidpilot.agent.actions import POSITIONS, Action
+from droidpilot.agent.replies import agentcpm
 from droidpilot.agent.replies.base import (
     ParsedReply,
     ReplyParseError,
@@ -22,9 +26,9 @@ from droidpilot.agent.replies.base import (
 
 _NAME_KEYS = ("action", "action_type", "type", "name")
 _POINT_KEYS = ("coordinate", "coordinates", "point", "position", "start_box", "start_point", "start_coords",
-               "bbox", "box")
-_END_KEYS = ("coordinate2", "end_coordinate", "end_point", "end_box", "end_coords")
-_TEXT_KEYS = ("text", "content", "input_text", "value")
+               "start_coordinate", "from_coord", "start", "bbox", "box", "element")
+_END_KEYS = ("coordinate2", "end_coordinate", "end_point", "end_box", "end_coords", "to_coord", "end")
+_TEXT_KEYS = ("text", "content", "input_text", "value", "message")
 _THOUGHT_KEYS = ("thought", "thoughts", "reasoning", "reason", "think")
 _OBSERVATION_KEYS = ("observation", "description", "screen")
 
@@ -38,12 +42,15 @@ _ALIASES = {
     "navigate_home": "home", "home": "home", "press_home": "home",
     "keyboard_enter": "enter", "enter": "enter", "press_enter": "enter",
     "recents": "recents", "press_recents": "recents", "app_switch": "recents", "overview": "recents",
+    "switch_app": "recents",
     "wait": "wait", "sleep": "wait",
     "status": "stop", "done": "stop", "finished": "stop", "finish": "stop", "terminate": "stop",
-    "stop": "stop", "complete": "stop", "answer": "stop",
+    "stop": "stop", "complete": "stop", "end": "stop", "answer": "answer",
+    "awake": "open_app",  # MAI-UI: opens an app by name, like "open"
     "exit": "exit", "click_text": "click_text", "click_icon": "click_icon",
-    "page_up": "page_up", "page_down": "page_down",
+    "page_up": "page_up", "page_down": "page_down", "scroll_up": "page_up", "scroll_down": "page_down",
     "system_button": "button", "key": "button", "hotkey": "button", "press_key": "button",
+    "key_press": "button",
 }
 _BUTTONS = {"back": "back", "keycode_back": "back", "home": "home", "keycode_home": "home",
             "enter": "enter", "keycode_enter": "enter", "return": "enter",
@@ -54,8 +61,14 @@ def _first(fields: dict[str, Any], keys: tuple[str, ...]) -> Any:
     return next((fields[k] for k in keys if fields.get(k) not in (None, "", [])), None)
 
 
+def _numeric(value: Any) -> bool:
+    """Does ``value`` hold coordinates (numbers, or text with digits), not an element's name?"""
+    return not isinstance(value, str) or bool(re.search(r"\d", value))
+
+
 def _point(fields: dict[str, Any], name: str) -> tuple[float, float] | None:
-    value = _first(fields, _POINT_KEYS)
+    value = next((fields[k] for k in _POINT_KEYS
+                  if fields.get(k) not in (None, "", []) and _numeric(fields[k])), None)
     if value is None and fields.get("x") is not None and fields.get("y") is not None:
         value = [fields["x"], fields["y"]]
     return None if value is None else point_of(value, name)
@@ -101,6 +114,11 @@ def to_action(name: str, fields: dict[str, Any]) -> Action:
             raise ReplyParseError(f"{name} needs the text to type, e.g. {{\"action\": \"type\", "
                                   "\"text\": \"hi\"}")
         return Action("type", text=text)
+    if kind == "answer":
+        if not text:
+            raise ReplyParseError(f"{name} needs the reply text, e.g. {{\"action\": \"answer\", "
+                                  "\"text\": \"42\"}")
+        return Action("answer", text=text)
     if kind == "open_app":
         app = text_of(fields.get("app_name") or fields.get("app")) or text
         if not app:
@@ -111,10 +129,14 @@ def to_action(name: str, fields: dict[str, Any]) -> Action:
         start, end = _first(fields, _POINT_KEYS), _first(fields, _END_KEYS)
         if start is not None and end is not None:
             return Action("swipe", coords=(*point_of(start, name), *point_of(end, name)))
+        if all(fields.get(k) is not None for k in ("x1", "y1", "x2", "y2")):  # Mobile-Agent-E
+            return Action("swipe", coords=numbers([fields[k] for k in ("x1", "y1", "x2", "y2")], 4, name))
         four = _first(fields, ("coords", "points"))
         if four is not None:
             return Action("swipe", coords=numbers(four, 4, name))
-        direction = text_of(fields.get("direction"))
+        direction = text_of(fields.get("direction") or fields.get("scroll_direction"))
+        if not direction and text.lower() in ("up", "down", "left", "right"):  # GUI-R1: in input_text
+            direction = text
         if not direction:
             raise ReplyParseError(f"{name} needs a direction (up/down) or start and end coordinates")
         return _scroll(direction, finger=kind == "swipe")
@@ -152,6 +174,10 @@ def _flatten(obj: dict[str, Any]) -> tuple[str | None, dict[str, Any]]:
         if isinstance(value, str) and value.strip().lower().replace(" ", "_") in _ALIASES:
             name = value
             break
+    if name is None:  # AgentCPM-GUI names the action by its key: {"POINT": [x, y]}, {"TYPE": "hi"}
+        named = agentcpm.as_named(fields)
+        if named is not None:
+            return named
     if name is None:  # an action key with a name no format knows: reported as an unknown action
         name = next((v for k in ("action", "action_type") if isinstance(v := fields.get(k), str)), None)
     return name, fields
@@ -160,8 +186,12 @@ def _flatten(obj: dict[str, Any]) -> tuple[str | None, dict[str, Any]]:
 def _format_of(obj: dict[str, Any]) -> str:
     if "action_type" in obj:
         return "androidworld-json"
-    if isinstance(obj.get("arguments"), dict):
+    if obj.get("name") == "mobile_use":
         return "qwen-mobile-use"
+    if isinstance(obj.get("arguments"), dict) or (obj.get("name") and "arguments" in obj):
+        return "json-call"
+    if agentcpm.as_named(obj) is not None and not any(k in obj for k in _NAME_KEYS):
+        return "agentcpm-gui"
     if isinstance(obj.get("parameters"), dict) or "target_element" in obj:
         return "mobiagent"
     return "json"
@@ -170,6 +200,21 @@ def _format_of(obj: dict[str, Any]) -> str:
 def looks_like(text: str) -> bool:
     """Does ``text`` hold a JSON object naming an action (or a grounder's box)?"""
     return any(_flatten(o)[0] is not None or "bbox" in o for o in json_objects(text))
+
+
+def _one_action(action: Action, later: list[dict[str, Any]]) -> None:
+    """ReplyParseError when a later object names a different action: the answer must name one."""
+    for obj in later:
+        name, fields = _flatten(obj)
+        if name is None:
+            continue
+        try:
+            other = to_action(name, fields)
+        except ReplyParseError:
+            continue
+        if other != action:
+            raise ReplyParseError(f"the answer names two different actions ({action.format()} and "
+                                  f"{other.format()}); give exactly one")
 
 
 def parse(text: str) -> ParsedReply:
@@ -185,6 +230,7 @@ def parse(text: str) -> ParsedReply:
             if box is not None:
                 fields = {**fields, "bbox": _first(box, _POINT_KEYS)}
         action = to_action(name, fields)
+        _one_action(action, objects[i + 1:])
         thought = text_of(_first(fields, _THOUGHT_KEYS))
         observation = text_of(_first(fields, _OBSERVATION_KEYS))
         return ParsedReply(observation, thought, action, _format_of(obj), text)
