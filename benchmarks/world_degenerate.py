@@ -35,13 +35,17 @@ def _init() -> None:
 def _job(args: tuple[str, int, list[str]]) -> list[dict[str, Any]]:
     """Every brain on one instance (the template is instantiated once per seed)."""
     from droidpilot.bench.execute import run_task
-    from droidpilot.bench.suite import load_suite
+    from droidpilot.bench.suite import suite_folder
     from droidpilot.bench.world.brains import make_baseline
+    from droidpilot.bench.world.instance import instantiate
+    from droidpilot.bench.world.template import load_templates
 
     template, seed, brains = args
+    if "templates" not in _STATE:  # read once per worker, not once per instance
+        _STATE["templates"] = {t.id: t for t in load_templates(suite_folder("world"))}
     rows = []
     try:
-        task = load_suite("world", seed=seed, templates=template).tasks[0]
+        task = instantiate(_STATE["templates"][template], seed)
     except Exception as exc:  # reported, counted as a failed run of every brain
         return [{"template": template, "seed": seed, "brain": b, "oracle": False, "rule": False,
                  "error": repr(exc)} for b in brains]

@@ -43,7 +43,7 @@ def _job(case_id: str) -> dict[str, Any]:
         played = play(case, _STATE["device"], _STATE["out"] / case.id, ocr_engine=_STATE["ocr"],
                       options=_STATE["options"])
         row.update(oracle=played.oracle, rule=played.rule, termination=played.termination,
-                   answer=played.answer)
+                   answer=played.answer, broken=played.broken, finished=played.finished)
         if _STATE["use_ocr"]:
             row["rule_ocr"] = judge_ocr(played, _STATE["options"])
     except Exception as exc:  # a case that cannot be played is reported, not fatal
@@ -76,6 +76,8 @@ def main() -> int:
     for row in rows:
         if "error" in row:
             print(f"error {row['case']}: {row['error']}")
+        elif row["broken"] or not row["finished"]:  # the case does not test what it says
+            print(f"replay broken {row['case']}: ended {row['termination']}, not carried out {row['broken']}")
     for judge in judges:
         for expect in ("fail", "pass"):
             rs = [r for r in rows if r["expect"] == expect and "error" not in r]
