@@ -22,8 +22,8 @@ SEED = 0
 # infeasible tasks an agent declaring "infeasible" at once hits.
 SAMPLE = [
     "notes-count", "contacts-count", "clock-count", "gallery-count", "tasks-count-done", "calendar-standup",
-    "settings-battery-level", "bank-balance", "bank-payment", "weather-today-temp",
-    "bank-loan", "calculator-graph", "files-zip", "settings-5g", "ride-schedule",
+    "settings-battery-level", "bank-balance", "bank-payment", "weather-today-temp", "notes-read",
+    "bank-loan", "calculator-graph", "files-zip", "settings-5g", "ride-schedule", "notes-delete-all",
     "settings-switch-dark-on", "calculator-clear-history", "bank-send", "notes-write", "clock-delete",
     "tasks-complete", "recipes-search", "recorder-play", "contacts-phone-to-note",
 ]
@@ -36,6 +36,9 @@ KNOWN = {
     ("number-spray", "oracle"): "agent.answer is matched with 'contains': '0 1 2 ... 400' holds every count",
     ("blind-guess", "oracle"): "fixed answers (a count of 6, 09:30, 85%) and 'infeasible' are the same "
                                "for every seed, so the commonest answer is the true one",
+    ("always-infeasible", "rule"): "notes-delete-all's only checkpoint ('Notes') is read off the launcher's "
+                                   "icon label, so the rule holds without the app ever opened",
+    ("blind-guess", "rule"): "notes-delete-all's only checkpoint ('Notes') is the launcher's icon label",
 }
 
 
