@@ -4,6 +4,7 @@ benchmarks/world_degenerate.py). Known free points are strict xfails, so a judge
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 from typing import Any
 
@@ -118,3 +119,24 @@ def test_blind_guess_needs_a_template_suite() -> None:
     with pytest.raises(SuiteError, match="template suite"):
         make_baseline("blind-guess", task)
 
+
+
+def test_baselines_run_from_the_bench_command(tmp_path: Path) -> None:
+    from typer.testing import CliRunner
+
+    from droidpilot.cli import _discover, app
+
+    _discover()
+    out = tmp_path / "spray"
+    args = ["bench", "--suite", "world", "--brain", "number-spray", "--templates", "bank-send,notes-write",
+            "--seed", "1", "--no-report", "--out", str(out)]
+    result = CliRunner().invoke(app, args)
+    assert result.exit_code == 0, result.output
+    rows = json.loads((out / "results.json").read_text(encoding="utf-8"))["tasks"]
+    assert {r["id"] for r in rows} == {"bank-send-1-0", "notes-write-1-0"}
+    assert all(r["answer"].startswith("0 1 2 3 ") and r["su"] == 0 and r["su_oracle"] == 0 for r in rows)
+    out = tmp_path / "guess"
+    CliRunner().invoke(app, ["bench", "--brain", "blind-guess", "--tasks", "settings-2", "--no-report",
+                             "--out", str(out)])
+    (row,) = json.loads((out / "results.json").read_text(encoding="utf-8"))["tasks"]
+    assert "needs a template suite such as world" in row["error"]
