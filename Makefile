@@ -27,7 +27,7 @@ define install_missing
 	fi
 endef
 
-.PHONY: venv demo test lint system-deps demo-deps lock clean
+.PHONY: venv demo test fuzz lint system-deps demo-deps lock clean
 
 venv: $(STAMP)
 
@@ -52,8 +52,15 @@ demo: venv demo-deps
 lint: venv
 	$(BIN)/ruff check src tests benchmarks
 
+# Hypothesis policy: `make test` (and CI, which runs it) uses the derandomized `ci` profile registered in
+# tests/support/hypothesis_profiles.py, so each run tries the same examples; `make fuzz` uses `fuzz`:
+# fresh seeds and 20x the examples, for the property tests only. Keep what fuzz finds as @example(...).
 test: venv system-deps lint
 	$(BIN)/python -m pytest
+
+FUZZ_TESTS = $(shell grep -rl --include='test_*.py' '^from hypothesis' tests 2>/dev/null)
+fuzz: venv
+	HYPOTHESIS_PROFILE=fuzz $(BIN)/python -m pytest $(FUZZ_TESTS)
 
 # Refresh the pinned versions CI installs (run after changing dependencies in pyproject.toml).
 lock:

@@ -1,4 +1,5 @@
-"""Fixtures shared across parts: one headless Chromium for every browser test of the session.
+"""Fixtures shared across parts: one headless Chromium for every browser test of the session, and the
+Hypothesis profile (``ci`` unless ``HYPOTHESIS_PROFILE=fuzz``; see tests/support/hypothesis_profiles.py).
 
 Playwright's sync API runs one event loop per process, so the report tests and the studio tests must
 share a single Playwright instance rather than each starting their own.
@@ -11,6 +12,10 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from tests.support import hypothesis_profiles
+
+# Loaded before any test module is imported, so every @settings(...) inherits the profile.
+hypothesis_profiles.register()
 
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",

@@ -131,3 +131,40 @@ def test_run_prints_no_terminal_escapes_from_the_model_or_the_instruction(tmp_pa
     assert proc.returncode == 0, proc.stderr
     assert "Do it" in proc.stdout and "think" in proc.stdout
     assert "\x1b" not in proc.stdout + proc.stderr and "\x07" not in proc.stdout + proc.stderr
+
+
+def _ocr_rule(tmp_path: Path) -> Path:
+    """The example rule with its first node read by OCR, so `verify` looks into the trace folder before
+    loading anything (to start the OCR models early)."""
+    text = (EXAMPLE / "rule.yaml").read_text(encoding="utf-8").replace("type: xml_text_match",
+                                                                       "type: ocr_match", 1)
+    rule = tmp_path / "ocr_rule.yaml"
+    rule.write_text(text, encoding="utf-8")
+    return rule
+
+
+@pytest.mark.parametrize("name", ["2.png", "2.xml", "actions.json", "react.json", "folder", "frames.json",
+                                  "frames.json image"])
+@pytest.mark.parametrize("rule_kind", ["ocr", "plain"])
+def test_a_looping_link_in_place_of_any_trace_file_is_a_clear_error(tmp_path: Path, runner: CliRunner,
+                                                                     name: str, rule_kind: str) -> None:
+    trace = tmp_path / "trace"
+    shutil.copytree(EXAMPLE / "trace", trace)
+    looping = trace / name
+    if name == "folder":
+        shutil.rmtree(trace)
+        looping = trace
+    elif name.startswith("frames.json"):
+        shutil.rmtree(trace)
+        trace = tmp_path / "frames.json"
+        looping = trace if name == "frames.json" else tmp_path / "shot.png"
+        trace.write_text(json.dumps([{"text": "a", "image": "shot.png"}]), encoding="utf-8")
+    looping.unlink(missing_ok=True)
+    looping.symlink_to(looping)
+    rule = _ocr_rule(tmp_path) if rule_kind == "ocr" else EXAMPLE / "rule.yaml"
+    result = runner.invoke(app, ["verify", str(rule), str(trace), "--json"])
+    assert result.exception is None or isinstance(result.exception, SystemExit), result.exception
+    assert result.exit_code == 2, result.output
+    message = " ".join(result.output.split())
+    assert f"{looping} is a symbolic link that loops" in message, message
+    assert "Traceback" not in result.output

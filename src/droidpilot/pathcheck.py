@@ -23,6 +23,8 @@ def file_problem(path: Path) -> str | None:
     link that loops"``, ``"is a FIFO (named pipe), not a regular file"`` ...), or None when nothing does."""
     try:
         info = path.stat()
+    except ValueError:  # the only one stat raises: an embedded NUL byte
+        return "has a NUL byte in its name (no file can be called that; check how the path was made)"
     except OSError as exc:
         if exc.errno == errno.ELOOP:
             return "is a symbolic link that loops (it points back to itself)"

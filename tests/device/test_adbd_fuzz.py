@@ -13,13 +13,14 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from tests.device.adbd_support import Front, read_exact, running_front
+from tests.support.hypothesis_profiles import examples
 
 from droidpilot.device.adbd.protocol import MAX_BLOCK, Conn, ProtocolError
 from droidpilot.device.adbd.shparse import ShSyntaxError, parse
 from droidpilot.device.adbd.sync import serve_sync
 from droidpilot.device.adbd.vfs import Vfs
 
-BOUNDED = settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+BOUNDED = settings(max_examples=examples(60), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 
 def _feed(data: bytes) -> tuple[Conn, socket.socket]:
@@ -128,7 +129,7 @@ PREFIXES = ["host:", "host-serial:simphone-1:", "host:transport:", "host:tport:s
             "host:transport-id:", "sync:", "tport:", ""]
 
 
-@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(60), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.sampled_from(PREFIXES), st.text(min_size=0, max_size=80).filter(lambda t: "kill" not in t))
 def test_the_live_server_frames_every_reply_and_keeps_serving(front: Front, prefix: str, rest: str) -> None:
     request = (prefix + rest).encode("utf-8")

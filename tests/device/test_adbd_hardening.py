@@ -33,17 +33,40 @@ def _open(front: Front, service: str) -> socket.socket:
     return s
 
 
-@pytest.mark.parametrize("mode", ["99999999999999999999", "-10"])
-def test_sync_send_with_an_out_of_range_mode_fails_and_keeps_the_session(front: Front, mode: str) -> None:
+def _push(s: socket.socket, spec: bytes) -> tuple[bytes, str]:
+    """SEND ``spec`` with two bytes of data; (OKAY or FAIL, the FAIL message)."""
+    s.sendall(b"SEND" + struct.pack("<I", len(spec)) + spec)
+    s.sendall(b"DATA" + struct.pack("<I", 2) + b"hi" + b"DONE" + struct.pack("<I", 0))
+    kind, length = read_exact(s, 4), struct.unpack("<I", read_exact(s, 4))[0]
+    return kind, read_exact(s, length).decode() if kind == b"FAIL" else ""
+
+
+@pytest.mark.parametrize("mode", ["99999999999999999999", "-10", "abc", "", "0x", "0o644", "0999", "1e3",
+                                  " 420", "+420", "420 ", "200000", "0x10000", "\u0664\u0662\u0660"])
+def test_sync_send_with_a_bad_mode_fails_and_keeps_the_session(front: Front, mode: str) -> None:
     with _open(front, "sync:") as s:
-        spec = f"/sdcard/Download/m.txt,{mode}".encode()
-        s.sendall(b"SEND" + struct.pack("<I", len(spec)) + spec)
-        s.sendall(b"DATA" + struct.pack("<I", 2) + b"hi" + b"DONE" + struct.pack("<I", 0))
-        assert read_exact(s, 4) == b"FAIL"
-        message = read_exact(s, struct.unpack("<I", read_exact(s, 4))[0]).decode()
-        assert "bad file mode" in message and mode in message
+        kind, message = _push(s, f"/sdcard/Download/m.txt,{mode}".encode())
+        assert kind == b"FAIL" and "bad file mode" in message and repr(mode) in message
+        assert "decimal, 0-prefixed octal or 0x hex" in message
         s.sendall(b"STAT" + struct.pack("<I", 7) + b"/sdcard")  # the session still answers
         assert read_exact(s, 4) == b"STAT"
+        s.sendall(b"QUIT" + bytes(4))
+
+
+@pytest.mark.parametrize(("mode", "perms"), [("33188", 0o644), ("0100644", 0o644), ("0x81ed", 0o755),
+                                             ("420", 0o644), ("0600", 0o600), ("0", 0)])
+def test_sync_send_reads_modes_as_strtoul_does(front: Front, mode: str, perms: int) -> None:
+    with _open(front, "sync:") as s:
+        assert _push(s, f"/sdcard/Download/m-{mode}.txt,{mode}".encode()) == (b"OKAY", "")
+        s.sendall(b"QUIT" + bytes(4))
+    node = front.server.phones[0].fs.stat(f"/sdcard/Download/m-{mode}.txt")
+    assert node.mode & 0o777 == perms
+
+
+def test_sync_send_without_a_mode_fails_as_adbd_does(front: Front) -> None:
+    with _open(front, "sync:") as s:
+        kind, message = _push(s, b"/sdcard/Download/nomode.txt")
+        assert kind == b"FAIL" and message.startswith("missing , in ID_SEND")
         s.sendall(b"QUIT" + bytes(4))
 
 

@@ -7,6 +7,7 @@ import json
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from tests.support.hypothesis_profiles import examples
 
 from droidpilot.device.sim.phone import KEYS, SimDevice
 from droidpilot.verify.frame import parse_ui_xml
@@ -26,7 +27,7 @@ event = st.one_of(
 )
 
 
-@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(30), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(seed=st.integers(0, 5), events=st.lists(event, min_size=1, max_size=25))
 def test_random_input_keeps_the_phone_consistent(seed: int, events: list[tuple]) -> None:
     dev = SimDevice(size=(W, H), seed=seed)

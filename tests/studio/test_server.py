@@ -125,8 +125,9 @@ def test_non_loopback_bind_needs_explicit_host_and_token(tmp_path: Any) -> None:
         assert status == 200
         status, _ = call(base, "/api/phones", headers={"Cookie": f"droidpilot_studio_token={exposed.token}"})
         assert status == 200
-        with pytest.raises(InvalidStatus, match="HTTP 403"), _ws(base, "phone1") as ws:
+        with pytest.raises(InvalidStatus, match="HTTP 401") as refused, _ws(base, "phone1") as ws:
             ws.recv(timeout=5)
+        assert "needs its token" in json.loads(refused.value.response.body)["error"]
         with _ws(base, "phone1", f"?token={exposed.token}") as ws:
             assert _hello(ws)
     finally:

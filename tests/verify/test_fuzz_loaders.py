@@ -14,6 +14,7 @@ import yaml
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from PIL import Image
+from tests.support.hypothesis_profiles import examples
 
 from droidpilot.errors import InputError
 from droidpilot.verify.checkers.base import registered_names
@@ -22,7 +23,7 @@ from droidpilot.verify.rule import Condition, Node, Task
 from droidpilot.verify.spec import load_rule_text
 from droidpilot.verify.trace import load_trace
 
-BOUNDED = settings(max_examples=60, deadline=None,
+BOUNDED = settings(max_examples=examples(60), deadline=None,
                    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
 
 SCALARS = st.one_of(st.none(), st.booleans(), st.integers(-10**6, 10**6),

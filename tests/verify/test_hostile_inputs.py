@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import math
+import re
 from pathlib import Path
 
 import pytest
@@ -14,6 +15,7 @@ from droidpilot import datalimits
 from droidpilot.cli import _discover, app
 from droidpilot.datalimits import MAX_DEPTH, DataLimitError, load_json_text
 from droidpilot.errors import InputError
+from droidpilot.verify.engine import verify
 from droidpilot.verify.examples import example_dir
 from droidpilot.verify.rule import Node
 from droidpilot.verify.spec import RuleError, load_rule_text
@@ -130,3 +132,111 @@ def test_verify_exits_2_not_1_on_a_deep_or_exploding_rule(runner: CliRunner, tmp
         res = runner.invoke(app, ["verify", str(rule), str(EXAMPLE / "trace"), "--json"])
         assert res.exit_code == 2, res.output
         assert "Traceback" not in res.output and "too large" in res.output
+
+
+RULE_TEXT = (EXAMPLE / "rule.yaml").read_text(encoding="utf-8")
+
+
+@pytest.mark.parametrize(("digits", "name"), [(5000, "r.yaml"), (401, "r.yaml"), (5000, "r.json"),
+                                              (400, "r.json")])
+def test_numbers_with_hundreds_of_digits_in_rules_are_refused_with_the_line(digits: int, name: str) -> None:
+    if name.endswith(".yaml"):
+        text = RULE_TEXT.replace("score: 5", "score: 1" + "0" * (digits - 1))
+        line = RULE_TEXT[:RULE_TEXT.index("score: 5")].count("\n") + 1
+    else:
+        text = '{"task_id": "t",\n "nodes": [{"id": "a", "score": 1' + "0" * (digits - 1) + "}]}"
+        line = 2
+    with pytest.raises(RuleError) as info:  # was a ValueError (int parsing) or OverflowError (score)
+        load_rule_text(text, name)
+    message = str(info.value)
+    assert f"{name}:{line}: too large: a number with {digits:,} digits" in message
+    assert "write a smaller number, or quote it if it is text" in message
+
+
+def test_long_numbers_written_as_text_and_large_finite_numbers_still_load() -> None:
+    keyword = "9" * 5000
+    quoted = RULE_TEXT.replace('any: ["Added to cart"]', f'any: ["{keyword}"]').replace("score: 5",
+                                                                                         "score: 1.0e+300")
+    task = load_rule_text(quoted, "r.yaml")
+    assert task.node("cart_confirmed").condition.params["any"] == [keyword]
+    assert task.node("finished").score == 1e300
+    big = load_rule_text(RULE_TEXT.replace("score: 5", "score: 1" + "0" * 299), "r.yaml")
+    assert big.node("finished").score == 1e299
+
+
+@pytest.mark.parametrize("number", ["1e400", "-2E+308", "1.5e999"])
+def test_json_numbers_beyond_a_float_are_refused(tmp_path: Path, number: str) -> None:
+    rule = '{"task_id": "t", "nodes": [{"id": "a", "score": ' + number + "}]}"
+    with pytest.raises(RuleError, match=f"r.json:1: too large: {re.escape(number)} is beyond the range"):
+        load_rule_text(rule, "r.json")
+    path = tmp_path / "trace.json"
+    path.write_text('[{"text": "a",\n  "ui": {"x": ' + number + "}}]", encoding="utf-8")
+    with pytest.raises(InputError, match=f"trace.json: line 2: {re.escape(number)} is beyond the range"):
+        load_trace(path)  # was silently read as infinity
+
+
+def test_json_numbers_near_the_limits_still_load(tmp_path: Path) -> None:
+    path = tmp_path / "trace.json"
+    path.write_text('[{"text": "1e400", "ui": {"a": 1e-400, "b": 1.7e308, "c": ' + "9" * 300 + "}}]",
+                    encoding="utf-8")
+    ui = load_trace(path).frames[0].ui
+    assert (ui["a"], ui["b"], ui["c"]) == (0.0, 1.7e308, int("9" * 300))
+
+
+def test_a_5000_digit_action_index_is_refused_with_the_line(tmp_path: Path) -> None:
+    folder = _folder(tmp_path, [{"type": "click", "action_index": 1}])
+    text = (folder / "actions.json").read_text().replace('"action_index": 1', '"action_index": ' + "9" * 5000)
+    (folder / "actions.json").write_text(text)
+    with pytest.raises(InputError, match=r"actions\.json: line 1: a number with 5,000 digits"):
+        load_trace(folder)
+
+
+def test_scores_beyond_a_float_built_in_python_are_value_errors_not_overflow() -> None:
+    with pytest.raises(ValueError, match="expected a finite number, not a whole number of about 400 digits"):
+        Node(id="n", score=10**400)
+    with pytest.raises(ValueError, match="not a whole number of about 5,000 digits"):
+        Node(id="n", score=10**5000)  # repr() of it would raise: more than 4,300 digits
+
+
+@pytest.mark.parametrize(("text", "key"), [
+    ('[{"text": "a", "text": "b"}]', "text"),
+    ('{"frames": [{"ui": {"x": 1, "y": 2, "x": 3}}], "task_description": "t"}', "x"),
+])
+def test_a_key_given_twice_in_a_json_trace_is_refused(tmp_path: Path, text: str, key: str) -> None:
+    path = tmp_path / "trace.json"
+    path.write_text(text, encoding="utf-8")  # json.loads kept the later value without a word
+    with pytest.raises(InputError, match=f"trace.json: key '{key}' is given twice in one object"):
+        load_trace(path)
+
+
+def test_a_key_given_twice_in_actions_json_is_refused(tmp_path: Path) -> None:
+    folder = _folder(tmp_path, [{"type": "click", "action_index": 1}])
+    text = (folder / "actions.json").read_text().replace('"type": "click"', '"type": "click", "type": "done"')
+    (folder / "actions.json").write_text(text)
+    with pytest.raises(InputError, match=r"actions\.json: key 'type' is given twice in one object"):
+        load_trace(folder)
+    assert load_json_text('{"a": {"k": 1}, "b": {"k": 2}}') == {"a": {"k": 1}, "b": {"k": 2}}
+
+
+def test_scores_that_add_up_beyond_a_float_are_refused() -> None:
+    text = RULE_TEXT.replace("score: 5", "score: 1.7e+308").replace(
+        "name: Tap Add to cart\n", "name: Tap Add to cart\n    score: 1.7e+308\n")
+    with pytest.raises(RuleError, match=r"node 'finished': the scores add up to more than 1\.8e\+308"):
+        load_rule_text(text, "r.yaml")  # total_score and max_score were printed as Infinity (not JSON)
+    task = load_rule_text(RULE_TEXT, "r.yaml")
+    task.node("finished").score = task.node("add_to_cart").score = 1.7e308
+    with pytest.raises(InputError, match="the node scores add up beyond a float's range"):
+        verify(task, load_trace(EXAMPLE / "trace"))
+    task.node("add_to_cart").score = 1.0
+    assert verify(task, load_trace(EXAMPLE / "trace")).total_score > 1e308
+
+
+@pytest.mark.parametrize("kind", ["devzero", "loop"])
+def test_an_icon_path_that_is_no_image_file_is_named_for_what_it_is(tmp_path: Path, kind: str) -> None:
+    icon = tmp_path / "icon.png"
+    icon.symlink_to("/dev/zero" if kind == "devzero" else icon)
+    rule = load_rule_text("task_id: t\nnodes:\n  - id: a\n    condition: {type: icons_match, params: {any: ["
+                          f"'{icon}']}}}}\n", str(tmp_path / "r.yaml"))
+    expected = "is a character device" if kind == "devzero" else "is a symbolic link that loops"
+    with pytest.raises(InputError, match=f"icon '.*icon.png': .*icon.png {expected}"):  # was "no such file"
+        verify(rule, load_trace(EXAMPLE / "trace"))

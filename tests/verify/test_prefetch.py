@@ -52,3 +52,21 @@ def test_a_trace_without_screenshots_or_not_a_folder_reads_none(tmp_path) -> Non
 def test_unreadable_inputs_are_left_to_the_loaders(tmp_path) -> None:
     assert not needs_ocr(tmp_path / "missing.yaml", tmp_path)
     assert not needs_ocr(tmp_path, tmp_path)  # a folder given as the rule
+
+
+@pytest.mark.parametrize("looping", ["2.png", "1.xml", "actions.json", "react.json"])
+def test_a_looping_link_in_the_trace_is_skipped_not_raised(tmp_path, looping) -> None:
+    folder = _trace(tmp_path, *(n for n in ("1.png", "2.png", "actions.json") if n != looping))
+    (folder / looping).symlink_to(folder / looping)
+    # the guess goes on from the other files (1.png is a screenshot); the loader reports the loop
+    assert needs_ocr(_rule(tmp_path, OCR_ONLY), folder)
+
+
+def test_a_looping_trace_folder_or_rule_and_nul_bytes_are_a_no(tmp_path) -> None:
+    rule = _rule(tmp_path, OCR_ONLY)
+    loop = tmp_path / "loop"
+    loop.symlink_to(loop)
+    assert not needs_ocr(rule, loop)
+    assert not needs_ocr(loop, _trace(tmp_path, "1.png"))
+    assert not needs_ocr(Path(f"{rule}\0x"), tmp_path / "trace")
+    assert not needs_ocr(rule, Path(f"{tmp_path}/trace\0x"))

@@ -1,27 +1,31 @@
-"""The lazy search agrees with a brute-force enumeration of every assignment of milestones to events.
+"""The lazy search agrees with a brute-force enumeration of every assignment of milestones to events
+(tests/support/milestone_brute_force.py, written from the definition alone): the verdict, and also every
+event the result reports (reached nodes, enabling events, the witness or best partial path, the reason).
 
-The brute force is written here from the definition alone: event 2i is frame i's screen, 2i+1 its action;
-a node with a condition may sit at an event where its condition holds, after all its deps (or, without
-deps, after at least one next-parent); a node without a condition sits exactly at the event its parents
-enable it (the latest dep, or the event of one next-parent; roots at -1). The verdict holds when one
-assignment places the success targets.
+Budgets follow the Hypothesis profile (tests/support/hypothesis_profiles.py): CI replays fixed examples,
+``make fuzz`` explores. Every failure found so far is kept below as an ``@example``.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
+from tests.support.hypothesis_profiles import examples
+from tests.support.milestone_brute_force import KINDS, Truth, brute_force
 
 from droidpilot.verify.checkers.base import CheckResult, ConditionChecker, Verdict, register_condition
 from droidpilot.verify.engine import Oracle, prepare_conditions, prepare_options, task_graph, verify
 from droidpilot.verify.frame import Frame
+from droidpilot.verify.result import VerifyResult
 from droidpilot.verify.rule import Condition, Node, Success, Task
-from droidpilot.verify.search import sweep
+from droidpilot.verify.search import describe_event, sweep
 
-KINDS = ("screen", "action")
 CALLS: list[tuple[str, int, str]] = []
+Problem = tuple[Task, list[Frame]]
+# (id, deps, next, pins or None for no condition)
+Shape = tuple[str, list[str], list[str], tuple[str, ...] | None]
 
 
 @register_condition("t_prop")
@@ -40,9 +44,24 @@ class TruthTable(ConditionChecker):
         return CheckResult(Verdict(value), "t_prop", event)
 
 
+def make_problem(shapes: list[Shape], truth: list[dict[str, dict[str, str]]], success: Success | None,
+                 scores: dict[str, int] | None = None) -> Problem:
+    """A rule of ``t_prop`` nodes and frames carrying their truth table."""
+    nodes = [Node(id=i, deps=deps, next=nexts, score=(scores or {}).get(i, 1),
+                  condition=None if pins is None else
+                  Condition(type="t_prop", params={"node": i, "pins": list(pins)}))
+             for i, deps, nexts, pins in shapes]
+    frames = [Frame(index=f, ui={"truth": table}) for f, table in enumerate(truth)]
+    return Task(task_id="prop", nodes=nodes, success=success), frames
+
+
+def all_yes(ids: list[str], n_frames: int) -> list[dict[str, dict[str, str]]]:
+    return [{i: dict.fromkeys(KINDS, "yes") for i in ids} for _ in range(n_frames)]
+
+
 @st.composite
-def problems(draw: st.DrawFn) -> tuple[Task, list[Frame]]:
-    n = draw(st.integers(1, 5))
+def problems(draw: st.DrawFn) -> Problem:
+    n = draw(st.integers(1, 6))
     n_frames = draw(st.integers(0, 3))
     ids = [f"n{i}" for i in range(n)]
     deps: dict[str, list[str]] = {i: [] for i in ids}
@@ -55,166 +74,178 @@ def problems(draw: st.DrawFn) -> tuple[Task, list[Frame]]:
         if shape in ("next", "both"):
             for parent in draw(st.lists(st.sampled_from(earlier), min_size=1, max_size=3, unique=True)):
                 nexts[parent].append(ids[i])
-    has_cond = {i: draw(st.booleans()) or draw(st.booleans()) for i in ids}
+    many_conditionless = draw(st.booleans())  # pass-through chains, where OR-joins wait on parents
+    has_cond = {i: draw(st.booleans()) or (not many_conditionless and draw(st.booleans())) for i in ids}
     pins = {i: draw(st.sampled_from([("screen",), ("action",), ("screen", "action")])) for i in ids}
-    verdicts = st.sampled_from(["yes", "no", "no", "undecided"])
+    # mostly-no traces exercise failures; mostly-yes ones the joins where several parents hold
+    verdicts = st.sampled_from(draw(st.sampled_from([("yes", "no", "no", "undecided"),
+                                                     ("yes", "yes", "yes", "no")])))
     truth = [{i: {k: draw(verdicts) for k in KINDS} for i in ids} for _ in range(n_frames)]
     success_kind = draw(st.sampled_from(["sinks", "any_of", "all_of"]))
     success = None
     if success_kind != "sinks":
         chosen = draw(st.lists(st.sampled_from(ids), min_size=1, max_size=3, unique=True))
         success = Success(**{success_kind: chosen})
-    nodes = [Node(id=i, deps=deps[i], next=nexts[i], score=draw(st.integers(1, 20)),
-                  condition=Condition(type="t_prop", params={"node": i, "pins": list(pins[i])})
-                  if has_cond[i] else None) for i in ids]
-    task = Task(task_id="prop", nodes=nodes, success=success)
-    frames = [Frame(index=f, ui={"truth": truth[f]}) for f in range(n_frames)]
-    return task, frames
+    scores = {i: draw(st.integers(1, 20)) for i in ids}
+    shapes = [(i, deps[i], nexts[i], pins[i] if has_cond[i] else None) for i in ids]
+    return make_problem(shapes, truth, success, scores)
 
 
-def brute_force(task: Task, frames: list[Frame], optimistic: bool) -> tuple[bool, dict[str, int | None]]:
-    """Enumerate every valid assignment (nodes are listed in an order where parents come first)."""
-    ids = [n.id for n in task.nodes]
-    nodes = {n.id: n for n in task.nodes}
-    or_parents = {i: [p.id for p in task.nodes if i in p.next] for i in ids}
-    n_events = 2 * len(frames)
+# Found on a fresh clone: n2 passes through from n0 (frame 0 screen) or n1 (frame 0 action); n0 cannot
+# change the verdict, so the search skipped it and placed n2 at n1's event.
+SKIPPED_EARLIER_PARENT = make_problem(
+    [("n0", [], ["n2"], ("screen",)), ("n1", [], ["n2"], ("action",)), ("n2", [], [], None)],
+    all_yes(["n0", "n1", "n2"], 2), Success(any_of=["n1"]))
+# The same with a failing verdict: n2 and its child n3 were reported, n3 "never met" after n1's event.
+SKIPPED_PARENT_ON_FAILURE = make_problem(
+    [("n0", [], ["n2"], ("screen",)), ("n1", [], ["n2"], ("action",)), ("n2", [], ["n3"], None),
+     ("n3", [], [], ("screen",)), ("n4", ["n1"], [], ("screen",))],
+    [{**t, "n3": {"screen": "no", "action": "no"}, "n4": {"screen": "no", "action": "no"}}
+     for t in all_yes(["n0", "n1", "n2"], 2)], Success(any_of=["n4"]))
 
-    def holds(node: str, event: int) -> bool:
-        cond = nodes[node].condition
-        if event < 0 or (event % 2 == 0 and "screen" not in cond.params["pins"]):
-            return False
-        if event % 2 == 1 and "action" not in cond.params["pins"]:
-            return False
-        value = frames[event // 2].ui["truth"][node][KINDS[event % 2]]
-        return value == "yes" or (optimistic and value == "undecided")
+# Found by the extended comparison: roots n2-n4 cannot change the verdict and were never checked, yet a
+# failing verdict called them "never met" (they hold at frame 0 screen).
+UNFOLLOWED_ROOTS_ON_FAILURE = make_problem(
+    [("n0", [], [], ("screen",)), ("n1", [], [], None), ("n2", [], [], ("screen",)),
+     ("n3", [], [], ("screen",)), ("n4", [], [], ("screen",))],
+    [{**all_yes(["n1", "n2", "n3", "n4"], 1)[0], "n0": {"screen": "no", "action": "yes"}}],
+    Success(any_of=["n0"]))
 
-    def allowed(node: str, event: int, at: dict[str, int | None]) -> bool:
-        has_cond = nodes[node].condition is not None
-        if has_cond and not holds(node, event):
-            return False
-        parents = nodes[node].deps
-        if parents:
-            if any(at[p] is None for p in parents):
-                return False
-            latest = max(at[p] for p in parents)  # type: ignore[type-var]
-            return latest < event if has_cond else event == latest
-        if or_parents[node]:
-            times = [at[p] for p in or_parents[node] if at[p] is not None]
-            return any(t < event for t in times) if has_cond else event in times
-        return True if has_cond else event == -1
+# Found while reviewing the fix: n3 waits at n1's event (frame 0 screen) for n2 to settle; once n2
+# passes through at frame 0 action, n3 was placed there too instead of at n1's earlier event.
+DEFERRED_JOIN = make_problem(
+    [("n0", [], ["n2", "n4"], ("action",)), ("n1", [], ["n3", "n4"], ("screen",)), ("n2", [], ["n3"], None),
+     ("n3", [], [], None), ("n4", [], [], ("screen",))],
+    [{**t, "n4": {"screen": "no", "action": "no"}} for t in all_yes(["n0", "n1", "n2", "n3"], 2)],
+    Success(any_of=["n4"]))
 
-    valid: list[dict[str, int | None]] = []
 
-    def assign(k: int, at: dict[str, int | None]) -> None:
-        if k == len(ids):
-            valid.append(dict(at))
-            return
-        node = ids[k]
-        for event in [None, *range(-1, n_events)]:
-            if event is None or allowed(node, event, at):
-                at[node] = event
-                assign(k + 1, at)
-        del at[node]
+def _event_of(match: Any) -> int:
+    return 2 * match.frame + KINDS.index(match.event)
 
-    assign(0, {})
+
+def check_statuses(task: Task, result: VerifyResult, truth: Truth) -> None:
+    """Each node's reported state and events say what the brute force says."""
+    assert [s.node for s in result.nodes] and {s.node for s in result.nodes} == {n.id for n in task.nodes}
+    for status in result.nodes:
+        node, want, enabling = status.node, truth.earliest[status.node], truth.enabling[status.node]
+        if status.state == "reached":
+            assert status.event == want, f"{node}: search says {status.event}, brute force {want}"
+        elif status.state == "never met":
+            assert want is None, f"{node}: reported never met, brute force reaches it at {want}"
+            assert status.enabled_after == enabling, f"{node}: enabled after {status.enabled_after}"
+        elif status.state == "not enabled":
+            assert enabling is None, f"{node}: reported not enabled, brute force enables it at {enabling}"
+        else:
+            assert status.state == "not needed", status.state
+            assert status.enabled_after in (None, enabling), f"{node}: enabled after {status.enabled_after}"
+        assert status.state != "not needed" or result.ok or node not in result.success_targets, \
+            f"failing verdict, but open target {node} was not followed to the end"
+
+
+def check_path(task: Task, result: VerifyResult, truth: Truth) -> None:
+    """The witness (or best partial path) is a valid assignment at the nodes' earliest events, in time
+    order, scored as its nodes, and the reason quotes those events."""
+    events = {m.node: _event_of(m) for m in result.matched}
+    events.update(dict.fromkeys(result.conditionless_witness, -1))
+    times = [_event_of(m) for m in result.matched]
+    assert times == sorted(times), "the path is not in time order"
+    for node_id, event in events.items():
+        want = truth.earliest[node_id]
+        assert event == want, f"{node_id} at {event}, brute force {want}"
+    by_id = {n.id: n for n in task.nodes}
+    for node_id, event in events.items():
+        node = by_id[node_id]
+        strict = node.condition is not None
+        if node.deps:
+            assert all(d in events for d in node.deps), f"{node_id}: a dep is missing from the path"
+            latest = max(events[d] for d in node.deps)
+            assert latest < event if strict else latest == event
+        elif parents := [p.id for p in task.nodes if node_id in p.next]:
+            on_path = [events[p] for p in parents if p in events]
+            assert any(t < event if strict else t == event for t in on_path), f"{node_id}: unjustified"
+        else:
+            assert strict or event == -1
+    assert result.total_score == sum(by_id[n].score for n in events)
+    if result.ok or result.frame_count:  # a failure without frames says just that
+        for node_id in events:
+            assert f"{node_id} ({describe_event(events[node_id])})" in result.reason
     mode, targets = task.success_targets()
-
-    def succeeds(at: dict[str, int | None]) -> bool:
-        hit = [at[t] is not None for t in targets]
-        return any(hit) if mode == "any" else all(hit)
-
-    ok = any(succeeds(a) for a in valid)
-    earliest = {i: min((a[i] for a in valid if a[i] is not None), default=None) for i in ids}
-    return ok, earliest
+    if result.ok:
+        hit = [t for t in targets if t in events]
+        assert hit if mode == "any" else set(hit) == set(targets)
+        if mode == "any":
+            first = min(e for e in (truth.earliest[t] for t in targets) if e is not None)
+            assert min(events[t] for t in hit) == first
 
 
-def _events(result: Any) -> dict[str, int]:
-    return {s.node: s.event for s in result.nodes if s.state == "reached"}
-
-
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=examples(200))
 @given(problems())
-def test_lazy_search_matches_brute_force(problem: tuple[Task, list[Frame]]) -> None:
+@example(SKIPPED_EARLIER_PARENT)
+@example(SKIPPED_PARENT_ON_FAILURE)
+@example(UNFOLLOWED_ROOTS_ON_FAILURE)
+@example(DEFERRED_JOIN)
+def test_lazy_search_matches_brute_force(problem: Problem) -> None:
     task, frames = problem
     CALLS.clear()
     result = verify(task, frames)
-    ok, earliest = brute_force(task, frames, optimistic=False)
-    optimistic_ok, _ = brute_force(task, frames, optimistic=True)
-    assert result.ok == ok
-    assert result.manual_review_needed == (not ok and optimistic_ok)
+    truth = brute_force(task, frames)
+    assert result.ok == truth.ok
+    assert result.manual_review_needed == (not truth.ok and brute_force(task, frames, optimistic=True).ok)
     assert len(CALLS) == len(set(CALLS)), "a (node, frame, event) was evaluated twice"
     assert result.checker_calls == len(CALLS)
-    reached = _events(result)
-    for node, event in reached.items():
-        assert earliest[node] == event, f"{node}: search says {event}, brute force {earliest[node]}"
-    mode, targets = task.success_targets()
-    if ok:
-        hit = [t for t in targets if t in reached]
-        assert hit if mode == "any" else set(hit) == set(targets)
-        if mode == "any":
-            witness_target = next(m.node for m in reversed(result.matched) if m.node in targets) \
-                if result.matched else hit[0]
-            first = min(e for e in (earliest[t] for t in targets) if e is not None)
-            assert reached[witness_target] == first
-    else:
-        for node, event in earliest.items():  # a failing search ran to the end of the trace
-            if node in reached:
-                assert event == reached[node]
+    check_statuses(task, result, truth)
+    check_path(task, result, truth)
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=examples(150))
 @given(problems())
-def test_exhaustive_sweep_finds_every_earliest_event(problem: tuple[Task, list[Frame]]) -> None:
+@example(SKIPPED_EARLIER_PARENT)
+@example(SKIPPED_PARENT_ON_FAILURE)
+@example(UNFOLLOWED_ROOTS_ON_FAILURE)
+@example(DEFERRED_JOIN)
+def test_exhaustive_sweep_finds_every_earliest_event(problem: Problem) -> None:
     task, frames = problem
     conditions = prepare_conditions(task, "")
     graph = task_graph(task, conditions)
     oracle = Oracle(frames, conditions, prepare_options(None, task))
     outcome = sweep(graph, 2 * len(frames), oracle, exhaustive=True)
-    _, earliest = brute_force(task, frames, optimistic=False)
-    assert outcome.earliest == {n: e for n, e in earliest.items() if e is not None}
+    truth = brute_force(task, frames)
+    assert outcome.earliest == {n: e for n, e in truth.earliest.items() if e is not None}
+    unmet = {n for n, e in truth.earliest.items() if e is None}
+    assert outcome.followed == unmet
+    assert outcome.enabled == {n: truth.enabling[n] for n in unmet
+                               if truth.enabling[n] is not None and task.node(n).condition is not None}
 
 
-@settings(max_examples=100, deadline=None)
-@given(problems())
-def test_witness_is_a_valid_assignment(problem: tuple[Task, list[Frame]]) -> None:
-    task, frames = problem
+def test_skipped_parent_leaves_the_pass_through_node_unreported() -> None:
+    task, frames = SKIPPED_EARLIER_PARENT
     result = verify(task, frames)
-    if not result.ok:
-        return
-    events = {m.node: 2 * m.frame + (0 if m.event == "screen" else 1) for m in result.matched}
-    events.update({n: -1 for n in result.conditionless_witness})
-    times = [events[m.node] for m in result.matched]
-    assert times == sorted(times), "the witness is not in time order"
-    nodes = {n.id: n for n in task.nodes}
-    for node_id, event in events.items():
-        node = nodes[node_id]
-        if node.condition is not None:
-            kind = "screen" if event % 2 == 0 else "action"
-            assert frames[event // 2].ui["truth"][node_id][kind] == "yes"
-        if node.deps:
-            assert all(d in events and events[d] <= event for d in node.deps)
-            if node.condition is not None:
-                assert all(events[d] < event for d in node.deps)
-        else:
-            parents = [p for p in task.nodes if node_id in p.next]
-            if parents:
-                assert any(p.id in events and events[p.id] <= event for p in parents)
+    states = {s.node: (s.state, s.event) for s in result.nodes}
+    assert result.ok and states["n1"] == ("reached", 1)
+    assert states["n2"] == ("not needed", None), "n2 holds at frame 0 screen (through n0), not at n1's event"
+    task, frames = SKIPPED_PARENT_ON_FAILURE
+    result = verify(task, frames)
+    states = {s.node: (s.state, s.event) for s in result.nodes}
+    assert not result.ok and states["n4"] == ("never met", None)
+    assert states["n2"][0] == states["n3"][0] == "not needed"
+    task, frames = DEFERRED_JOIN
+    states = {s.node: (s.state, s.event) for s in verify(task, frames).nodes}
+    assert states["n3"] == ("reached", 0) and states["n2"] == ("reached", 1)  # n3 through n1, not n2
 
 
-def _chain(n_nodes: int, n_frames: int, last_holds: bool) -> tuple[Task, list[Frame]]:
+def _chain(n_nodes: int, n_frames: int, last_holds: bool) -> Problem:
     """A next-chain; node k holds at frames 3k and 3k+1, on the event kind it pins to."""
     ids = [f"c{i}" for i in range(n_nodes)]
-    nodes = [Node(id=i, next=[ids[k + 1]] if k + 1 < n_nodes else [],
-                  condition=Condition(type="t_prop", params={"node": i, "pins": [KINDS[k % 2]]}))
-             for k, i in enumerate(ids)]
 
     def value(k: int, f: int) -> str:
         holds = f in (3 * k, 3 * k + 1) and (last_holds or k + 1 < n_nodes)
         return "yes" if holds else "no"
 
-    frames = [Frame(index=f, ui={"truth": {i: {kind: value(k, f) for kind in KINDS}
-                                           for k, i in enumerate(ids)}}) for f in range(n_frames)]
-    return Task(nodes=nodes), frames
+    shapes: list[Shape] = [(i, [], [ids[k + 1]] if k + 1 < n_nodes else [], (KINDS[k % 2],))
+                           for k, i in enumerate(ids)]
+    truth = [{i: {kind: value(k, f) for kind in KINDS} for k, i in enumerate(ids)} for f in range(n_frames)]
+    return make_problem(shapes, truth, None)
 
 
 def test_chain_checker_calls_stay_within_frames_plus_nodes() -> None:

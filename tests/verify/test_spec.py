@@ -145,6 +145,16 @@ def test_numbers_given_for_text_fields_are_read_as_text() -> None:
     assert task.task_id == "2024" and task.nodes[0].id == "7"
 
 
+def test_numeric_ids_can_be_referred_to_as_written() -> None:
+    # the id was read as text but deps: [7] was "not a list of node ids"
+    task = load_rule_text("nodes:\n  - id: 7\n    next: [8]\n  - id: 8\n  - id: c\n    deps: [7, 8]\n"
+                          "success: {all_of: [c, 8]}\n")
+    assert task.node("c").deps == ["7", "8"] and task.nodes[0].next == ["8"]
+    assert task.success_targets() == ("all", ["c", "8"])
+    with pytest.raises(RuleError, match="'deps' must be a list of node ids"):
+        load_rule_text("nodes:\n  - id: a\n  - id: b\n    deps: [true]\n")
+
+
 def test_no_success_means_sinks() -> None:
     task = load_rule_text("nodes:\n  - id: a\n    next: [b, c]\n  - id: b\n  - id: c\n")
     assert task.success_targets() == ("any", ["b", "c"])

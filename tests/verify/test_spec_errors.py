@@ -243,7 +243,7 @@ def test_score_must_be_a_number_and_deps_a_list() -> None:
             score: high
           - id: b
             deps: a
-            next: [1]
+            next: [true]
         """)
     assert [(p.line, p.node) for p in problems] == [(3, "a"), (5, "b"), (6, "b")]
     assert problems[0].message == "score must be a number, not 'high'"

@@ -24,6 +24,9 @@ def studio(
     adb_host: str = typer.Option("127.0.0.1", "--adb-host", help="Host of the adb server."),
     out: Path = typer.Option(Path("studio-runs"), "--out", help="Where recordings and agent runs go."),
     seed: int = typer.Option(0, "--seed", help="SimPhone seed."),
+    allow_host: list[str] = typer.Option([], "--allow-host", help="Another Host name the studio answers "
+                                         "to (NAME for any port, NAME:PORT for one; repeatable), when "
+                                         "it is served behind a proxy or another name."),
 ) -> None:
     """Start the studio and print its URL (Ctrl-C stops it)."""
     with guard():
@@ -35,7 +38,7 @@ def studio(
             raise InputError(f"--port must be from 0 to 65535, got {port}")
         phones = make_phones(devices, device, adb_host=adb_host, adb_port=adb_port, seed=seed)
         the_studio = create_studio(phones, host=host or "127.0.0.1", port=port,
-                                   explicit_host=host is not None, out_root=out)
+                                   explicit_host=host is not None, out_root=out, allow_hosts=allow_host)
         console.print(f"droidpilot studio: [bold]{escape(the_studio.url)}[/]  ({len(phones)} phone(s); "
                       f"Ctrl-C stops it)", soft_wrap=True)
         if the_studio.token:

@@ -1,59 +1,51 @@
 """The studio's ASGI app (Starlette): pages, the JSON API, and one WebSocket per viewer of a phone.
 
 Every error is a JSON ``{"error": message}`` with a meaningful status (400 bad input, 404 unknown,
-409 conflict, 415 not JSON); blocking device and file work runs in worker threads.
+405 wrong method, 409 conflict, 413 too large, 415 not JSON); an unexpected failure is logged with its
+traceback and answered 500 with a message that leaks none of it. Blocking device and file work runs in
+worker threads.
 """
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
-import json
+import logging
 from collections.abc import AsyncIterator, Awaitable, Callable
 from pathlib import Path
 from typing import Any
 
 from starlette.applications import Starlette
 from starlette.concurrency import run_in_threadpool
+from starlette.exceptions import HTTPException
 from starlette.requests import Request
 from starlette.responses import FileResponse, JSONResponse, Response
 from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
-from starlette.websockets import WebSocket, WebSocketDisconnect
+from starlette.websockets import WebSocket
 
 from droidpilot.errors import DroidpilotError
 from droidpilot.studio import review
 from droidpilot.studio.errors import NotFound, StudioError
+from droidpilot.studio.inputs import read_body, shown, text_field, text_path
 from droidpilot.studio.phone import PhoneSession
 from droidpilot.studio.recording import save_as_task
+from droidpilot.studio.viewer import UNKNOWN_PHONE, refuse_socket, serve_viewer
 
 STATIC = Path(__file__).parent / "static"
-MAX_BODY = 1 << 20
 Handler = Callable[[Request], Awaitable[Any]]
+log = logging.getLogger(__name__)
 
 
 def _error(exc: StudioError) -> JSONResponse:
     return JSONResponse({"error": str(exc)}, status_code=exc.status)
 
 
-async def _body(request: Request) -> dict[str, Any]:
-    """The request's JSON object (StudioError for anything else)."""
-    if request.headers.get("content-type", "").split(";")[0].strip() != "application/json":
-        raise _NotJson("send the request body as JSON (Content-Type: application/json)")
-    raw = await request.body()
-    if len(raw) > MAX_BODY:
-        raise StudioError(f"the request body is larger than {MAX_BODY} bytes")
-    try:
-        data = json.loads(raw or b"null")
-    except (json.JSONDecodeError, UnicodeDecodeError) as exc:
-        raise StudioError(f"malformed JSON in the request body: {exc}") from None
-    if not isinstance(data, dict):
-        raise StudioError(f"the request body must be a JSON object, got {type(data).__name__}")
-    return data
-
-
-class _NotJson(StudioError):
-    status = 415
+def unexpected(request: Request, exc: BaseException) -> JSONResponse:
+    """A failure nobody foresaw: logged with its traceback, answered 500 without it."""
+    log.error("studio: %s %s failed", request.method, request.url.path, exc_info=exc)
+    return JSONResponse({"error": f"the studio failed on {request.method} {shown(request.url.path)} "
+                                  f"({type(exc).__name__}); the details are in the studio's log"},
+                        status_code=500)
 
 
 def api(handler: Callable[..., Awaitable[Any]]) -> Handler:
@@ -62,13 +54,34 @@ def api(handler: Callable[..., Awaitable[Any]]) -> Handler:
     async def endpoint(request: Request) -> Response:
         try:
             result = await handler(request)
+            return result if isinstance(result, Response) else JSONResponse(result)
         except StudioError as exc:
             return _error(exc)
         except DroidpilotError as exc:  # bad input met deeper down (a task file, a rule, a device)
             return JSONResponse({"error": str(exc)}, status_code=400)
-        return result if isinstance(result, Response) else JSONResponse(result)
+        except Exception as exc:  # answered as JSON, logged with the traceback
+            return unexpected(request, exc)
 
     return endpoint
+
+
+async def _http_error(request: Request, exc: Exception) -> Response:
+    """Starlette's own 404 (no such route, no such static file) and 405, as JSON."""
+    assert isinstance(exc, HTTPException)
+    if exc.status_code == 405:
+        allowed = exc.headers.get("Allow", "") if exc.headers else ""
+        message = (f"{request.method} is not allowed on {shown(request.url.path)}; "
+                   f"use {allowed or 'another method'}")
+    elif exc.status_code == 404:
+        message = f"no such page or API call: {request.method} {shown(request.url.path)}"
+    else:
+        message = str(exc.detail)
+    return JSONResponse({"error": message}, status_code=exc.status_code, headers=exc.headers)
+
+
+async def _server_error(request: Request, exc: Exception) -> Response:
+    """What escaped every handler (a page, a static file): the same JSON 500 as the API's."""
+    return unexpected(request, exc)
 
 
 def build_app(sessions: dict[str, PhoneSession]) -> Starlette:
@@ -77,7 +90,7 @@ def build_app(sessions: dict[str, PhoneSession]) -> Starlette:
     def session_of(request: Request | WebSocket) -> PhoneSession:
         pid = request.path_params["pid"]
         if pid not in sessions:
-            raise NotFound(f"unknown phone {pid!r}; the studio has: {', '.join(sessions) or 'none'}")
+            raise NotFound(f"unknown phone {shown(pid)}; the studio has: {', '.join(sessions) or 'none'}")
         return sessions[pid]
 
     async def page(request: Request) -> Response:
@@ -96,38 +109,39 @@ def build_app(sessions: dict[str, PhoneSession]) -> Starlette:
         return session_of(request).status()
 
     async def control(request: Request) -> Any:
-        session, body = session_of(request), await _body(request)
+        session, body = session_of(request), await read_body(request)
         what = body.get("action", "take")
         if what == "take":
-            session.take_control(body.get("client"))
+            session.take_control(text_field(body, "client"))
         elif what == "release":
-            session.release(body.get("client"))
+            session.release(text_field(body, "client"))
         else:
-            raise StudioError(f"unknown control action {what!r}; use take or release")
+            raise StudioError(f"unknown control action {shown(what)}; use take or release")
         return session.status()
 
     async def operate(request: Request) -> Any:
-        session, body = session_of(request), await _body(request)
+        session, body = session_of(request), await read_body(request)
         return await run_in_threadpool(session.operate, body.get("client"), body)
 
     async def record(request: Request) -> Any:
-        session, body = session_of(request), await _body(request)
+        session, body = session_of(request), await read_body(request)
         if request.path_params["what"] == "start":
             return await run_in_threadpool(session.start_recording, body.get("client"),
-                                           body.get("instruction"), str(body.get("app_name") or ""))
+                                           body.get("instruction"),
+                                           text_field(body, "app_name", required=False) or "")
         if request.path_params["what"] == "stop":
             return await run_in_threadpool(session.stop_recording, body.get("client"))
         raise NotFound("use record/start or record/stop")
 
     async def agent(request: Request) -> Any:
-        session, body = session_of(request), await _body(request)
+        session, body = session_of(request), await read_body(request)
         command = request.path_params["what"]
         if command == "start":
             return await run_in_threadpool(session.start_agent, body.get("client"), body)
         return await run_in_threadpool(session.steer_agent, body.get("client"), command)
 
     async def review_call(request: Request) -> Any:
-        body = await _body(request)
+        body = await read_body(request)
         what = request.path_params["what"]
         calls: dict[str, Callable[[], Any]] = {
             "open": lambda: review.open_folder(body.get("path")),
@@ -139,7 +153,7 @@ def build_app(sessions: dict[str, PhoneSession]) -> Starlette:
                                                            _path(body, "task_file"), _path(body, "out")))},
         }
         if what not in calls:
-            raise NotFound(f"unknown review call {what!r}")
+            raise NotFound(f"unknown review call {shown(what)}; use {', '.join(calls)}")
         return await run_in_threadpool(calls[what])
 
     async def review_image(request: Request) -> Any:
@@ -148,24 +162,12 @@ def build_app(sessions: dict[str, PhoneSession]) -> Starlette:
         return FileResponse(path, media_type="image/jpeg")
 
     async def viewer_socket(websocket: WebSocket) -> None:
-        try:
-            session = session_of(websocket)
-        except NotFound:
-            await websocket.close(code=4404)
-            return
-        await websocket.accept()
-        viewer = session.connect()
-        sender = asyncio.create_task(_send_loop(websocket, viewer.queue))
-        try:
-            while True:  # the page sends nothing that matters; reading notices a disconnect
-                await websocket.receive_text()
-        except (WebSocketDisconnect, RuntimeError):
-            pass
-        finally:
-            sender.cancel()
-            with contextlib.suppress(asyncio.CancelledError, Exception):
-                await sender
-            session.disconnect(viewer)
+        await serve_viewer(websocket, sessions, websocket.path_params["pid"])
+
+    async def unknown_socket(websocket: WebSocket) -> None:
+        known, path = ", ".join(sessions) or "none", shown(websocket.url.path)
+        await refuse_socket(websocket, UNKNOWN_PHONE, f"no WebSocket at {path}; a phone's viewer is "
+                                                      f"/ws/phones/PHONE (the studio has: {known})")
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
@@ -186,23 +188,12 @@ def build_app(sessions: dict[str, PhoneSession]) -> Starlette:
         Route("/api/phones/{pid}/agent/{what}", api(agent), methods=["POST"]),
         Route("/api/review/image", api(review_image)),
         Route("/api/review/{what}", api(review_call), methods=["POST"]),
-        WebSocketRoute("/ws/phones/{pid}", viewer_socket),
+        WebSocketRoute("/ws/phones/{pid}", viewer_socket), WebSocketRoute("/{rest:path}", unknown_socket),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
     ]
-    return Starlette(routes=routes, lifespan=lifespan)
+    return Starlette(routes=routes, lifespan=lifespan,
+                     exception_handlers={HTTPException: _http_error, Exception: _server_error})
 
 
 def _path(body: dict[str, Any], key: str) -> Path:
-    value = body.get(key)
-    if not isinstance(value, str) or not value.strip():
-        raise StudioError(f"field {key!r} must name a file")
-    return Path(value).expanduser()
-
-
-async def _send_loop(websocket: WebSocket, queue: asyncio.Queue[bytes | str]) -> None:
-    while True:
-        message = await queue.get()
-        if isinstance(message, bytes):
-            await websocket.send_bytes(message)
-        else:
-            await websocket.send_text(message)
+    return text_path(body.get(key), key, "a file")

@@ -26,11 +26,13 @@ from typing import Any
 from droidpilot.device.base import Device, DeviceError
 from droidpilot.studio.agent_run import AgentRun, AgentSettings
 from droidpilot.studio.errors import Conflict, StudioError
+from droidpilot.studio.inputs import shown
 from droidpilot.studio.manual import execute, resolve
 from droidpilot.studio.recording import Recording
 from droidpilot.studio.watched import WatchedDevice
 
 MAX_QUEUE = 64  # messages waiting for a slow viewer before frames are dropped for it
+MAX_PENDING = 1000  # messages waiting for a viewer that stopped reading before anything is dropped for it
 
 
 @dataclass
@@ -156,8 +158,9 @@ class PhoneSession:
 
     def _broadcast(self, message: bytes | str) -> None:
         for viewer in list(self.viewers.values()):
-            if isinstance(message, bytes) and viewer.queue.qsize() > MAX_QUEUE:
-                continue  # a viewer that cannot keep up skips frames, never text
+            waiting = viewer.queue.qsize()
+            if (isinstance(message, bytes) and waiting > MAX_QUEUE) or waiting > MAX_PENDING:
+                continue  # a slow viewer skips frames; one that stopped reading cannot grow memory
             viewer.queue.put_nowait(message)
 
     def emit(self, event: dict[str, Any]) -> None:
@@ -186,17 +189,17 @@ class PhoneSession:
                 self._loop.call_soon_threadsafe(self._broadcast, text)
 
     # -- control ----------------------------------------------------------------------------------
-    def take_control(self, client: str) -> None:
+    def take_control(self, client: Any) -> None:
         """Make ``client`` the controller, if nobody else is."""
         with self._mutex:
-            if client not in self.viewers:
-                raise StudioError(f"unknown client {client!r}: open the phone's page first")
+            if not isinstance(client, str) or client not in self.viewers:
+                raise StudioError(f"unknown client {shown(client)}: open the phone's page first")
             if self.controller not in (None, client) and self.controller in self.viewers:
                 raise Conflict("another viewer controls this phone; ask them to release it")
             self.controller = client
         self.publish_status()
 
-    def release(self, client: str) -> None:
+    def release(self, client: Any) -> None:
         with self._mutex:
             self._require(client)
             self.controller = None

@@ -19,8 +19,10 @@ from PIL import Image
 from droidpilot.agent.recorder import TraceRecorder
 from droidpilot.agent.response import format_response
 from droidpilot.atomicio import atomic_write_bytes, atomic_write_json
+from droidpilot.datalimits import DataLimitError, check_yaml
 from droidpilot.errors import DroidpilotError
-from droidpilot.studio.errors import Conflict
+from droidpilot.studio.errors import Conflict, NotFound, StudioError
+from droidpilot.studio.files import read_text
 from droidpilot.studio.manual import Manual, trace_entries
 
 THOUGHT = "Demonstrated by a person in droidpilot studio."
@@ -90,18 +92,17 @@ def save_as_task(trace: Path, task_file: Path, out: Path) -> Path:
     load as a suite task is removed and the loader's error raised.
     """
     from droidpilot.bench.suite import load_task
-    from droidpilot.studio.errors import NotFound, StudioError
 
     ref = trace / "reference.yaml"
     if not ref.is_file():
         raise NotFound(f"{trace}: no reference.yaml; stop the recording first")
     if not task_file.is_file():
         raise NotFound(f"{task_file}: no such task file")
-    steps = (yaml.safe_load(ref.read_text(encoding="utf-8")) or {}).get("reference") or []
-    try:
-        data = yaml.safe_load(task_file.read_text(encoding="utf-8"))
-    except yaml.YAMLError as exc:
-        raise StudioError(f"{task_file}: not valid YAML ({exc})") from None
+    reference = _load_yaml(ref)
+    steps = reference.get("reference") if isinstance(reference, dict) else None
+    if not isinstance(steps, list) or not all(isinstance(step, str) for step in steps):
+        raise StudioError(f"{ref}: 'reference' must be a list of steps (text), as the studio writes it")
+    data = _load_yaml(task_file)
     if not isinstance(data, dict):
         raise StudioError(f"{task_file}: a task file is a mapping")
     data["id"] = out.stem
@@ -114,3 +115,15 @@ def save_as_task(trace: Path, task_file: Path, out: Path) -> Path:
         out.unlink(missing_ok=True)
         raise
     return out
+
+
+def _load_yaml(path: Path) -> Any:
+    """A YAML file's data, refusing alias bombs and deep nesting before loading (StudioError)."""
+    text = read_text(path)
+    try:
+        check_yaml(text)
+        return yaml.safe_load(text)
+    except DataLimitError as exc:
+        raise StudioError(f"{path}: {exc}") from None
+    except yaml.YAMLError as exc:
+        raise StudioError(f"{path}: not valid YAML ({exc})") from None

@@ -7,73 +7,57 @@ A label is ``label.json`` beside the trace (``{"label": "pass"|"fail"|"unsure", 
 
 from __future__ import annotations
 
-import json
+import os
 import time
 from pathlib import Path
 from typing import Any
 
-from droidpilot.atomicio import atomic_write_json
 from droidpilot.errors import DroidpilotError
 from droidpilot.studio.errors import NotFound, StudioError
+from droidpilot.studio.files import file_problem, is_dir, load_json, read_json, read_jsonl, write_json
+from droidpilot.studio.inputs import shown, text_path
 
 LABELS = ("pass", "fail", "unsure")
 LABEL_FILE = "label.json"
 MAX_NOTE = 4000
-
-
-def _read_json(path: Path) -> Any:
-    try:
-        return json.loads(path.read_text(encoding="utf-8"))
-    except FileNotFoundError:
-        return None
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
-        return {"unreadable": f"{path.name}: {exc}"}
-
-
-def _read_jsonl(path: Path) -> list[dict[str, Any]]:
-    try:
-        lines = path.read_text(encoding="utf-8").splitlines()
-    except (FileNotFoundError, OSError, UnicodeDecodeError):
-        return []
-    out = []
-    for line in lines:
-        try:
-            item = json.loads(line)
-        except json.JSONDecodeError:
-            continue  # a line cut by a killed run
-        if isinstance(item, dict):
-            out.append(item)
-    return out
+MAX_EXPORT_FOLDERS = 20_000  # folders ``export_labels`` looks through before asking for a narrower one
 
 
 def folder_path(value: Any) -> Path:
     """A folder named in a request (StudioError / NotFound when it is not one)."""
-    if not isinstance(value, str) or not value.strip():
-        raise StudioError("field 'path' must name a folder")
-    path = Path(value).expanduser().resolve()
-    if not path.is_dir():
-        raise NotFound(f"{value}: no such folder")
+    path = text_path(value, "path", "a folder")
+    try:
+        path = path.resolve()
+        found = path.is_dir()
+    except OSError as exc:
+        raise StudioError(f"{shown(value)}: {exc.strerror or exc}") from None
+    if not found:
+        raise NotFound(f"{shown(value)}: no such folder")
     return path
 
 
 def trace_folder(value: Any) -> Path:
     """A trace folder (one holding actions.json) named in a request."""
     path = folder_path(value)
-    if not (path / "actions.json").is_file():
+    problem = file_problem(path / "actions.json")
+    if problem == "missing":
         raise NotFound(f"{path}: not a trace folder (no actions.json)")
+    if problem is not None:
+        raise StudioError(f"{path}: not a readable trace folder: {problem}")
     return path
 
 
 def open_folder(value: Any) -> dict[str, Any]:
     """What a folder holds: one trace, or a bench run's tasks (with their trace folders)."""
     path = folder_path(value)
-    if (path / "actions.json").is_file():
+    if file_problem(path / "actions.json") != "missing":
+        trace_folder(str(path))  # an actions.json that is not a readable file: say what it is
         return {"kind": "trace", "path": str(path), "traces": [_entry(path, path.name)]}
-    results = _read_json(path / "results.json")
+    results = read_json(path / "results.json")
     if isinstance(results, dict) and isinstance(results.get("tasks"), list):
         traces = []
         for row in results["tasks"]:
-            if isinstance(row, dict) and row.get("trace") and (path / str(row["trace"])).is_dir():
+            if isinstance(row, dict) and isinstance(row.get("trace"), str) and is_dir(path / row["trace"]):
                 traces.append({**_entry(path / str(row["trace"]), str(row.get("id", ""))),
                                "su": row.get("su"), "su_oracle": row.get("su_oracle"),
                                "termination": row.get("termination")})
@@ -86,7 +70,7 @@ def open_folder(value: Any) -> dict[str, Any]:
 
 
 def _entry(folder: Path, name: str) -> dict[str, Any]:
-    label = _read_json(folder / LABEL_FILE)
+    label = read_json(folder / LABEL_FILE)
     return {"name": name, "path": str(folder),
             "label": label.get("label") if isinstance(label, dict) else None}
 
@@ -94,12 +78,13 @@ def _entry(folder: Path, name: str) -> dict[str, Any]:
 def load(value: Any) -> dict[str, Any]:
     """Everything the review page shows of one trace: frames with actions and steps, verdicts, label."""
     path = trace_folder(value)
-    actions = _read_json(path / "actions.json") or {}
-    react = _read_json(path / "react.json") or []
-    steps = _read_jsonl(path / "steps.jsonl")
+    actions = load_json(path / "actions.json") or {}
+    react = read_json(path / "react.json") or []
+    steps = read_jsonl(path / "steps.jsonl")
     by_frame = {s["frame"]: s for s in steps if isinstance(s.get("frame"), int)}
     react = react if isinstance(react, list) else []
-    reacts = {r.get("action_index"): r for r in react if isinstance(r, dict)}
+    reacts = {r["action_index"]: r for r in react
+              if isinstance(r, dict) and isinstance(r.get("action_index"), int)}
     frames = []
     items = actions.get("actions", []) if isinstance(actions, dict) else []
     for item in items if isinstance(items, list) else []:
@@ -107,25 +92,25 @@ def load(value: Any) -> dict[str, Any]:
             continue
         n = item["action_index"]
         step = by_frame.get(n, {})
-        frames.append({"index": n, "image": (path / f"{n}.jpg").is_file(), "action": item,
-                       "reasoning": (reacts.get(n) or {}).get("reasoning", ""),
+        frames.append({"index": n, "image": file_problem(path / f"{n}.jpg") is None, "action": item,
+                       "reasoning": reacts.get(n, {}).get("reasoning", ""),
                        "step": {k: step.get(k) for k in ("step", "thought", "outcome", "error", "grounding",
                                                          "action", "source", "by") if k in step}})
     return {"path": str(path), "instruction": actions.get("task_description", "") if isinstance(actions, dict)
-            else "", "frames": frames, "run": _read_json(path / "run.json"),
-            "verify": _read_json(path / "verify.json"), "oracle": _read_json(path / "oracle.json"),
-            "rule": (path / "rule.yaml").is_file(), "label": _read_json(path / LABEL_FILE)}
+            else "", "frames": frames, "run": read_json(path / "run.json"),
+            "verify": read_json(path / "verify.json"), "oracle": read_json(path / "oracle.json"),
+            "rule": (path / "rule.yaml").is_file(), "label": read_json(path / LABEL_FILE)}
 
 
 def image_path(value: Any, index: Any) -> Path:
     """The screenshot of frame ``index`` of a trace (only ``N.jpg`` files inside a trace folder)."""
     path = trace_folder(value)
-    try:
-        n = int(index)
-    except (TypeError, ValueError):
-        raise StudioError(f"frame number must be a whole number, got {index!r}") from None
+    text = str(index) if isinstance(index, int) and not isinstance(index, bool) else index
+    if not isinstance(text, str) or not text.isascii() or not text.isdecimal() or len(text) > 9:
+        raise StudioError(f"frame number must be a whole number of at most 9 digits, got {shown(index)}")
+    n = int(text)
     image = path / f"{n}.jpg"
-    if n < 1 or not image.is_file():
+    if n < 1 or file_problem(image) is not None:
         raise NotFound(f"{path}: no frame {n}")
     return image
 
@@ -139,9 +124,12 @@ def verify_folder(value: Any, rule: Any = None, ocr: str = "rapidocr") -> dict[s
     from droidpilot.verify.trace import load_trace
 
     path = trace_folder(value)
-    rule_path = Path(rule).expanduser() if isinstance(rule, str) and rule.strip() else path / "rule.yaml"
-    if not rule_path.is_file():
-        raise NotFound(f"{rule_path}: no rule file; give the rule to verify against")
+    rule_path = text_path(rule, "rule", "a rule file") if rule not in (None, "") else path / "rule.yaml"
+    problem = file_problem(rule_path)
+    if problem == "missing":
+        raise NotFound(f"{shown(str(rule_path))}: no rule file; give the rule to verify against")
+    if problem is not None:
+        raise StudioError(f"{rule_path.parent}: {problem}")
     try:
         task = load_rule(rule_path)
         trace = load_trace(path)
@@ -154,12 +142,12 @@ def verify_folder(value: Any, rule: Any = None, ocr: str = "rapidocr") -> dict[s
 def save_label(value: Any, label: Any, note: Any = "") -> dict[str, Any]:
     """Write ``label.json`` beside the trace."""
     path = trace_folder(value)
-    if label not in LABELS:
-        raise StudioError(f"label must be one of {', '.join(LABELS)}, got {label!r}")
+    if not isinstance(label, str) or label not in LABELS:
+        raise StudioError(f"label must be one of {', '.join(LABELS)}, got {shown(label)}")
     if not isinstance(note, str) or len(note) > MAX_NOTE:
         raise StudioError(f"note must be text of at most {MAX_NOTE} characters")
     record = {"label": label, "note": note, "labelled_at": time.time()}
-    atomic_write_json(path / LABEL_FILE, record)
+    write_json(path / LABEL_FILE, record)
     return record
 
 
@@ -173,15 +161,28 @@ def _task_id(trace: Path) -> str | None:
 def export_labels(value: Any) -> dict[str, Any]:
     """Gather the labels of every trace under a folder into ``labels.json`` there; returns the document."""
     root = folder_path(value)
-    found = sorted({p.parent for p in root.rglob(LABEL_FILE) if (p.parent / "actions.json").is_file()})
+    found = _labelled_traces(root)
     items = []
     for trace in found:
-        record = _read_json(trace / LABEL_FILE)
+        record = read_json(trace / LABEL_FILE)
         if not isinstance(record, dict) or record.get("label") not in LABELS:
             continue
         items.append({"trace": str(trace), "task": _task_id(trace), "label": record["label"],
                       "note": record.get("note", "")})
     doc = {"description": "human labels from droidpilot studio (pass: the task was done; fail: it was not)",
            "labels": items}
-    atomic_write_json(root / "labels.json", doc)
+    write_json(root / "labels.json", doc)
     return {"path": str(root / "labels.json"), "count": len(items), **doc}
+
+
+def _labelled_traces(root: Path) -> list[Path]:
+    """Trace folders under ``root`` holding a label (symbolic links not followed; at most
+    MAX_EXPORT_FOLDERS folders looked through, so a slip such as ``/`` is refused rather than walked)."""
+    found = []
+    for seen, (folder, _dirs, names) in enumerate(os.walk(root, onerror=lambda _exc: None), start=1):
+        if seen > MAX_EXPORT_FOLDERS:
+            raise StudioError(f"{root} holds more than {MAX_EXPORT_FOLDERS:,} folders; export the labels of "
+                              "one bench run or trace collection at a time")
+        if LABEL_FILE in names and "actions.json" in names:
+            found.append(Path(folder))
+    return sorted(found)

@@ -3,32 +3,30 @@
 By default the studio listens on 127.0.0.1 only. A non-loopback host is refused unless it was given
 explicitly (``--host``), and then every request (pages, API, WebSocket) must carry the token printed at
 start: ``?token=`` once (the page then keeps it in a same-site cookie), or an ``Authorization: Bearer``
-header. WebSockets from another origin are refused whatever the host.
+header. Whatever the host, a request must name the studio's own address in its Host header (and Origin,
+when sent), so a page rebinding its name to this machine is refused (``hosts``).
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
-import hmac
 import ipaddress
 import secrets
 import socket
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from http.cookies import SimpleCookie
 from pathlib import Path
 from typing import Any
-from urllib.parse import parse_qs, urlsplit
 
 import uvicorn
 
 from droidpilot.errors import InputError
 from droidpilot.studio.app import build_app
+from droidpilot.studio.guards import HostGuard, TokenGuard
+from droidpilot.studio.hosts import HostPolicy
 from droidpilot.studio.phone import PhoneSession
-
-COOKIE = "droidpilot_studio_token"
 
 
 def is_loopback(host: str) -> bool:
@@ -49,71 +47,6 @@ def check_bind(host: str, explicit: bool) -> str | None:
         raise InputError(f"refusing to listen on {host!r}, which is not a loopback address; pass --host "
                          f"{host} explicitly to expose the studio (it then asks for a token)")
     return secrets.token_urlsafe(24)
-
-
-class TokenGuard:
-    """ASGI middleware: a token on every request (when set), and same-origin WebSockets only."""
-
-    def __init__(self, app: Any, token: str | None) -> None:
-        self.app = app
-        self.token = token
-
-    def _presented(self, scope: dict[str, Any]) -> tuple[str | None, bool]:
-        """(the token the request carries, whether it came in the query string)."""
-        query = parse_qs(scope.get("query_string", b"").decode("latin-1")).get("token")
-        if query:
-            return query[0], True
-        headers = {k.decode("latin-1").lower(): v.decode("latin-1") for k, v in scope.get("headers", [])}
-        auth = headers.get("authorization", "")
-        if auth.lower().startswith("bearer "):
-            return auth[7:].strip(), False
-        cookie = SimpleCookie()
-        with contextlib.suppress(Exception):
-            cookie.load(headers.get("cookie", ""))
-        return (cookie[COOKIE].value if COOKIE in cookie else None), False
-
-    async def __call__(self, scope: dict[str, Any], receive: Callable, send: Callable) -> None:
-        kind = scope["type"]
-        if kind not in ("http", "websocket"):
-            await self.app(scope, receive, send)
-            return
-        if kind == "websocket" and not _same_origin(scope):
-            await send({"type": "websocket.close", "code": 4403})
-            return
-        from_query = False
-        if self.token is not None:
-            given, from_query = self._presented(scope)
-            if given is None or not hmac.compare_digest(given.encode(), self.token.encode()):
-                await _refuse(scope, send)
-                return
-        if not from_query or kind != "http":
-            await self.app(scope, receive, send)
-            return
-        cookie = f"{COOKIE}={self.token}; HttpOnly; SameSite=Strict; Path=/".encode()
-
-        async def send_with_cookie(message: dict[str, Any]) -> None:
-            if message["type"] == "http.response.start":
-                message = {**message, "headers": [*message.get("headers", []), (b"set-cookie", cookie)]}
-            await send(message)
-
-        await self.app(scope, receive, send_with_cookie)
-
-
-def _same_origin(scope: dict[str, Any]) -> bool:
-    headers = {k.decode("latin-1").lower(): v.decode("latin-1") for k, v in scope.get("headers", [])}
-    origin = headers.get("origin")
-    return origin is None or urlsplit(origin).netloc == headers.get("host", "")
-
-
-async def _refuse(scope: dict[str, Any], send: Callable) -> None:
-    if scope["type"] == "websocket":
-        await send({"type": "websocket.close", "code": 4401})
-        return
-    body = b'{"error": "this studio needs its token: open the URL printed at start (with ?token=...)"}'
-    await send({"type": "http.response.start", "status": 401,
-                "headers": [(b"content-type", b"application/json"),
-                            (b"content-length", str(len(body)).encode())]})
-    await send({"type": "http.response.body", "body": body})
 
 
 def make_phones(devices: int = 1, serial: str | None = None, *, adb_host: str = "127.0.0.1",
@@ -200,9 +133,11 @@ class Studio:
 
 def create_studio(phones: list[tuple[Any, float]], *, host: str = "127.0.0.1", port: int = 0,
                   explicit_host: bool = False, out_root: str | Path = "studio-runs",
-                  ocr: Callable[[], Any] | None = None) -> Studio:
-    """Bind ``host:port`` (0: any free port) and build the studio over ``phones``."""
+                  ocr: Callable[[], Any] | None = None, allow_hosts: Sequence[str] = ()) -> Studio:
+    """Bind ``host:port`` (0: any free port) and build the studio over ``phones``; ``allow_hosts`` are
+    extra Host names (``NAME`` or ``NAME:PORT``) it answers to besides its own addresses."""
     token = check_bind(host, explicit_host)
+    HostPolicy(host, port, list(allow_hosts))  # a bad --allow-host fails before anything starts
     ocr = ocr or _shared_ocr()
     sessions = {f"phone{i + 1}": PhoneSession(f"phone{i + 1}", device, out_root=Path(out_root),
                                               settle_s=settle, ocr=ocr)
@@ -217,4 +152,5 @@ def create_studio(phones: list[tuple[Any, float]], *, host: str = "127.0.0.1", p
         raise InputError(f"cannot listen on {host}:{port}: {exc.strerror or exc}") from None
     sock.listen(64)
     sock.setblocking(False)
-    return Studio(TokenGuard(build_app(sessions), token), sessions, host, token, sock)
+    policy = HostPolicy(host, int(sock.getsockname()[1]), list(allow_hosts))
+    return Studio(HostGuard(TokenGuard(build_app(sessions), token), policy), sessions, host, token, sock)

@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import IO, Any
 
 from droidpilot.errors import DroidpilotError, InputError
+from droidpilot.pathcheck import file_problem
 from droidpilot.verify.options import VerifierOptions
 from droidpilot.verify.rule import Task
 from droidpilot.verify.setup import VerifierChoices, build_options
@@ -29,16 +30,18 @@ _WORKER_STATE: dict[str, Any] = {}
 
 def find_traces(folders: Iterable[str | Path]) -> list[Path]:
     """The traces inside ``folders``: each immediate sub-folder and ``.json`` file, sorted by name (a
-    folder that is itself a runner trace, with an actions.json, counts as one trace)."""
+    folder that is itself a runner trace, with an actions.json, counts as one trace). A looping or
+    dangling link counts too, so that its trace is reported as unreadable rather than left out."""
     found: list[Path] = []
     for folder in map(Path, folders):
         if not folder.is_dir():
-            raise InputError(f"{folder} is not a folder of traces")
+            why = file_problem(folder) or "is a file"
+            raise InputError(f"{folder} is not a folder of traces ({folder} {why})")
         if (folder / "actions.json").is_file():
             found.append(folder)
             continue
-        found.extend(p for p in sorted(folder.iterdir())
-                     if (p.is_dir() and not p.name.startswith(".")) or p.suffix.lower() == ".json")
+        found.extend(p for p in sorted(folder.iterdir()) if not p.name.startswith(".") and (
+            p.is_dir() or p.suffix.lower() == ".json" or (p.is_symlink() and not p.exists())))
     if not found:
         raise InputError(f"no traces found in {', '.join(map(str, folders))} (expected trace folders or "
                          f".json frame lists inside)")

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import dataclasses
 import logging
+import math
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -133,6 +134,8 @@ def task_graph(task: Task, conditions: dict[str, Condition]) -> Graph:
         except Exception as exc:
             raise InputError(f"{where}: node {node_id!r}: cannot read its condition's parameters "
                              f"({type(exc).__name__}: {exc})") from None
+    if not math.isfinite(sum(float(n.score) for n in task.nodes)):  # a Task built in Python, unchecked
+        raise InputError(f"{where}: the node scores add up beyond a float's range; use smaller scores")
     mode, targets = task.success_targets()
     ids = [n.id for n in task.nodes]
     return build_graph(ids, {n.id: list(n.deps) for n in task.nodes},

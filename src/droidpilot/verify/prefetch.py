@@ -21,17 +21,33 @@ _UI_DUMP = (".xml",)
 
 
 def needs_ocr(rule: Path, trace: Path) -> bool:
-    """Whether verifying ``trace`` against ``rule`` will most likely run OCR (see the module docstring)."""
+    """Whether verifying ``trace`` against ``rule`` will most likely run OCR (see the module docstring).
+
+    Never raises: a file it cannot read (missing, a looping link, a NUL byte in its name) is a "no",
+    and the loaders then report it."""
     try:
         with open(rule, "rb") as fh:
             text = fh.read(RULE_READ_LIMIT)
-        entries = list(os.scandir(trace)) if os.path.isdir(trace) else []
-    except OSError:
-        return False  # the loader reports the unreadable file
-    if not _OCR_WORD.search(text):
+        if not _OCR_WORD.search(text) or not os.path.isdir(trace):
+            return False
+        suffixes = _file_suffixes(trace)
+    except (OSError, ValueError):
         return False
-    suffixes = {os.path.splitext(e.name)[1].lower() for e in entries if e.is_file()}
     return any(s in suffixes for s in _SCREENSHOT) and not any(s in suffixes for s in _UI_DUMP)
+
+
+def _file_suffixes(folder: Path) -> set[str]:
+    """The lower-case suffixes of the regular files in ``folder``; entries that cannot be examined (a
+    looping link, say) are skipped."""
+    suffixes: set[str] = set()
+    with os.scandir(folder) as entries:
+        for entry in entries:
+            try:
+                if entry.is_file():
+                    suffixes.add(os.path.splitext(entry.name)[1].lower())
+            except OSError:
+                continue
+    return suffixes
 
 
 def prefetch_ocr(rule: Path, trace: Path, engine: str) -> bool:

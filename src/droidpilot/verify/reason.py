@@ -12,7 +12,7 @@ from droidpilot.verify.checkers.base import CheckResult, Verdict
 from droidpilot.verify.frame import Frame
 from droidpilot.verify.result import Match, NodeStatus, VerifyResult
 from droidpilot.verify.rule import Task
-from droidpilot.verify.search import BEFORE_START, Graph, Outcome, describe_event, event_kind, still_needed
+from droidpilot.verify.search import BEFORE_START, Graph, Outcome, describe_event, event_kind
 
 MemoKey = tuple[str, int, str]
 _EXAMPLES = 2  # how many "no" answers the reason quotes
@@ -119,13 +119,13 @@ def _statuses(task: Task, graph: Graph, outcome: Outcome,
         node = by_id[node_id]
         mine = [res for _, res in checks.get(node_id, [])]
         counts = {v: sum(1 for r in mine if r.verdict is v) for v in Verdict}
+        after = outcome.enabled.get(node_id)
         if node_id in outcome.earliest:
-            state, event, after = "reached", outcome.earliest[node_id], None
-        elif node_id in outcome.enabled:
-            state, event, after = ("not needed" if outcome.ok else "never met"), None, \
-                outcome.enabled[node_id]
-        else:
-            state, event, after = ("not needed" if outcome.ok else "not enabled"), None, None
+            state, event = "reached", outcome.earliest[node_id]
+        elif outcome.ok or node_id not in outcome.followed:  # it could not change the verdict
+            state, event = "not needed", None
+        else:  # followed to the end of a failing sweep: its state is known for the whole trace
+            state, event = ("never met" if after is not None else "not enabled"), None
         out.append(NodeStatus(node_id, node.name, state, event, after, counts[Verdict.YES],
                               counts[Verdict.NO], counts[Verdict.UNDECIDED]))
     return out
@@ -135,8 +135,7 @@ def _first_unmet(graph: Graph, outcome: Outcome, partial: list[str], checks: Che
     """The enabled node that never held and still stood between the partial path and an open target
     (optional branches that were bypassed do not count)."""
     on_path = set(partial)
-    needed = still_needed(graph, outcome.earliest)
-    pending = [n for n in outcome.enabled if n in needed]
+    pending = [n for n in outcome.enabled if n in outcome.followed]
     if not pending:
         return None
     rank = {n: i for i, n in enumerate(graph.order)}

@@ -48,11 +48,14 @@ class Match:
 
 @dataclass
 class NodeStatus:
-    """How the search left one node: reached at an event, enabled but never met, or never checked."""
+    """How the search left one node: reached at ``event`` (its earliest), enabled after
+    ``enabled_after`` but never met in the whole trace, never enabled, or "not needed": the search did
+    not look into it further because it could not change the verdict (``enabled_after`` is still exact
+    when set)."""
 
     node: str
     name: str
-    state: str  # "reached" | "never met" | "not enabled" | "not checked"
+    state: str  # "reached" | "never met" | "not enabled" | "not needed"
     event: int | None = None
     enabled_after: int | None = None
     yes: int = 0

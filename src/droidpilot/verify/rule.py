@@ -12,10 +12,11 @@ rule file needs, with file, line and node, are ``verify.spec``'s; ``model_valida
 
 from __future__ import annotations
 
-import math
 from dataclasses import MISSING, dataclass, field, fields
 from pathlib import Path
 from typing import Any, ClassVar
+
+from droidpilot.datalimits import brief_number, finite_number
 
 
 class RuleShapeError(ValueError):
@@ -132,8 +133,8 @@ def _mapping(value: Any, loc: tuple[Any, ...], problems: list[dict[str, Any]]) -
 
 
 def _score(value: Any, loc: tuple[Any, ...], problems: list[dict[str, Any]]) -> Any:
-    if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
-        problems.append({"loc": loc, "msg": f"expected a finite number, not {value!r}"})
+    if not finite_number(value):
+        problems.append({"loc": loc, "msg": f"expected a finite number, not {brief_number(value)}"})
         return value
     return float(value)
 

@@ -10,6 +10,14 @@ Satisfying a node early never hurts a successor, so the earliest event of each n
 verdict. The search sweeps the timeline once, in time order, keeping the set of *active* nodes (enabled,
 not yet satisfied, still able to matter for an open success target) and asking the oracle about each
 active node only at events its condition can pin to. It stops as soon as the verdict is known.
+
+What it reports is exact, not merely enough for the verdict. A node is *followed* while it can still
+matter (it is unsatisfied and an open target is reachable from it through unsatisfied nodes); every
+unsatisfied parent of a followed node is followed too, and a followed node was followed from the start.
+The sweep records a node as satisfied, or as enabled, only when every parent that could have done so
+earlier is satisfied or followed, so each recorded event is the node's earliest (a conditionless node
+whose other parent was dropped as irrelevant is left out rather than placed late). Nodes followed to the
+end of a failing sweep are exactly "never met" or "never enabled"; the others are simply not reported.
 """
 
 from __future__ import annotations
@@ -136,12 +144,16 @@ Oracle = Callable[[str, int], Verdict]
 @dataclass
 class Outcome:
     """What one sweep found. ``earliest`` and ``via`` (the parents that justify each node) cover the
-    satisfied nodes; ``enabled`` gives the lower bound of every node that was enabled but never held."""
+    satisfied nodes; ``enabled`` gives the event after which each node that was enabled but never held
+    became enabled. Every event recorded is exact. ``followed`` holds the unsatisfied nodes the sweep
+    still tracked when it stopped: on a failing sweep those never held (or were never enabled) anywhere
+    in the trace, while the state of the other unsatisfied nodes was not looked into."""
 
     ok: bool
     earliest: dict[str, int] = field(default_factory=dict)
     via: dict[str, tuple[str, ...]] = field(default_factory=dict)
     enabled: dict[str, int] = field(default_factory=dict)
+    followed: frozenset[str] = frozenset()
     saw_undecided: bool = False
     last_event: int = -1
 
@@ -180,8 +192,16 @@ def sweep(graph: Graph, n_events: int, oracle: Oracle, *, optimistic: bool = Fal
     rank = {n: i for i, n in enumerate(graph.order)}
     enabled_via: dict[str, tuple[str, ...]] = {}
     active: set[str] = set()
+    needs = None if exhaustive else _Relevance(graph, out.earliest)
+    # Only shrinks, so a node in it has been followed since the start.
+    matters: set[str] | frozenset[str] = frozenset(graph.order) if needs is None else needs.needed
 
     fresh: list[str] = []  # nodes the latest satisfy() call satisfied
+
+    def settled(parents: tuple[str, ...]) -> bool:
+        """Each of ``parents`` is satisfied (at its earliest event) or followed (so it cannot hold
+        before now): the first of them to be satisfied is then the earliest."""
+        return all(p in out.earliest or p in matters for p in parents)
 
     def satisfy(node: str, event: int, parents: tuple[str, ...]) -> None:
         work = [(node, event, parents)]
@@ -199,8 +219,14 @@ def sweep(graph: Graph, n_events: int, oracle: Oracle, *, optimistic: bool = Fal
                     if not all(d in out.earliest for d in deps):
                         continue
                     bound, why = max(out.earliest[d] for d in deps), deps
-                else:  # "any": the sweep runs in time order, so the first parent is the earliest
-                    bound, why = at, (cur,)
+                elif at == BEFORE_START or settled(graph.parents[child]):
+                    # the earliest satisfied parent: usually ``cur`` (the sweep runs in time order), but
+                    # an earlier one when the child waited for a parent to settle
+                    first = min((p for p in graph.parents[child] if p in out.earliest),
+                                key=out.earliest.__getitem__)
+                    bound, why = out.earliest[first], (first,)
+                else:  # a parent dropped as irrelevant might have enabled it earlier: leave it unreported
+                    continue
                 if graph.has_condition(child):
                     out.enabled[child], enabled_via[child] = bound, why
                     active.add(child)
@@ -214,13 +240,13 @@ def sweep(graph: Graph, n_events: int, oracle: Oracle, *, optimistic: bool = Fal
                 active.add(node)
             else:
                 satisfy(node, BEFORE_START, ())
+    if needs is not None:
+        needs.satisfied(fresh)
 
     def finished() -> bool:
         hit = [t in out.earliest for t in graph.targets]
         return any(hit) if graph.mode == "any" else all(hit)
 
-    needs = None if exhaustive else _Relevance(graph, out.earliest)
-    matters: set[str] | frozenset[str] = frozenset(graph.order) if needs is None else needs.needed
     for event in range(n_events):
         if not exhaustive and finished():
             break
@@ -245,6 +271,7 @@ def sweep(graph: Graph, n_events: int, oracle: Oracle, *, optimistic: bool = Fal
                 if needs is not None:
                     needs.satisfied(fresh)
     out.ok = finished()
+    out.followed = frozenset(n for n in matters if n not in out.earliest)
     return out
 
 

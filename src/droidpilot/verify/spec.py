@@ -10,9 +10,12 @@ from __future__ import annotations
 import logging
 import math
 import re
+import sys
 from pathlib import Path
 from typing import Any
 
+from droidpilot.datalimits import brief_number, finite_number
+from droidpilot.pathcheck import file_problem
 from droidpilot.verify.problems import RuleError, RuleProblem, closest, did_you_mean
 from droidpilot.verify.rule import RuleShapeError, Task
 from droidpilot.verify.spec_condition import PERCEPTION_TYPES, ConditionChecks
@@ -33,6 +36,12 @@ NODE_FIELDS = ("id", "name", "deps", "next", "condition", "score")
 def load_rule(path: str | Path) -> Task:
     """Load and validate the rule file at ``path`` (``.json`` as JSON, anything else as YAML)."""
     path = Path(path)
+    problem = file_problem(path)  # before reading: a FIFO or a link to /dev/zero would never end
+    if problem == "does not exist":
+        raise RuleError([RuleProblem(str(path), None, None, "rule file not found", "check the path")])
+    if problem is not None:
+        raise RuleError([RuleProblem(str(path), None, None, f"the rule file {problem}",
+                                     "give the path of a readable YAML or JSON rule file")])
     try:
         text = path.read_text(encoding="utf-8-sig")
     except FileNotFoundError:
@@ -67,6 +76,15 @@ def validate_task(task: Task) -> Task:
     checked = _Validator(source, "").run(data)
     task.warnings = checked.warnings
     return task
+
+
+def _id_list(value: Any) -> list[str] | None:
+    """A list of node ids, numbers read as text as a numeric ``id: 7`` is; None for anything else."""
+    if not isinstance(value, list):
+        return None
+    if not all(isinstance(v, str) or (isinstance(v, int | float) and not isinstance(v, bool)) for v in value):
+        return None
+    return [v if isinstance(v, str) else str(v) for v in value]
 
 
 class _Validator(ConditionChecks):
@@ -184,7 +202,21 @@ class _Validator(ConditionChecks):
                              "give every node a unique id")
             else:
                 first_line[node_id] = _key_line(item, "id")
+        self._score_total(nodes)
         return nodes
+
+    def _score_total(self, nodes: list[dict[str, Any]]) -> None:
+        """Scores are added up (total, best path): each may be finite while their sum is not."""
+        total = 0.0
+        for node in nodes:
+            score = node.get("score", 0)
+            if finite_number(score):
+                total += score
+                if not math.isfinite(total):
+                    self.problem(_key_line(node, "score"), node.get("id") if isinstance(node.get("id"), str)
+                                 else None, f"the scores add up to more than {sys.float_info.max:.3g}",
+                                 "use smaller scores (they only need to compare)")
+                    return
 
     # -- one node ---------------------------------------------------------------------------------
     def _node(self, node: dict[str, Any], index: int) -> str | None:
@@ -209,17 +241,21 @@ class _Validator(ConditionChecks):
             if isinstance(value, str):
                 self.problem(_key_line(node, key), label, f"'{key}' must be a list, not a string",
                              f"write {key}: [{value}]")
-            elif not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+            elif (ids := _id_list(value)) is None:
                 self.problem(_key_line(node, key), label, f"'{key}' must be a list of node ids",
                              f"write {key}: [node_a, node_b]")
+            else:
+                node[key] = ids
         if "score" in node:
             score = node["score"]
             if isinstance(score, bool) or not isinstance(score, (int, float)):
                 self.problem(_key_line(node, "score"), label, f"score must be a number, not {score!r}",
                              "write score: 10 (or leave it out for the default 10)")
-            elif not math.isfinite(score):
-                self.problem(_key_line(node, "score"), label, f"score must be a finite number, not {score!r}",
-                             "write score: 10 (NaN and infinities cannot be added up or printed as JSON)")
+            elif not finite_number(score):
+                self.problem(_key_line(node, "score"), label,
+                             f"score must be a finite number, not {brief_number(score)}",
+                             "write score: 10 (NaN, infinities and numbers beyond 1e308 cannot be added "
+                             "up or printed as JSON)")
         self._condition(node, label)
         return label
 
@@ -245,10 +281,11 @@ class _Validator(ConditionChecks):
             if value is None:
                 continue
             kline = _key_line(success, key, line)
-            if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+            if (value := _id_list(value)) is None:
                 self.problem(kline, None, f"success.{key} must be a list of node ids",
                              f"write {key}: [node_id]")
                 continue
+            success[key] = value
             if not value:
                 self.problem(kline, None, f"success.{key} is empty", "name the node(s) that end the task")
             for target in value:

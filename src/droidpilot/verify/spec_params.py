@@ -6,10 +6,10 @@ reads as the key ``all:``) is repaired with a warning, since the author's intent
 
 from __future__ import annotations
 
-import math
 from collections.abc import Callable
 from typing import Any
 
+from droidpilot.datalimits import finite_number
 from droidpilot.verify.checkers.base import ConditionChecker, Param
 from droidpilot.verify.problems import did_you_mean
 
@@ -72,7 +72,7 @@ def matches_kind(value: Any, kind: str) -> bool:
     if kind == "bool":
         return isinstance(value, bool)
     if kind == "number":  # NaN and infinities compare with nothing and print as invalid JSON
-        return isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(value)
+        return finite_number(value)
     if kind == "int":
         return isinstance(value, int) and not isinstance(value, bool)
     if kind == "dict":

@@ -129,8 +129,9 @@ def _check_limits(check: Any, text: str) -> None:
     try:
         check(text)
     except DataLimitError as exc:
-        raise SyntaxProblemError(SyntaxProblem(f"too large: {exc.bare}", exc.line, None,
-                                               "a rule needs neither deep nesting nor aliases")) from None
+        fix = ("write a smaller number, or quote it if it is text" if exc.number else
+               "a rule needs neither deep nesting nor aliases")
+        raise SyntaxProblemError(SyntaxProblem(f"too large: {exc.bare}", exc.line, None, fix)) from None
 
 
 class SyntaxProblemError(Exception):

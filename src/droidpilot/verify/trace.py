@@ -21,6 +21,7 @@ from droidpilot.datalimits import load_json_text
 from droidpilot.errors import InputError
 from droidpilot.pathcheck import file_problem
 from droidpilot.verify.frame import Frame, parse_ui_xml
+from droidpilot.verify.trace_fields import shown_value, text_field, whole_number
 
 
 @dataclass
@@ -62,15 +63,6 @@ def check_readable(path: Path, what: str) -> None:
         raise InputError(f"{what}: {path} {problem}")
 
 
-def _text_field(record: Mapping[str, Any], key: str, where: str) -> str:
-    value = record.get(key)
-    if value is None:
-        return ""
-    if not isinstance(value, str | int | float):
-        raise InputError(f"{where}: {key!r} must be a string, got {type(value).__name__}")
-    return str(value)
-
-
 def _object_field(record: Mapping[str, Any], key: str, where: str) -> dict[str, Any] | None:
     value = record.get(key)
     if value is None:
@@ -108,6 +100,12 @@ def frame_from_dict(record: Mapping[str, Any], index: int, base: Path | None = N
     spot = f"{where}: frame {index}"
     if not isinstance(record, Mapping):
         raise InputError(f"{spot}: must be an object, got {type(record).__name__}")
+    for key in ("_index", "index"):
+        claimed = record.get(key)
+        if claimed is not None and (not whole_number(claimed) or claimed != index):
+            raise InputError(f"{spot}: {key!r} is {shown_value(claimed)}, but frames are taken in list "
+                             f"order (this one is frame {index}, counting from 0); reorder the list or "
+                             f"drop {key!r}")
     base = base or Path.cwd()
     image = None
     for key in ("image", "screenshot", "image_path"):
@@ -124,10 +122,10 @@ def frame_from_dict(record: Mapping[str, Any], index: int, base: Path | None = N
         image_path=image,
         xml_text=xml_text,
         action=_object_field(record, "action", spot),
-        reasoning=_text_field(record, "reasoning", spot),
-        text=_text_field(record, "text", spot),
-        task_description=_text_field(record, "task_description", spot),
-        app=_text_field(record, "app", spot),
+        reasoning=text_field(record, "reasoning", spot, numbers=True),
+        text=text_field(record, "text", spot, numbers=True),
+        task_description=text_field(record, "task_description", spot, numbers=True),
+        app=text_field(record, "app", spot, numbers=True),
         ui=_object_field(record, "ui", spot) or {},
         extra={k: v for k, v in record.items() if k not in _KNOWN},
     )
@@ -161,7 +159,7 @@ def load_json_trace(path: Path, task_description: str | None = None) -> Trace:
             from None
     fallback = ""
     if isinstance(data, dict) and isinstance(data.get("frames"), list):
-        fallback = str(data.get("task_description") or "")
+        fallback = text_field(data, "task_description", str(path))
         data = data["frames"]
     if not isinstance(data, list):
         raise InputError(f"{path}: a trace must be a JSON list of frame objects, got {type(data).__name__}")

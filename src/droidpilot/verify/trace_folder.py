@@ -21,6 +21,7 @@ from droidpilot.datalimits import load_json_text
 from droidpilot.errors import InputError
 from droidpilot.verify.frame import Frame, UiElement, parse_bounds, parse_ui_xml
 from droidpilot.verify.trace import Trace, check_readable, link_frames
+from droidpilot.verify.trace_fields import number_field, shown_value, step_indices, text_field
 
 _IMAGE = re.compile(r"^(\d+)\.(png|jpg|jpeg)$", re.IGNORECASE)
 _XML = re.compile(r"^(\d+)\.xml$", re.IGNORECASE)
@@ -39,23 +40,40 @@ def _read_json(path: Path) -> Any:
 
 def _by_step(items: list[Any], path: Path) -> dict[int, dict[str, Any]]:
     """Key records by step N (1-based). ``action_index`` counts from 1, or from 0 when some record has 0;
-    records without it are numbered by position."""
+    when no record has one they are numbered by position (a mix, or a value that is not a whole number,
+    is an InputError)."""
     for i, item in enumerate(items):
         if not isinstance(item, dict):
             raise InputError(f"{path}: entry {i} must be an object, got {type(item).__name__}")
-    indices = [item.get("action_index") for item in items]
-    if items and all(isinstance(v, int) and not isinstance(v, bool) for v in indices):
-        shift = 1 if min(indices) == 0 else 0  # type: ignore[type-var]
-        out: dict[int, dict[str, Any]] = {}
-        for i, (item, idx) in enumerate(zip(items, indices, strict=True)):
-            step = int(idx) + shift  # type: ignore[arg-type]
-            if step < 1:
-                raise InputError(f"{path}: entry {i} has action_index {idx}; indices count from 1")
-            if step in out:
-                raise InputError(f"{path}: entry {i} repeats action_index {idx}")
-            out[step] = item
-        return out
-    return {i + 1: item for i, item in enumerate(items)}
+    indices = step_indices(items, str(path))
+    if indices is None:
+        return {i + 1: item for i, item in enumerate(items)}
+    shift = 1 if min(indices) == 0 else 0
+    out: dict[int, dict[str, Any]] = {}
+    for i, (item, idx) in enumerate(zip(items, indices, strict=True)):
+        step = idx + shift
+        if step < 1:
+            raise InputError(f"{path}: entry {i} has action_index {idx}; indices count from 1")
+        if step in out:
+            raise InputError(f"{path}: entry {i} repeats action_index {idx}")
+        out[step] = item
+    return out
+
+
+def _check_bounds(action: Mapping[str, Any], where: str) -> None:
+    """``bounds`` is absent, ``"[x1,y1][x2,y2]"``, ``[x1, y1, x2, y2]`` or ``[[x1, y1], [x2, y2]]``."""
+    raw = action.get("bounds")
+    if raw is None or raw == "":
+        return
+    if isinstance(raw, str) and parse_bounds(raw) is not None:
+        return
+    if isinstance(raw, list) and len(raw) == 2 and all(isinstance(p, list) and len(p) == 2 for p in raw):
+        raw = [v for p in raw for v in p]
+    if isinstance(raw, list) and len(raw) == 4 and all(isinstance(v, int | float) and
+                                                       not isinstance(v, bool) for v in raw):
+        return
+    raise InputError(f"{where}: 'bounds' must be \"[x1,y1][x2,y2]\", [x1, y1, x2, y2] or "
+                     f"[[x1, y1], [x2, y2]] in pixels, got {shown_value(action.get('bounds'))}")
 
 
 def _load_actions(folder: Path) -> tuple[dict[str, Any], dict[int, dict[str, Any]]]:
@@ -68,17 +86,25 @@ def _load_actions(folder: Path) -> tuple[dict[str, Any], dict[int, dict[str, Any
     actions = data.get("actions", [])
     if not isinstance(actions, list):
         raise InputError(f"{path}: 'actions' must be a list, got {type(actions).__name__}")
+    for key in ("task_description", "old_task_description", "app_name"):
+        text_field(data, key, str(path))
     steps = _by_step(actions, path)
     for step, action in steps.items():
+        where = f"{path}: action {step}"
         kind = action.get("type")
         if kind is not None and not isinstance(kind, str):
-            raise InputError(f"{path}: action {step}: 'type' must be a string")
+            raise InputError(f"{where}: 'type' must be a string")
+        for key in ("position_x", "position_y"):
+            number_field(action, key, where)
+        for key in ("text", "direction"):
+            text_field(action, key, where, numbers=True)
+        _check_bounds(action, where)
     return data, steps
 
 
 def _load_react(folder: Path) -> dict[int, dict[str, Any]]:
     path = folder / "react.json"
-    if not path.exists():
+    if not path.exists() and not path.is_symlink():  # a looping or dangling link is reported, not skipped
         return {}
     data = _read_json(path)
     if not isinstance(data, list):
@@ -94,6 +120,8 @@ def _load_react(folder: Path) -> dict[int, dict[str, Any]]:
         reasoning = entry.get("reasoning")
         if reasoning is not None and not isinstance(reasoning, str):
             raise InputError(f"{path}: step {step}: 'reasoning' must be a string")
+        text_field(fn or {}, "name", f"{path}: step {step}: function")
+        text_field(entry, "name", f"{path}: step {step}")
     return steps
 
 
@@ -159,23 +187,45 @@ def frame_text(reasoning: str, name: str, params: Mapping[str, Any], action: Map
 
 
 def _scan(folder: Path) -> tuple[dict[int, Path], dict[int, Path]]:
+    """Screenshots and dumps by step; two files for one step (``1.png`` and ``1.jpg`` or ``01.png``) or a
+    step 0 are InputErrors, since either would silently drop a screen."""
     images: dict[int, Path] = {}
     xmls: dict[int, Path] = {}
     for entry in sorted(folder.iterdir()):
-        if m := _IMAGE.match(entry.name):
-            images.setdefault(int(m.group(1)), entry)
-        elif m := _XML.match(entry.name):
-            xmls[int(m.group(1))] = entry
+        for pattern, found, what in ((_IMAGE, images, "screenshots"), (_XML, xmls, "UI dumps")):
+            if (m := pattern.match(entry.name)) is None:
+                continue
+            step = int(m.group(1))  # a file name has at most 255 characters: int() is quick
+            if step == 0:
+                raise InputError(f"{entry}: {what} are numbered from 1 (N is the screen before action N); "
+                                 "renumber the files")
+            if step in found:
+                raise InputError(f"{folder}: {found[step].name} and {entry.name} are both {what[:-1]} "
+                                 f"{step}; keep one")
+            found[step] = entry
     return images, xmls
+
+
+def _first_gap(steps: dict[int, Path]) -> int | None:
+    """The first step missing from 1..max(steps), found without walking a range as long as a bogus
+    file name's number (``100000000.png``)."""
+    for expected, step in enumerate(sorted(steps), 1):
+        if step != expected:
+            return expected
+    return None
 
 
 def _frame_count(folder: Path, images: dict[int, Path], xmls: dict[int, Path],
                  actions: dict[int, dict[str, Any]], react: dict[int, dict[str, Any]]) -> int:
     """How many frames the folder holds; InputError for a step beyond them (a typo such as
-    ``action_index: 100000000`` must not build that many empty frames)."""
-    shots = max([0, *images, *xmls])
+    ``action_index: 100000000`` or a file ``100000000.xml`` must not build that many empty frames)."""
+    shots = max([0, *images])
     if shots:  # screenshot N comes before action N; one last action may follow the last screenshot
         limit, what = shots + 1, f"the folder has screenshots 1..{shots}, so steps run 1..{shots + 1} at most"
+    elif xmls:  # the dumps are the screens
+        limit = len(xmls) + 1
+        what = (f"without screenshots the {len(xmls)} UI dumps are the screens, so steps run 1..{limit} "
+                "at most")
     else:
         limit = max(len(actions), len(react))
         what = f"without screenshots a step needs an entry, so steps run 1..{limit}"
@@ -185,7 +235,11 @@ def _frame_count(folder: Path, images: dict[int, Path], xmls: dict[int, Path],
             raise InputError(f"{folder / name}: an entry's action_index puts it at step {max(beyond)}, "
                              f"beyond the frames present ({what}); fix the index or add the missing "
                              "screenshots")
-    return max([0, *images, *actions, *react])
+    beyond = [s for s in xmls if s > limit]
+    if beyond:
+        raise InputError(f"{xmls[max(beyond)]}: this UI dump's number is beyond the frames present "
+                         f"({what}); rename it or add the missing screenshots")
+    return max([0, *images, *xmls, *actions, *react])
 
 
 def _read_xml(path: Path) -> tuple[str, list[UiElement]]:
@@ -212,13 +266,12 @@ def load_trace_folder(folder: str | Path) -> Trace:
     meta, actions = _load_actions(folder)
     react = _load_react(folder)
     count = _frame_count(folder, images, xmls, actions, react)
-    if images:
-        missing = [n for n in range(1, max(images) + 1) if n not in images]
-        if missing:
-            raise InputError(f"{folder}: screenshot {missing[0]}.jpg or {missing[0]}.png is missing "
-                             f"(screenshots must be numbered 1..{max(images)} without gaps)")
-    description = str(meta.get("task_description") or meta.get("old_task_description") or "")
-    app = str(meta.get("app_name") or "")
+    gap = _first_gap(images)
+    if gap is not None:
+        raise InputError(f"{folder}: screenshot {gap}.jpg or {gap}.png is missing (screenshots must be "
+                         f"numbered 1..N without gaps; the last here is {images[max(images)].name})")
+    description = meta.get("task_description") or meta.get("old_task_description") or ""
+    app = meta.get("app_name") or ""
     frames: list[Frame] = []
     for step in range(1, count + 1):
         action = dict(actions.get(step) or {})

@@ -7,6 +7,7 @@ SEND); replies are the structs adbd sends, so `adb push`/`pull`/`ls` and adbutil
 from __future__ import annotations
 
 import errno
+import re
 import stat as stat_mod
 import struct
 import time
@@ -83,16 +84,22 @@ def _recv(conn: Conn, fs: Vfs, path: str) -> None:
     conn.send(b"DONE" + _u32(0))
 
 
+_MODE = re.compile(r"0[xX][0-9a-fA-F]+|0[0-7]*|[1-9][0-9]*")  # strtoul(..., 0): hex, octal, decimal
+MAX_MODE = 0o177777  # the file type bits (S_IFMT) and the permission bits (07777)
+
+
+def parse_mode(text: str) -> int | None:
+    """The mode of a SEND spec as adbd reads it (``strtoul(text, nullptr, 0)``: decimal, 0-prefixed
+    octal or 0x hex), or None for text that is not such a number or a mode beyond MAX_MODE."""
+    if len(text) > 24 or not _MODE.fullmatch(text):
+        return None
+    mode = int(text, 0) if not (text.startswith("0") and text[1:2].isdigit()) else int(text, 8)
+    return mode if mode <= MAX_MODE else None
+
+
 def _send(conn: Conn, fs: Vfs, spec: str) -> None:
-    path, _, mode_text = spec.rpartition(",")
-    if not path:
-        path, mode_text = spec, "33188"
-    try:
-        mode: int | None = int(mode_text)
-    except ValueError:
-        path, mode = spec, stat_mod.S_IFREG | 0o644
-    if mode is not None and not 0 <= mode <= 0xFFFFFFFF:
-        mode = None  # read the file's data anyway, then refuse it: the stream stays in step
+    path, comma, mode_text = spec.rpartition(",")
+    mode = parse_mode(mode_text) if comma else None  # None: refused once the data is read (stays in step)
     buf = bytearray()
     too_big = False
     while True:
@@ -111,8 +118,12 @@ def _send(conn: Conn, fs: Vfs, spec: str) -> None:
             break
         else:
             raise ProtocolError(f"unexpected {kind!r} inside SEND")
+    if not comma:
+        _fail(conn, f"missing , in ID_SEND (expected PATH,MODE, got {spec[:200]!r})")
+        return
     if mode is None:
-        _fail(conn, f"bad file mode {mode_text!r} (expected a number from 0 to 4294967295) ({path})")
+        _fail(conn, f"bad file mode {mode_text[:40]!r} in ID_SEND: expected a number (decimal, 0-prefixed "
+                    f"octal or 0x hex) from 0 to {MAX_MODE:#o}, the file type and permission bits ({path})")
         return
     if too_big:
         _fail(conn, f"write failed: No space left on device ({path})")

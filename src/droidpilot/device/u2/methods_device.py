@@ -12,6 +12,7 @@ from PIL import Image
 
 from droidpilot.device.adbd.tools_input import screen_image
 from droidpilot.device.base import DeviceError
+from droidpilot.device.u2.args import java_int, jpeg_quality, key_code, meta_state, number, screenshot_scale
 from droidpilot.device.u2.rpc import Method, java_error
 from droidpilot.device.u2.session import Session
 
@@ -37,20 +38,20 @@ def device_methods(s: Session) -> dict[str, Method]:
 
     def dump(compressed: bool = False, max_depth: int = 50, root_in_active: bool | None = None) -> str:
         xml = s.xml()
-        depth = int(max_depth) if max_depth else 50
+        depth = java_int(max_depth, "maxDepth", 0) if max_depth else 50
         return xml if _depth(xml) <= depth else _prune(xml, depth)
 
     def screenshot(scale: float = 1.0, quality: int = 100) -> str:
+        k, q = screenshot_scale(scale), jpeg_quality(quality)
         try:
             img = screen_image(phone).convert("RGB")
         except DeviceError as exc:
             raise java_error("java.lang.IllegalStateException", f"screenshot failed: {exc}") from None
-        if scale and float(scale) != 1.0:
-            k = float(scale)
+        if k != 1.0:
             img = img.resize((max(1, round(img.width * k)), max(1, round(img.height * k))),
                              Image.Resampling.BILINEAR)
         buf = io.BytesIO()
-        img.save(buf, format="JPEG", quality=max(1, min(100, int(quality))))
+        img.save(buf, format="JPEG", quality=q)
         return base64.b64encode(buf.getvalue()).decode("ascii")
 
     def click(*args: Any) -> bool:
@@ -58,7 +59,8 @@ def device_methods(s: Session) -> dict[str, Method]:
             return s.tap(*s.find(args[0]).center)
         if len(args) not in (2, 3):
             raise java_error("java.lang.IllegalArgumentException", "click takes (x, y[, ms]) or (selector)")
-        return s.tap(float(args[0]), float(args[1]), int(args[2]) if len(args) == 3 else 0)
+        return s.tap(number(args[0], "x"), number(args[1], "y"),
+                     java_int(args[2], "duration", 0) if len(args) == 3 else 0)
 
     def long_click(*args: Any) -> bool:
         if args and not isinstance(args[0], (int, float)):
@@ -66,15 +68,18 @@ def device_methods(s: Session) -> dict[str, Method]:
         if len(args) not in (2, 3):
             raise java_error("java.lang.IllegalArgumentException",
                              "longClick takes (x, y[, ms]) or (selector)")
-        return s.tap(float(args[0]), float(args[1]), int(args[2]) if len(args) > 2 else 800)
+        return s.tap(number(args[0], "x"), number(args[1], "y"),
+                     java_int(args[2], "duration", 0) if len(args) > 2 else 800)
 
     def swipe(fx: float, fy: float, tx: float, ty: float, steps: int = 55) -> bool:
         return s.swipe(fx, fy, tx, ty, steps)
 
     def swipe_points(points: list[int], steps: int = 100) -> bool:
-        if len(points) < 4 or len(points) % 2:
-            raise java_error("java.lang.IllegalArgumentException", "swipePoints needs x,y pairs (2 or more)")
-        return s.swipe(points[0], points[1], points[-2], points[-1], steps)
+        if not isinstance(points, list) or len(points) < 4 or len(points) % 2:
+            raise java_error("java.lang.IllegalArgumentException",
+                             "swipePoints needs a list of x,y pairs (2 or more)")
+        xy = [number(p, f"points[{i}]") for i, p in enumerate(points)]
+        return s.swipe(xy[0], xy[1], xy[-2], xy[-1], steps)
 
     def drag(sx: float, sy: float, ex: float, ey: float, steps: int = 100) -> bool:
         return s.swipe(sx, sy, ex, ey, steps)
@@ -103,7 +108,8 @@ def device_methods(s: Session) -> dict[str, Method]:
         return s.key(code)
 
     def press_key_code(code: int, meta: int = 0) -> bool:
-        return s.key(int(code))
+        code, _meta = key_code(code), meta_state(meta)  # SimPhone's keys ignore the meta state
+        return s.key(code)
 
     def open_shade() -> bool:
         w, _ = phone.display_size()

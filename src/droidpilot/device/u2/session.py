@@ -70,7 +70,7 @@ class Session:
             return select(resolved, self.nodes())
         except SelectorError as exc:
             raise java_error("java.lang.IllegalArgumentException", str(exc)) from None
-        except (TypeError, ValueError) as exc:
+        except (TypeError, ValueError, OverflowError) as exc:
             raise java_error("java.lang.IllegalArgumentException", f"bad selector {resolved!r}: {exc}") \
                 from None
 

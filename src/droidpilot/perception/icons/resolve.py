@@ -16,6 +16,7 @@ from functools import lru_cache
 from pathlib import Path
 
 from droidpilot.errors import InputError
+from droidpilot.pathcheck import file_problem
 
 IMAGE_SUFFIXES: tuple[str, ...] = (".png", ".jpg", ".jpeg", ".webp")
 
@@ -110,9 +111,10 @@ def resolve_icon(name: str, rule_dir: Path | None = None, icons_dirs: Sequence[P
         raise InputError(f"icon name must be a non-empty string, not {name!r}")
     direct = Path(name).expanduser()
     if direct.is_absolute():
-        if direct.is_file():
+        problem = file_problem(direct)  # a loop or /dev/zero is not "no such file"
+        if problem is None:
             return direct
-        raise InputError(f"icon {name!r}: no such file")
+        raise InputError(f"icon {name!r}: {direct} {problem}")
     steps = search_places(rule_dir, icons_dirs, app_id)
     for step in steps:
         hits: list[Path] = []

@@ -69,7 +69,10 @@ function connect() {
   const ws = new WebSocket(proto + location.host + "/ws/phones/" + encodeURIComponent(pid));
   ws.binaryType = "arraybuffer";
   ws.onopen = () => { $("conn").textContent = "live"; };
-  ws.onclose = () => { $("conn").textContent = "disconnected; reconnecting…"; setTimeout(connect, 1000); };
+  ws.onclose = (e) => {
+    if (e.code >= 4400 && e.code < 4500) { $("conn").textContent = "refused: " + (e.reason || e.code); return; }
+    $("conn").textContent = "disconnected; reconnecting…"; setTimeout(connect, 1000);
+  };
   ws.onmessage = (e) => {
     if (typeof e.data !== "string") { showFrame(e.data); return; }
     const ev = JSON.parse(e.data);
