@@ -2,7 +2,9 @@
 
 A judge that a constant answer passes measures nothing. The ``blind-guess`` brain replies with this
 answer at once; computing it instantiates the template for ``GUESS_SEEDS`` seeds and reads each
-instance's reference reply (its ``answer`` operation), so it follows the templates as they change.
+instance's reference reply (its ``answer`` operation), so it follows the templates as they change. The
+seeds start at ``GUESS_FROM``, away from the seeds runs use (0, 1, 2, ...): where every instance has its
+own answer, the guess must not be one of the judged instances' answers by construction.
 """
 
 from __future__ import annotations
@@ -17,6 +19,7 @@ from droidpilot.bench.world.instance import instantiate
 from droidpilot.bench.world.template import Template, load_templates
 
 GUESS_SEEDS = 50
+GUESS_FROM = 10_000
 
 
 def reference_answer(task: BenchTask) -> str | None:
@@ -31,15 +34,15 @@ def reference_answer(task: BenchTask) -> str | None:
     return None
 
 
-def most_common_answer(template: Template, seeds: int = GUESS_SEEDS) -> str | None:
-    """The reference reply most instances of ``template`` (seeds ``0..seeds-1``) end with; ties go to the
-    lowest seed's; None when no instance answers."""
-    answers = [reference_answer(instantiate(template, seed)) for seed in range(seeds)]
+def most_common_answer(template: Template, seeds: int = GUESS_SEEDS, first: int = GUESS_FROM) -> str | None:
+    """The reference reply most instances of ``template`` (seeds ``first`` .. ``first + seeds - 1``) end
+    with; ties go to the first in text order; None when no instance answers."""
+    answers = [reference_answer(instantiate(template, seed)) for seed in range(first, first + seeds)]
     counts = Counter(a for a in answers if a is not None)
     if not counts:
         return None
     top = max(counts.values())
-    return next(a for a in answers if a is not None and counts[a] == top)
+    return min(a for a, n in counts.items() if n == top)
 
 
 @functools.cache
