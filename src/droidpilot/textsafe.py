@@ -1,8 +1,11 @@
-"""Untrusted text made safe for a terminal: escape sequences and control characters removed.
+"""Untrusted text made safe for a terminal: escape sequences, control and bidi characters removed.
 
 Model replies, instructions, screen text and rule files can carry ``\\x1b]0;TITLE\\x07`` (sets the window
 title), ``\\x1b[2J`` (clears the screen) or a bare carriage return that overwrites a line. Everything the
 CLI prints from such sources goes through ``printable`` first (Rich markup is escaped separately).
+Bidirectional controls (U+202E RIGHT-TO-LEFT OVERRIDE and its kin) are removed too: they make a terminal
+show text in another order than it is (``evil\u202etxt.exe`` reads as ``evilexe.txt``); so are the line
+and paragraph separators U+2028/U+2029, which some terminals break lines on.
 """
 
 from __future__ import annotations
@@ -19,7 +22,10 @@ _SEQUENCE = re.compile(
     r"|[\x90\x98\x9d-\x9f][^\x07\x1b\x9c]*(?:\x07|\x1b\\|\x9c)?"  # 8-bit string introducers
     r"|\x1b[ -~]?"                        # ESC and one more character (ESC 7, ESC c, ...)
 )
-_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
+_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f\u061c\u200e\u200f\u2028-\u202e\u2066-\u2069]")
+# What ``json_safe`` writes as \uXXXX: the characters above but tab and newline, which ``json.dumps``
+# escapes inside strings itself and uses raw only as layout between values.
+_UNSAFE_IN_JSON = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f\u061c\u200e\u200f\u2028-\u202e\u2066-\u2069]")
 
 
 def printable(text: object, *, newlines: bool = True) -> str:
@@ -27,3 +33,9 @@ def printable(text: object, *, newlines: bool = True) -> str:
     unless ``newlines`` is False, when they become spaces)."""
     cleaned = _CONTROL.sub("", _SEQUENCE.sub("", str(text)))
     return cleaned if newlines else cleaned.replace("\n", " ")
+
+
+def json_safe(document: str) -> str:
+    """A JSON text (from ``json.dumps(..., ensure_ascii=False)``) with every control and bidi character
+    written as a ``\\uXXXX`` escape: the same data, and nothing a terminal would act on."""
+    return _UNSAFE_IN_JSON.sub(lambda m: f"\\u{ord(m.group()):04x}", document)

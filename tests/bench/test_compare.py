@@ -4,7 +4,6 @@ terminal (whole tables when piped at 80 columns) and as HTML linking into both r
 from __future__ import annotations
 
 import io
-import re
 from pathlib import Path
 from typing import Any
 
@@ -40,12 +39,15 @@ def test_compare_command_terminal_and_html(reference_run: dict[str, Any], trials
     result = CliRunner().invoke(app, ["bench", "compare", str(reference_run["out"]), str(trials_run["out"]),
                                       "--html", str(html)])
     assert result.exit_code == 0, result.output
-    out = result.output
-    assert "…" not in out  # piped: nothing cut
-    for header in ("Su-oracle A", "Su-oracle B", "why it failed", "Δ Su"):
-        assert header in out
-    assert re.search(r"settings-2\s*│\s*L2\s*│\s*broken", out)
-    assert "-50 pts" in out and "1 broken, 1 same" in out
+    out = result.stdout
+    assert "…" not in out and "│" not in out  # piped: tab-separated rows, nothing cut
+    levels, tasks = (block.splitlines() for block in out.split("\n\n"))
+    assert levels[0].split("\t") == ["group", "tasks A", "tasks B", "Su A", "Su B", "Δ Su", "Su-oracle A",
+                                     "Su-oracle B"]
+    assert "why it failed" in tasks[0].split("\t")
+    assert tasks[1].split("\t")[:3] == ["settings-2", "L2", "broken"]
+    assert any("-50 pts" in line.split("\t") for line in levels)
+    assert "1 broken, 1 same" in result.stderr
     page = html.read_text(encoding="utf-8")
     assert 'id="levels"' in page and 'data-change="broken"' in page
     assert "../" in page and "report.html#task-settings-2" in page  # relative links into both reports

@@ -101,7 +101,8 @@ def test_summary_per_level_app_and_overall() -> None:
             row("c", 2, "notes", 0, 0, 6, 3), {**row("d", 2, "mail", 0, 0, 0, 5), "error": "crashed",
                                               "re": None}]
     s = summarize(rows)
-    assert set(s) == {"overall", "by_level", "by_app"}
+    assert set(s) == {"overall", "by_level", "by_app", "by_feasibility"}
+    assert list(s["by_feasibility"]) == ["feasible"] and s["by_feasibility"]["feasible"]["tasks"] == 4
     l1 = s["by_level"]["1"]
     assert l1["su"] == 0.5 and l1["su_oracle"] == 1.0 and l1["agreement"] == 0.5
     assert l1["re"] == pytest.approx(1.5) and l1["agent_steps"] == 6 and l1["reference_steps"] == 4
@@ -111,3 +112,15 @@ def test_summary_per_level_app_and_overall() -> None:
     assert l2["tasks"] == 2 and l2["errors"] == 1 and l2["su"] == 0 and l2["cr"] == 0.25
     assert s["by_app"]["notes"]["su"] == 0.5 and s["overall"]["tasks"] == 4
     assert s["overall"]["agreement"] == pytest.approx(2 / 3, abs=1e-3)
+
+
+def test_su_is_reported_for_feasible_and_infeasible_tasks_apart() -> None:
+    # an agent that answers "infeasible" to everything: right on the infeasible task, wrong on the others
+    rows = [row("a", 1, "clock", 0, 0, 1, 3, kind="data-entry"),
+            row("b", 1, "clock", 0, 0, 1, 2, kind="edit"),
+            row("c", 1, "clock", 1, 1, 1, 2, kind="infeasible"),
+            row("d", 2, "notes", 1, 1, 1, 2, scenario="infeasible")]
+    s = summarize(rows)["by_feasibility"]
+    assert list(s) == ["feasible", "infeasible"]
+    assert (s["feasible"]["tasks"], s["feasible"]["su"], s["feasible"]["su_oracle"]) == (2, 0.0, 0.0)
+    assert (s["infeasible"]["tasks"], s["infeasible"]["su"], s["infeasible"]["su_oracle"]) == (2, 1.0, 1.0)

@@ -79,3 +79,125 @@ def test_validation_errors_name_the_place(pred: Any, message: str) -> None:
     with pytest.raises(OracleError, match=None) as info:
         validate(pred)
     assert message in str(info.value)
+
+
+# -- typed leaves: near misses that must fail, differently written right values that must pass ------------
+
+FIELDS: dict[str, Any] = {
+    "bank": {"transfers": [{"to": "Paige Parkerson", "amount": "1810", "memo": "rent"},
+                           {"to": "Liam Ng", "amount": "1,204.10", "memo": "Rent."}]},
+    "clock": {"alarms": [{"time": "08:15", "label": "Gym"}, {"time": "13:00", "label": "home"}]},
+    "contacts": {"contacts": [{"name": "Ava Smith", "phone": "(555) 392-7824"}],
+                 "favorites": ["Noah Brown", "Ava Smith"]},
+    "recipes": {"recipes": [{"name": "Tomato soup", "minutes": 30}]},
+    "calendar": {"events": [{"title": "Dentist", "time": "All day"}]},
+    "agent": {"answer": None},
+}
+
+
+@pytest.mark.parametrize(("path", "spec", "ok"), [
+    # amounts as numbers: ten times too large fails, other spellings of the right one pass
+    ("bank.transfers.0.amount", {"type": "money", "equals": "181"}, False),
+    ("bank.transfers.0.amount", {"type": "money", "equals": "1810.00"}, True),
+    ("bank.transfers.1.amount", {"type": "money", "equals": "$1204.10"}, True),
+    ("bank.transfers.1.amount", {"type": "money", "equals": "1204.01"}, False),
+    ("bank.transfers.1.amount", {"type": "money", "in": ["5", "1204.1"]}, True),
+    # names equal, not contained
+    ("bank.transfers.0.to", {"type": "name", "equals": "Paige Parker"}, False),
+    ("bank.transfers.0.to", {"type": "name", "equals": "paige  parkerson"}, True),
+    ("bank.transfers.0.to", {"type": "name", "equals": "Parkerson"}, False),
+    ("bank.transfers.1.memo", {"type": "text", "equals": "rent"}, True),  # final full stop, case
+    ("bank.transfers.1.memo", {"type": "text", "equals": "rent due"}, False),
+    ("bank.transfers.1.memo", {"type": "text", "equals": "lease", "aliases": ["Rent"]}, True),
+    # times, phones, counts
+    ("clock.alarms.0.time", {"type": "time", "equals": "8:15"}, True),
+    ("clock.alarms.0.time", {"type": "time", "equals": "8:15 PM"}, False),
+    ("clock.alarms.1.time", {"type": "time", "equals": "1:00 PM"}, True),
+    ("clock.alarms.1.time", {"type": "time", "equals": "1:00 AM"}, False),
+    ("clock.alarms.1.label", {"type": "text", "equals": "Home"}, True),
+    ("contacts.contacts.0.phone", {"type": "phone", "equals": "555-392-7824"}, True),
+    ("contacts.contacts.0.phone", {"type": "phone", "equals": "555-392-7842"}, False),
+    ("recipes.recipes.0.minutes", {"type": "count", "equals": "30"}, True),
+    ("recipes.recipes.0.minutes", {"type": "count", "equals": "3"}, False),
+    ("calendar.events.0.time", {"type": "text", "equals": "all day"}, True),
+    ("calendar.events.0.time", {"type": "time", "equals": "9:00"}, False),  # a timed event is not all-day
+    # a stored list read as a set: order free, an extra or missing item fails
+    ("contacts.favorites", {"type": "set", "of": "name", "equals": ["Ava Smith", "Noah Brown"]}, True),
+    ("contacts.favorites", {"type": "set", "of": "name", "equals": ["Ava Smith"]}, False),
+    ("contacts.nothing", {"type": "name", "equals": "Ava Smith"}, False),
+])
+def test_value_compares_a_stored_field_whole_and_typed(path: str, spec: dict[str, Any], ok: bool) -> None:
+    pred = {"path": path, "value": spec}
+    validate(pred)
+    result = evaluate(pred, FIELDS)
+    assert result.ok is ok, result.checks
+    assert result.checks[0]["why"]  # every typed leaf says why it passed or failed
+
+
+@pytest.mark.parametrize(("answer", "spec", "ok"), [
+    ("The label is Gym.", {"type": "text", "equals": "Gym"}, True),
+    ("Gym or Yoga", {"type": "text", "equals": "Gym"}, False),
+    ("It is not Gym", {"type": "text", "equals": "Gym"}, False),
+    ("Paige Parkerson", {"type": "name", "equals": "Paige Parker"}, False),
+    ("$1810", {"type": "money", "equals": "181"}, False),
+    ("It was $181.00.", {"type": "money", "equals": "181"}, True),
+    ("$1204.10", {"type": "money", "equals": "1,204.10"}, True),
+    ("16", {"type": "count", "equals": "6"}, False),
+    ("There are 6 alarms.", {"type": "count", "equals": "6"}, True),
+    ("6, 7 or 8", {"type": "count", "equals": "6"}, False),
+    (" ".join(str(i) for i in range(401)), {"type": "count", "equals": "63"}, False),
+    ("65", {"type": "number", "equals": "65.00"}, True),
+    ("(555) 392-7824", {"type": "phone", "equals": "555-392-7824"}, True),
+    ("1:00 PM", {"type": "time", "equals": "13:00"}, True),
+    ("Noah Brown and Ava Smith", {"type": "set", "of": "name", "equals": "Ava Smith, Noah Brown"}, True),
+    ("Ava Smith", {"type": "set", "of": "name", "equals": "Ava Smith, Noah Brown"}, False),
+    (None, {"type": "text", "equals": "Gym"}, False),
+])
+def test_value_reads_the_agents_reply_as_a_sentence(answer: Any, spec: dict[str, Any], ok: bool) -> None:
+    pred = {"path": "agent.answer", "value": spec}
+    validate(pred)
+    assert evaluate(pred, {**FIELDS, "agent": {"answer": answer}}).ok is ok
+
+
+@pytest.mark.parametrize(("answer", "ok"), [
+    ("infeasible: the app has no loans", True),
+    ("This cannot be done.", True),
+    ("It is not infeasible, I applied.", False),
+    ("maybe infeasible?", False),
+    ("done", False),
+    ("", False),
+    (None, False),
+])
+def test_declares_infeasible_takes_only_a_plain_claim(answer: Any, ok: bool) -> None:
+    pred = {"path": "agent.answer", "declares_infeasible": True}
+    validate(pred)
+    assert evaluate(pred, {"agent": {"answer": answer}}).ok is ok
+    negated = {"path": "agent.answer", "declares_infeasible": False}
+    assert evaluate(negated, {"agent": {"answer": answer}}).ok is (not ok)
+
+
+@pytest.mark.parametrize(("pred", "message"), [
+    ({"path": "a", "value": {"type": "money"}}, "oracle.value: give exactly one of `equals`"),
+    ({"path": "a", "value": {"type": "cash", "equals": "1"}},
+     "oracle.value.type: 'cash' is not a value type"),
+    ({"all": [{"path": "a", "value": {"type": "money", "equals": "lots"}}]},
+     "oracle.all[0].value: the right value 'lots' does not read as a money"),
+    ({"path": "a", "value": {"type": "time", "equals": "8", "of": "time"}}, "only a set names the type"),
+    ({"path": "a", "value": "181"}, "oracle.value: expected a mapping"),
+    ({"path": "a", "declares_infeasible": "yes"}, "oracle.declares_infeasible: expected true or false"),
+])
+def test_typed_leaf_errors_name_the_oracle_path(pred: Any, message: str) -> None:
+    with pytest.raises(OracleError) as info:
+        validate(pred)
+    assert message in str(info.value)
+
+
+def test_plain_operators_keep_their_meaning_near_misses_included() -> None:
+    # `contains` still finds a substring (why typed leaves exist); `equals` is exact but for flags/numbers
+    assert evaluate({"path": "bank.transfers.0.amount", "contains": "181"}, FIELDS).ok
+    assert not evaluate({"path": "clock.alarms.1.label", "equals": "Home"}, FIELDS).ok
+    assert evaluate({"path": "recipes.recipes.0.minutes", "equals": 30.0}, FIELDS).ok
+    assert not evaluate({"path": "recipes.recipes.0.minutes", "in": [3, 300]}, FIELDS).ok
+    assert not evaluate({"path": "contacts.favorites", "length_at_least": 3}, FIELDS).ok
+    assert not evaluate({"path": "clock.alarms", "matches": r"^8:15$"}, FIELDS).ok
+    assert not evaluate({"path": "agent.answer", "exists": True}, FIELDS).ok

@@ -122,3 +122,14 @@ def test_report_without_results(tmp_path: Path) -> None:
     with pytest.raises(InputError, match=r"no results\.json"):
         write_report(tmp_path)
     shutil.rmtree(tmp_path)
+
+
+def test_the_task_section_shows_side_effects_escaped() -> None:
+    from droidpilot.bench.report.task import effects_section
+
+    problem = "clock.alarms: also removed {time: 09:30, label: <b>x</b>}"
+    change = {"path": "clock.alarms", "added": [], "removed": [{"label": "<b>x</b>"}]}
+    html = effects_section({"ok": False, "problems": [problem], "changes": [change]})
+    assert "side effects: not allowed" in html and "also removed {time: 09:30" in html
+    assert "<b>x</b>" not in html and "&lt;b&gt;x&lt;/b&gt;" in html
+    assert effects_section(None) == ""

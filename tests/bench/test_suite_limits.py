@@ -26,3 +26,10 @@ def test_an_alias_bomb_task_file_is_a_suite_error(tmp_path: Path) -> None:
     path.write_text("\n".join(lines) + "\nid: bomb\nreference: *a9\n", encoding="utf-8")
     with pytest.raises(SuiteError, match="too large: expands to more than"):
         load_task(path)
+
+
+def test_a_5000_digit_number_in_a_task_file_is_a_suite_error(tmp_path: Path) -> None:
+    path = tmp_path / "big.yaml"
+    path.write_text("id: big\nseed: " + "9" * 5000 + "\n", encoding="utf-8")
+    with pytest.raises(SuiteError, match=r"big\.yaml: cannot read the task file \(Exceeds the limit"):
+        load_task(path)

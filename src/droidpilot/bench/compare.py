@@ -7,6 +7,7 @@ A`` / ``only in B`` when one run did not have it.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -53,6 +54,14 @@ def _load(folder: Path, name: str) -> dict[str, Any]:
     if doc is None:
         raise InputError(f"{name} {folder}: no results.json there; give a folder written by droidpilot bench "
                          f"--out")
+    for index, row in enumerate(doc["tasks"]):
+        if not isinstance(row, dict) or not isinstance(row.get("id"), str):
+            raise InputError(f"{name} {folder}/results.json: task row {index + 1} is not a result row "
+                             f"(no 'id')")
+        bad = next((k for k, v in row.items() if isinstance(v, float) and not math.isfinite(v)), None)
+        if bad is not None:
+            raise InputError(f"{name} {folder}/results.json: task {row['id']!r} has {bad} = {row[bad]}, not "
+                             f"a finite number; run it again (bench --resume reruns such rows)")
     return doc
 
 

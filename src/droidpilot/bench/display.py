@@ -62,6 +62,10 @@ class RunDisplay:
             if info["done"]:
                 self.console.print(f"resuming: {info['done']} finished task(s) kept, "
                                    f"{len(info['pending'])} to run")
+            for key, why in (info.get("rerun") or {}).items():
+                what = (f"dropping earlier {key}" if key.startswith("row ") else
+                        f"running again {escape(printable(key))}: its earlier row is not complete")
+                self.console.print(f"{what} ({escape(printable(why))})", highlight=False, soft_wrap=True)
             if self.live_enabled:
                 self.live = Live(Group(self.progress, self._table()), console=self.console,
                                  refresh_per_second=4, transient=False)

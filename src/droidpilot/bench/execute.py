@@ -65,6 +65,15 @@ def _reset(device: Any, task: BenchTask, seed: int) -> None:
         apply(task.setup)
 
 
+def start_state(device: Any) -> dict[str, Any] | None:
+    """The device's ``state()`` right after the set-up (None on a phone without one)."""
+    state = getattr(device, "state", None)
+    if not callable(state):
+        return None
+    value = state()
+    return value if isinstance(value, dict) else None
+
+
 def run_task(task: BenchTask, device: Any, brain: Any, folder: Path, *, ocr_engine: Any,
              options: VerifierOptions, settle_s: float = 0.0, check_completion: bool = True,
              on_step: Callable[[dict[str, Any]], None] | None = None, max_steps: int | None = None,
@@ -77,6 +86,7 @@ def run_task(task: BenchTask, device: Any, brain: Any, folder: Path, *, ocr_engi
     atomic_write(folder / "rule.yaml", task.rule_text.encode("utf-8"))
     the_seed = task.seed if seed is None else seed
     _reset(device, task, the_seed)
+    start = start_state(device)  # what the task's side effects are judged against
     started = time.monotonic()
     limit = max_steps or task.step_limit()
     agent = Agent(device, brain, ocr_engine=ocr_engine, out_dir=folder, language=language or task.lang,
@@ -87,7 +97,8 @@ def run_task(task: BenchTask, device: Any, brain: Any, folder: Path, *, ocr_engi
     state = run.final_state
     if state is not None:  # the agent's reply (answer action) is judged with the phone's state
         state = {**state, "agent": {"answer": run.answer}}
-    oracle = oracle_lang.evaluate(task.oracle, state) if state is not None else None
+    oracle = (oracle_lang.evaluate(task.oracle, state, start=start, effects=task.effects)
+              if state is not None else None)
     atomic_write_json(folder / "oracle.json", oracle.to_dict() if oracle else {"ok": None, "checks": []})
     result = verify_trace(task, folder, options)
     atomic_write_json(folder / "verify.json", verification_record(result))

@@ -13,8 +13,10 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
+from droidpilot import limits
 from droidpilot.bench.provenance import run_metadata, settings, settings_changed
 from droidpilot.bench.results import load_results, write_results
+from droidpilot.bench.rowcheck import Expected, problem
 from droidpilot.bench.suite import BenchTask
 from droidpilot.bench.worker import BRAINS, RunConfig, error_row, split_key, work_key
 from droidpilot.errors import InputError
@@ -44,25 +46,68 @@ def row_key(row: dict[str, Any]) -> str:
     return name if name.split("@")[0] == row.get("id") else str(row.get("id"))
 
 
-def previous_rows(config: RunConfig, resume: bool, tasks: list[BenchTask]) -> dict[str, dict[str, Any]]:
-    """Finished rows of an earlier run in ``config.out`` by work key (errors are run again); InputError
-    without ``resume``, or when that run used another brain or other settings."""
+def _same_run(data: dict[str, Any], config: RunConfig, meta: dict[str, Any]) -> None:
+    """InputError unless the earlier results ``data`` come from this suite, brain and settings."""
+    where, fix = config.out, "choose another --out folder"
+    if data.get("suite") != meta.get("suite"):
+        raise InputError(f"{where}: the earlier results are of suite {data.get('suite')!r}, not "
+                         f"{meta.get('suite')!r}; resume with --suite {data.get('suite')} or {fix}")
+    if data.get("brain") != config.brain:
+        raise InputError(f"{where}: the earlier run used --brain {data.get('brain')}, not "
+                         f"{config.brain}; resume with the same brain or {fix}")
+    before, now = data.get("settings"), meta.get("settings", settings(config))
+    if not isinstance(before, dict):
+        raise InputError(f"{where}: the earlier results record no settings, so nothing says they match "
+                         f"this run's; {fix}")
+    changed = settings_changed(before, now)
+    if changed:
+        raise InputError(f"{where}: the earlier run used other settings ({'; '.join(changed)}); resume "
+                         f"with the same settings or {fix}")
+    info = data.get("suite_info")
+    old_sha = info.get("sha256") if isinstance(info, dict) else None
+    new_sha = (meta.get("suite_info") or {}).get("sha256")
+    if old_sha and new_sha and old_sha != new_sha:
+        raise InputError(f"{where}: the suite's task files changed since the earlier run (SHA-256 "
+                         f"{str(old_sha)[:12]} -> {new_sha[:12]}); its rows may not hold for these tasks: "
+                         f"{fix}")
+
+
+def previous_rows(config: RunConfig, resume: bool, tasks: list[BenchTask], meta: dict[str, Any] | None = None
+                  ) -> tuple[dict[str, dict[str, Any]], dict[str, str]]:
+    """Finished rows of an earlier run in ``config.out`` by work key, and the rows that will run again
+    with the reason (errored, incomplete or not this run's: ``rowcheck``; a row with no task id is listed
+    as ``row N``, dropped); InputError without ``resume``, or when that run was of another suite, brain or
+    settings."""
     data = load_results(config.out)
     if data is None:
-        return {}
+        return {}, {}
     if not resume:
         raise InputError(f"{config.out} already holds benchmark results; pass --resume to continue that "
                          f"run, or choose another --out folder")
-    if data.get("brain") != config.brain:
-        raise InputError(f"{config.out}: the earlier run used --brain {data.get('brain')}, not "
-                         f"{config.brain}; resume with the same brain or choose another --out folder")
-    changed = settings_changed(data.get("settings") or {}, settings(config))
-    if changed:
-        raise InputError(f"{config.out}: the earlier run used other settings ({'; '.join(changed)}); resume "
-                         f"with the same settings or choose another --out folder")
-    known = {work_key(t.id, k, config.trials) for t in tasks for k in range(1, config.trials + 1)}
-    rows = (r for r in data["tasks"] if isinstance(r, dict) and not r.get("error"))
-    return {row_key(r): r for r in rows if row_key(r) in known}
+    _same_run(data, config, meta if meta is not None else run_meta(config, []))
+    expected = {}
+    for task in tasks:
+        seed = task.seed if config.seed is None or task.template else config.seed
+        for k in range(1, config.trials + 1):
+            key = work_key(task.id, k, config.trials)
+            expected[key] = Expected(task, k, seed, config.max_steps or task.step_limit(),
+                                     f"{config.traces_dir}/{key}")
+    done: dict[str, dict[str, Any]] = {}
+    rerun: dict[str, str] = {}
+    for index, row in enumerate(data["tasks"]):
+        key = row_key(row) if isinstance(row, dict) else ""
+        if key not in expected:
+            if not isinstance(row, dict) or not isinstance(row.get("id"), str):
+                rerun[f"row {index + 1}"] = "it has no task id"
+            continue
+        why = problem(row, expected[key], config.out)
+        if why is None:
+            done[key] = row
+            rerun.pop(key, None)
+        else:
+            done.pop(key, None)
+            rerun[key] = why
+    return done, rerun
 
 
 class Ledger:
@@ -77,10 +122,10 @@ class Ledger:
         self.keys = keys
         self.order = {work_key(t.id, k, config.trials): i * config.trials + k - 1
                       for i, t in enumerate(tasks) for k in range(1, config.trials + 1)}
-        self.done = previous_rows(config, resume, tasks)
+        self.meta = meta if meta is not None else run_meta(config, devices)
+        self.done, self.rerun = previous_rows(config, resume, tasks, self.meta)
         self.rows: dict[str, dict[str, Any]] = dict(self.done)
         self.pending = [k for k in keys if k not in self.done]
-        self.meta = meta if meta is not None else run_meta(config, devices)
 
     def task_of(self, key: str) -> BenchTask:
         """The task a work key (``ID`` or ``ID@K``) runs."""
@@ -122,6 +167,7 @@ def open_run(config: RunConfig, devices: Sequence[str], task_ids: list[str] | No
         raise InputError(f"--trials must be at least 1, got {config.trials}")
     suite = config.load()
     tasks = suite.select(task_ids)
+    limits.check_work(len(tasks) * config.trials, f"{len(tasks):,} tasks x {config.trials} trials")
     config = RunConfig(**{**asdict(config), "suite": str(suite.folder), "out": Path(config.out)})
     seeds = {t.id: t.seed if config.seed is None or t.template else config.seed for t in tasks}
     meta = {**run_meta(config, devices), **run_metadata(config, devices, suite, seeds)}
@@ -140,7 +186,7 @@ def drive(config: RunConfig, devices: Sequence[str], task_ids: list[str] | None,
     started = time.monotonic()
     emit: Emit = on_event or (lambda kind, info: None)
     emit("begin", {"total": len(ledger.keys), "done": len(ledger.done), "devices": list(devices),
-                   "pending": ledger.pending})
+                   "pending": ledger.pending, "rerun": dict(ledger.rerun)})
     if ledger.pending:
         dispatch(config, ledger, emit)
     document = ledger.save()

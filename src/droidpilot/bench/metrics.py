@@ -17,7 +17,8 @@ Per task (``task_metrics``), from the trace's ``steps.jsonl``, the verifier's re
 - **CR**: of the reference path (the rule's success path with the highest score), the score of the
   milestones the trace reached over the path's total; 1 when Su holds, as in the paper.
 
-``summarize`` averages them per level, per app and overall, with model calls, tokens and seconds per step.
+``summarize`` averages them per level, per app, for feasible and infeasible tasks apart, and overall,
+with model calls, tokens and seconds per step.
 """
 
 from __future__ import annotations
@@ -166,18 +167,29 @@ def trial_stats(rows: Sequence[Mapping[str, Any]]) -> dict[str, Any] | None:
             "spread": {"min": min(su_trial), "max": max(su_trial), "std": round(std, 4)}}
 
 
+def feasibility(row: Mapping[str, Any]) -> str:
+    """``infeasible`` for a task that cannot be done (its success is saying so), else ``feasible``."""
+    return "infeasible" if "infeasible" in (row.get("kind"), row.get("scenario")) else "feasible"
+
+
 def summarize(rows: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
-    """``{"overall", "by_level", "by_app"}``: the aggregate of all rows and of each level and app; with
-    several trials per task also ``"trials"`` (``trial_stats`` overall and per level)."""
+    """``{"overall", "by_level", "by_app", "by_feasibility"}``: the aggregate of all rows and of each
+    level, app, and of the feasible and the infeasible tasks apart (a run that answers "infeasible" to
+    everything scores on the second only); with several trials per task also ``"trials"``
+    (``trial_stats`` overall and per level)."""
     by_level: dict[str, list[Mapping[str, Any]]] = {}
     by_app: dict[str, list[Mapping[str, Any]]] = {}
+    by_feasibility: dict[str, list[Mapping[str, Any]]] = {}
     for row in rows:
         by_level.setdefault(str(row.get("level")), []).append(row)
         by_app.setdefault(str(row.get("app")), []).append(row)
+        by_feasibility.setdefault(feasibility(row), []).append(row)
     out: dict[str, Any] = {
         "overall": aggregate(rows),
         "by_level": {k: aggregate(v) for k, v in sorted(by_level.items())},
         "by_app": {k: aggregate(v) for k, v in sorted(by_app.items())},
+        "by_feasibility": {k: aggregate(by_feasibility[k]) for k in ("feasible", "infeasible")
+                           if k in by_feasibility},
     }
     overall = trial_stats(rows)
     if overall is not None:

@@ -9,7 +9,14 @@ A predicate is ``{all: [...]}``, ``{any: [...]}``, ``{not: predicate}`` or a lea
 - ``in``: the value is one of the listed values;
 - ``exists``: ``true`` when the path resolves to a value other than null, ``false`` for the opposite;
 - ``matches``: a regular expression searched in the string (or, deeply, in any string inside);
-- ``length_at_least``: the list, mapping or string has at least that many items or characters.
+- ``length_at_least``: the list, mapping or string has at least that many items or characters;
+- ``value``: a typed spec ``{type: money, equals: "181"}`` (``in`` for several right values, ``aliases``
+  for other spellings of a name / place / text, ``of`` for a set's items; see ``droidpilot.typed``). A
+  stored field is compared whole and as its type ("$1,204.10" is 1204.10, "1810" is not 181, "Paige
+  Parkerson" is not "Paige Parker"); the agent's reply (a path under ``agent``) is read as a sentence
+  that must state exactly one value, the right one ("It was $181.00." passes, "$181 or $18" fails);
+- ``declares_infeasible``: ``true`` when the text plainly declares the task impossible (a negated or
+  hedged claim such as "It is not infeasible, I applied." does not), ``false`` for the opposite.
 
 Path segments are mapping keys or list indices (``-1`` is the last item). No Python is ever evaluated.
 """
@@ -21,9 +28,15 @@ from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from droidpilot import typed
+from droidpilot.bench import fields
+from droidpilot.bench.effects import EffectsResult, judge
 from droidpilot.errors import InputError
 
-OPERATORS = ("equals", "contains", "in", "exists", "matches", "length_at_least")
+OPERATORS = (
+    "equals", "contains", "in", "exists", "matches", "length_at_least", "value", "declares_infeasible"
+)
+REPLY_ROOT = "agent"  # paths under it hold the agent's own text (a reply), not stored fields
 COMBINATORS = ("all", "any", "not")
 _MISSING = object()
 
@@ -38,10 +51,14 @@ class OracleResult:
 
     ok: bool
     checks: list[dict[str, Any]] = field(default_factory=list)
+    effects: EffectsResult | None = None
 
     def to_dict(self) -> dict[str, Any]:
-        """What ``oracle.json`` holds."""
-        return {"ok": self.ok, "checks": self.checks}
+        """What ``oracle.json`` holds (``effects``: the changes found and what was wrong with them)."""
+        out: dict[str, Any] = {"ok": self.ok, "checks": self.checks}
+        if self.effects is not None:
+            out["effects"] = self.effects.to_dict()
+        return out
 
 
 def validate(pred: Any, where: str = "oracle") -> None:
@@ -87,6 +104,12 @@ def validate(pred: Any, where: str = "oracle") -> None:
         raise OracleError(f"{where}.length_at_least: expected a whole number >= 0")
     if op == "contains" and (value is None or isinstance(value, (list, dict))):
         raise OracleError(f"{where}.contains: expected a text or number to look for")
+    if op == "value":
+        problems = typed.validate_spec(value, f"{where}.value")
+        if problems:
+            raise OracleError("; ".join(problems))
+    if op == "declares_infeasible" and not isinstance(value, bool):
+        raise OracleError(f"{where}.declares_infeasible: expected true or false")
     if op == "matches":
         if not isinstance(value, str):
             raise OracleError(f"{where}.matches: expected a regular expression as text")
@@ -134,7 +157,33 @@ def _same(a: Any, b: Any) -> bool:
     return bool(a == b)
 
 
-def _leaf(pred: Mapping[str, Any], state: Any) -> tuple[bool, Any]:
+def _typed_leaf(path: str, spec: Mapping[str, Any], value: Any) -> tuple[bool, str]:
+    """A ``value`` leaf: the agent's reply read as a sentence, any other field compared whole."""
+    if path.split(".")[0] == REPLY_ROOT:
+        result = typed.match(spec, value)
+        return result.ok, result.reason
+    return fields.typed_field(spec, value)
+
+
+def _explained_leaf(pred: Mapping[str, Any], state: Any) -> tuple[bool, Any, str]:
+    """(verdict, the value at the path, why) for any leaf; only typed leaves say why."""
+    op = next(k for k in pred if k != "path")
+    if op not in ("value", "declares_infeasible"):
+        ok, value = _plain_leaf(pred, state)
+        return ok, value, ""
+    value = resolve(state, pred["path"])
+    if op == "declares_infeasible":
+        said = None if value is _MISSING else value
+        declared = typed.declares_infeasible(None if said is None else str(said))
+        why = "declares the task infeasible" if declared else "does not plainly declare the task infeasible"
+        return declared == pred[op], value, why
+    if value is _MISSING:
+        return False, value, "the path holds nothing"
+    ok, why = _typed_leaf(pred["path"], pred[op], value)
+    return ok, value, why
+
+
+def _plain_leaf(pred: Mapping[str, Any], state: Any) -> tuple[bool, Any]:
     value = resolve(state, pred["path"])
     op = next(k for k in pred if k != "path")
     want = pred[op]
@@ -174,17 +223,31 @@ def _eval(pred: Mapping[str, Any], state: Any, checks: list[dict[str, Any]]) -> 
         return any(results)
     if "not" in pred:
         return not _eval(pred["not"], state, checks)
-    ok, value = _leaf(pred, state)
+    ok, value, why = _explained_leaf(pred, state)
     op = next(k for k in pred if k != "path")
-    checks.append({"path": pred["path"], "op": op, "expected": pred[op], "actual": _short(value), "ok": ok})
+    check = {"path": pred["path"], "op": op, "expected": pred[op], "actual": _short(value), "ok": ok}
+    if why:
+        check["why"] = why
+    checks.append(check)
     return ok
 
 
-def evaluate(pred: Mapping[str, Any], state: Mapping[str, Any] | None) -> OracleResult:
-    """Evaluate a validated predicate on ``state``; with no state (a real phone) the verdict is False."""
+def evaluate(pred: Mapping[str, Any], state: Mapping[str, Any] | None, *,
+             start: Mapping[str, Any] | None = None, effects: Mapping[str, Any] | None = None
+             ) -> OracleResult:
+    """Evaluate a validated predicate on ``state``; with no state (a real phone) the verdict is False.
+    With ``effects`` (validated declarations, ``bench/effects.py``) the changes from ``start`` to
+    ``state`` must also be the ones allowed."""
     if state is None:
         return OracleResult(False, [{"path": "", "op": "state", "expected": "a SimPhone state",
                                      "actual": "<none: the device has no state()>", "ok": False}])
     checks: list[dict[str, Any]] = []
-    ok = _eval(pred, state, checks)
-    return OracleResult(ok, checks)
+    ok = _eval(pred, state, checks) if pred else True
+    if effects is None:
+        return OracleResult(ok, checks)
+    if start is None:
+        found = EffectsResult(False, [], ["no start state was captured, so side effects cannot be judged"],
+                              dict(effects))
+    else:
+        found = judge(effects, start, state)
+    return OracleResult(ok and found.ok, checks, found)

@@ -8,6 +8,7 @@ mapping of typed fields and ``records`` a list of them (the long lists a task mu
 from __future__ import annotations
 
 import datetime as dt
+import math
 import random
 from typing import Any
 
@@ -198,12 +199,61 @@ TYPES = (
 )
 
 
+# Bounds of the numbers a spec may hold: whole numbers drawn (``int``, ``amount``, ``pick``'s index, ``add``),
+# days from today (``date``), hours (``time``), list lengths (``count`` of ``records``/``words``), and any
+# whole number anywhere in a spec (a constant printed into an instruction).
+MAX_WHOLE = 1_000_000_000
+MAX_DAYS = 36_500
+MAX_RECORDS = 10_000
+MAX_ANY_INT = 10**18
+RANGES = {"date": (-MAX_DAYS, MAX_DAYS), "time": (0, 23)}
+
+
 class ParamError(InputError):
     """A parameter spec that cannot be drawn; the message names the parameter and the fix."""
 
 
-def _date(rng: random.Random, spec: dict[str, Any]) -> str:
-    day = TODAY + dt.timedelta(days=rng.randint(int(spec.get("min", 1)), int(spec.get("max", 40))))
+def check_numbers(spec: Any, where: str) -> None:
+    """ParamError for a number no spec can use, anywhere in ``spec``: NaN or infinity, or a whole number
+    beyond +-10**18 (walks the nesting without recursion)."""
+    stack: list[tuple[Any, str]] = [(spec, where)]
+    while stack:
+        value, at = stack.pop()
+        if isinstance(value, dict):
+            stack.extend((v, f"{at}.{k}") for k, v in value.items())
+        elif isinstance(value, list):
+            stack.extend((v, f"{at}[{i}]") for i, v in enumerate(value))
+        elif isinstance(value, float) and not math.isfinite(value):
+            raise ParamError(f"{at}: {value} is not a number a parameter can use; write a finite number")
+        elif isinstance(value, int) and not isinstance(value, bool) and abs(value) > MAX_ANY_INT:
+            digits = f"{len(str(abs(value)))}" if value.bit_length() < 14_000 else "over 4,000"
+            raise ParamError(f"{at}: a number of {digits} digits is too large (the limit is 10^18)")
+
+
+def whole(spec: dict[str, Any], key: str, default: int, where: str, low: int = -MAX_WHOLE,
+          high: int = MAX_WHOLE) -> int:
+    """The whole number ``spec[key]`` (``default`` when absent) within ``low``..``high``; ParamError for
+    anything else (text, a fraction, NaN, a huge number), naming the field and the range."""
+    value = spec.get(key, default)
+    if isinstance(value, float) and math.isfinite(value) and value.is_integer():
+        value = int(value)
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise ParamError(f"{where}.{key}: expected a whole number, got {value!r}")
+    if not low <= value <= high:
+        raise ParamError(f"{where}.{key}: {value:,} is outside {low:,}..{high:,}")
+    return value
+
+
+def _range(spec: dict[str, Any], kind: str, lo: int, hi: int, where: str) -> tuple[int, int]:
+    low, high = RANGES.get(kind, (-MAX_WHOLE, MAX_WHOLE))
+    first, last = whole(spec, "min", lo, where, low, high), whole(spec, "max", hi, where, low, high)
+    if first > last:
+        raise ParamError(f"{where}: min {first} is above max {last}")
+    return first, last
+
+
+def _date(rng: random.Random, spec: dict[str, Any], where: str) -> str:
+    day = TODAY + dt.timedelta(days=rng.randint(*_range(spec, "date", 1, 40, where)))
     fmt = spec.get("format", "%B %-d")
     return day.strftime(fmt)
 
@@ -234,21 +284,21 @@ def draw(spec: Any, rng: random.Random, where: str = "param") -> Any:
         if kind == "email":
             return f"{rng.choice(FIRST).lower()}.{rng.choice(LAST).lower()}@example.com"
         if kind == "int":
-            return rng.randint(int(spec.get("min", 1)), int(spec.get("max", 99)))
+            return rng.randint(*_range(spec, kind, 1, 99, where))
         if kind == "amount":
-            cents = rng.randint(int(spec.get("min", 2)) * 4, int(spec.get("max", 90)) * 4)
+            first, last = _range(spec, kind, 2, 90, where)
+            cents = rng.randint(first * 4, last * 4)
             return f"{cents / 4:.2f}"
         if kind == "date":
-            return _date(rng, spec)
+            return _date(rng, spec, where)
         if kind == "time":
-            hour = rng.randint(int(spec.get("min", 6)), int(spec.get("max", 21)))
+            hour = rng.randint(*_range(spec, kind, 6, 21, where))
             return f"{hour:02d}:{rng.choice((0, 15, 30, 45)):02d}"
         if kind == "word":
             return rng.choice(tuple(spec.get("from") or WORDS))
         if kind == "words":
-            return " ".join(
-                rng.sample(tuple(spec.get("from") or WORDS), int(spec.get("count", 2)))
-            ).capitalize()
+            pool = tuple(spec.get("from") or WORDS)
+            return " ".join(rng.sample(pool, whole(spec, "count", 2, where, 0, len(pool)))).capitalize()
         if kind == "city":
             return rng.choice(CITIES)
         if kind == "choice":
@@ -264,14 +314,15 @@ def draw(spec: Any, rng: random.Random, where: str = "param") -> Any:
                 raise ParamError(f"{where}: record needs `fields: {{name: spec}}`")
             return {k: draw(v, rng, f"{where}.fields.{k}") for k, v in fields.items()}
         return _records(spec, rng, where)
-    except (TypeError, ValueError) as exc:
+    except (TypeError, ValueError, OverflowError) as exc:
         raise ParamError(f"{where}: bad value in {spec!r}: {exc}") from None
 
 
 def _records(spec: dict[str, Any], rng: random.Random, where: str) -> list[dict[str, Any]]:
     """``count`` records whose ``unique`` field differs, sorted by ``sort`` when given."""
     raw = spec.get("count", 10)
-    count = int(draw(raw, rng, f"{where}.count") if isinstance(raw, dict) else raw)
+    drawn = {"count": draw(raw, rng, f"{where}.count")} if isinstance(raw, dict) else spec
+    count = whole(drawn, "count", 10, where, 0, MAX_RECORDS)
     unique = spec.get("unique")
     out: list[dict[str, Any]] = []
     seen: set[str] = set()

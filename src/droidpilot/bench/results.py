@@ -10,12 +10,15 @@ from __future__ import annotations
 import csv
 import io
 import json
+import os
+import stat
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
 from droidpilot.atomicio import atomic_write_bytes as atomic_write
 from droidpilot.bench.metrics import summarize
+from droidpilot.datalimits import DataLimitError, check_json
 from droidpilot.errors import InputError
 
 CSV_COLUMNS = ("id", "suite", "level", "app", "scenario", "su", "su_oracle", "cr", "re", "ps", "steps",
@@ -29,17 +32,26 @@ def results_path(out: Path) -> Path:
 
 
 def load_results(out: Path) -> dict[str, Any] | None:
-    """The results of an earlier run in ``out`` (None when there are none); InputError when unreadable."""
+    """The results of an earlier run in ``out`` (None when there is no such file); InputError when there
+    is one that cannot be read: a dangling or looping symlink, not a file, not JSON, nested past the data
+    limits. NaN and infinite numbers are read as floats, for the row checks to find (``rowcheck``)."""
     path = results_path(out)
-    if not path.exists():
+    if not os.path.lexists(path):
         return None
+    fix = "remove it or choose another --out folder"
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, json.JSONDecodeError) as exc:
-        raise InputError(f"{path}: cannot read the earlier results ({exc}); remove it or choose another "
-                         f"--out folder") from None
+        if not stat.S_ISREG(path.stat().st_mode):  # OSError for a dangling or looping symlink
+            raise InputError(f"{path}: cannot read the earlier results (not a regular file); {fix}")
+        text = path.read_text(encoding="utf-8")
+        check_json(text)
+        data = json.loads(text)
+    except DataLimitError as exc:
+        raise InputError(f"{path}: cannot read the earlier results (too large: {exc}); {fix}") from None
+    except (OSError, UnicodeDecodeError, ValueError, RecursionError) as exc:
+        reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else exc
+        raise InputError(f"{path}: cannot read the earlier results ({reason}); {fix}") from None
     if not isinstance(data, dict) or not isinstance(data.get("tasks"), list):
-        raise InputError(f"{path}: not a droidpilot results file (no 'tasks' list)")
+        raise InputError(f"{path}: not a droidpilot results file (no 'tasks' list); {fix}")
     return data
 
 
@@ -48,7 +60,8 @@ def write_results(out: Path, meta: dict[str, Any], rows: Sequence[dict[str, Any]
     doc = {**meta, "tasks": list(rows), "summary": summarize(rows)}
     out = Path(out)
     out.mkdir(parents=True, exist_ok=True)
-    atomic_write(results_path(out), json.dumps(doc, ensure_ascii=False, indent=1).encode("utf-8"))
+    text = json.dumps(doc, ensure_ascii=False, indent=1, allow_nan=False)  # never NaN: that is not JSON
+    atomic_write(results_path(out), text.encode("utf-8"))
     buffer = io.StringIO()
     writer = csv.DictWriter(buffer, fieldnames=CSV_COLUMNS, extrasaction="ignore", lineterminator="\n")
     writer.writeheader()

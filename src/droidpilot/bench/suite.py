@@ -77,6 +77,8 @@ class BenchTask:
     tier: str = ""
     params: dict[str, Any] = field(default_factory=dict)
     distractors: list[str] = field(default_factory=list)
+    # What the run may change (``bench/effects.py``), judged against the start state; None: not judged.
+    effects: dict[str, Any] | None = None
 
     @property
     def app(self) -> str:
@@ -144,6 +146,12 @@ def load_suite(name_or_path: str, *, seed: int = 0, instances: int = 1, template
         from droidpilot.bench.world import load_world
 
         return load_world(folder, seed=seed, instances=instances, patterns=templates, tier=tier)
+    given = [flag for flag, used in (("--instances", instances != 1), ("--templates", templates is not None),
+                                     ("--tier", tier is not None)) if used]
+    if given:
+        verb = "applies" if len(given) == 1 else "apply"
+        raise SuiteError(f"{' and '.join(given)} only {verb} to template suites such as world; {folder.name} "
+                         f"is a suite of fixed tasks: choose its tasks with --tasks ID,... instead")
     files = sorted(p for p in folder.glob("*.yaml") if not p.name.startswith("_"))
     if not files:
         raise SuiteError(f"{folder}: no task files (*.yaml) in the suite folder")
@@ -204,6 +212,8 @@ class _Loader:
             mark = getattr(exc, "problem_mark", None)
             where = f"{path}:{mark.line + 1}" if mark is not None else str(path)
             raise SuiteError(f"{where}: not valid YAML ({getattr(exc, 'problem', None) or exc})") from None
+        except ValueError as exc:  # a whole number of more than 4,300 digits
+            raise SuiteError(f"{path}: cannot read the task file ({exc}); write smaller numbers") from None
 
     def fail(self, key: str, message: str, fix: str = "") -> SuiteError:
         """The error for field ``key`` (``reference[2]`` style), with the line it is on."""

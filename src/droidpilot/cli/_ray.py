@@ -9,8 +9,8 @@ import typer
 LOCAL = "local"
 
 RAY_HELP = ("Run on Ray: --ray alone starts a local Ray for the run (127.0.0.1 only); --ray auto joins the "
-            "cluster this machine belongs to; --ray ray://HEAD:10001 or HEAD:6379 connects to one. "
-            "Needs the 'ray' extra.")
+            "cluster this machine belongs to; --ray ray://HEAD:10001 or HEAD:6379 connects to one, which "
+            "must answer within DROIDPILOT_RAY_TIMEOUT seconds (default 30). Needs the 'ray' extra.")
 
 
 def ray_option(extra: str = "") -> object:

@@ -7,6 +7,7 @@ from typing import Annotated
 
 import typer
 
+from droidpilot import limits
 from droidpilot.errors import InputError
 
 LANGUAGES = ("en", "zh")
@@ -34,10 +35,12 @@ SeedOpt = Annotated[int | None, typer.Option("--seed", help="SimPhone's seed: th
 
 def check_agent_options(*, max_steps: int | None = None, lang: str | None = None,
                         coord_space: str | None = None, temperature: float | None = None,
-                        image_max_side: int | None = None) -> None:
+                        image_max_side: int | None = None, seed: int | None = None) -> None:
     """InputError naming the flag when one of the shared options has a value no run can use."""
     if max_steps is not None and max_steps <= 0:
         raise InputError(f"--max-steps must be positive, got {max_steps}")
+    limits.check("--max-steps", max_steps, limits.MAX_STEPS)
+    limits.check("--seed", seed, limits.SEED)
     if lang is not None and lang not in LANGUAGES:
         raise InputError(f"--lang: unknown prompt language {lang!r}; choose one of {', '.join(LANGUAGES)}")
     if coord_space is not None:
@@ -48,3 +51,4 @@ def check_agent_options(*, max_steps: int | None = None, lang: str | None = None
         raise InputError(f"--temperature must be between 0 and 2, got {temperature}")
     if image_max_side is not None and image_max_side < 64:
         raise InputError(f"--image-max-side must be at least 64 pixels, got {image_max_side}")
+    limits.check("--image-max-side", image_max_side, limits.IMAGE_MAX_SIDE, what="pixels")

@@ -13,6 +13,7 @@ from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
+from droidpilot import limits
 from droidpilot.cli._common import EXIT_DEVICE, EXIT_FAILED, EXIT_MODEL, guard
 from droidpilot.cli._ray import ray_address, ray_option
 from droidpilot.cli._tables import print_whole
@@ -30,6 +31,7 @@ from droidpilot.cli.agent_options import (
 )
 from droidpilot.errors import InputError
 from droidpilot.pathcheck import writable_folder
+from droidpilot.textsafe import printable
 
 console = Console()
 _RUN_ERRORS = ("device_error", "brain_error")
@@ -55,11 +57,20 @@ def failed_everywhere(rows: list[dict]) -> tuple[int, str]:
     return EXIT_FAILED, f"every task errored; first: {first}"
 
 
+def check_counts(*, jobs: int, trials: int, instances: int, adb_port: int) -> None:
+    """LimitError for a count option of ``bench`` outside its documented range (droidpilot.limits)."""
+    limits.check("--jobs", jobs, limits.JOBS)
+    limits.check("--trials", trials, limits.TRIALS)
+    limits.check("--instances", instances, limits.INSTANCES, what="per template")
+    limits.check("--adb-port", adb_port, limits.PORT)
+
+
 def _devices(device: list[str] | None, count: int) -> list[str]:
     specs = [d for d in (device or ["sim"]) if d.strip()]
     if specs == ["sim"]:
         if count < 1:
             raise InputError(f"--devices must be at least 1, got {count}")
+        limits.check("--devices", count, limits.DEVICES)
         return ["sim"] * count
     if "sim" in specs:
         raise InputError("--device sim cannot be mixed with device serials; use --devices N for N SimPhones")
@@ -86,6 +97,8 @@ def _summary_table(summary: dict) -> Table:
 
     for level, agg in summary["by_level"].items():
         add(f"level {level}", agg)
+    for group, agg in (summary.get("by_feasibility") or {}).items():
+        add(group, agg)
     add("overall", summary["overall"])
     return table
 
@@ -197,8 +210,9 @@ def bench(
             raise InputError(f"--jobs must be 0 (automatic) or positive, got {jobs}")
         if trials < 1:
             raise InputError(f"--trials must be at least 1, got {trials}")
+        check_counts(jobs=jobs, trials=trials, instances=instances, adb_port=adb_port)
         check_agent_options(max_steps=max_steps, lang=language, coord_space=coord_space,
-                            temperature=temperature, image_max_side=image_max_side)
+                            temperature=temperature, image_max_side=image_max_side, seed=seed)
         config = RunConfig(suite=suite, brain=brain, out=out, ocr=ocr, model=model, base_url=base_url,
                            responses=responses, adb_host=adb_host, adb_port=adb_port, max_steps=max_steps,
                            lang=language, extended_actions=extended, coord_space=coord_space,
@@ -225,11 +239,11 @@ def bench(
         finally:
             display.stop()
         document = outcome.document
-        console.print(escape(_provenance_line(document)), highlight=False, soft_wrap=True)
+        console.print(escape(printable(_provenance_line(document))), highlight=False, soft_wrap=True)
         print_whole(console, _summary_table(document["summary"]))
         if document["summary"].get("trials"):
             print_whole(console, _trials_table(document["summary"]["trials"]))
-        console.print(f"wall time {outcome.seconds:.1f}s; results: {escape(str(out / 'results.json'))}")
+        console.print(f"wall time {outcome.seconds:.1f}s; results: {escape(printable(out / 'results.json'))}")
         judge = None
         if judge_eval:
             from droidpilot.bench.judge_eval import run_judge_eval
@@ -240,10 +254,10 @@ def bench(
             from droidpilot.bench.report import write_report
 
             path = write_report(out, judge=judge)
-            console.print(f"report: {escape(str(path))}")
+            console.print(f"report: {escape(printable(path))}")
         code, reason = failed_everywhere(outcome.rows)
         if code:
-            console.print(f"[bold red]error:[/] {escape(reason)}", highlight=False)
+            console.print(f"[bold red]error:[/] {escape(printable(reason))}", highlight=False)
     if code:
         raise typer.Exit(code)
 

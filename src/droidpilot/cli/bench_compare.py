@@ -1,5 +1,5 @@
 """`droidpilot bench compare RUN_A RUN_B`: Su per level side by side and every task whose result changed,
-in the terminal (whole tables, also when piped) and as ``compare.html``.
+in the terminal (tables; tab-separated lines when piped; ``--json``) and as ``compare.html``.
 
 Exit status 0, 2 when a folder holds no results."""
 
@@ -10,10 +10,12 @@ from pathlib import Path
 import typer
 from rich.console import Console
 from rich.markup import escape
-from rich.table import Table
 
+from droidpilot.cli import _common
 from droidpilot.cli._common import guard
+from droidpilot.cli._listing import Listing, emit, table
 from droidpilot.cli._tables import print_whole
+from droidpilot.textsafe import printable
 
 console = Console()
 
@@ -42,35 +44,49 @@ def compare(
     html: Path | None = typer.Option(None, "--html", help="Where to write the HTML comparison "
                                                           "(default: RUN_B/compare.html)."),
     all_tasks: bool = typer.Option(False, "--all", help="List every task, not only those that changed."),
+    as_json: bool = typer.Option(False, "--json", help="Print one JSON object {a, b, levels, tasks, counts, "
+                                                       "html}."),
 ) -> None:
-    """Compare two benchmark runs: Su per level side by side and the tasks that changed."""
+    """Compare two benchmark runs: Su per level side by side and the tasks that changed. On a terminal two
+    tables; piped, tab-separated lines (the levels, a blank line, the tasks), values whole."""
     with guard():
         from droidpilot.atomicio import atomic_write_bytes
         from droidpilot.bench.compare import compare_runs
         from droidpilot.bench.report.compare_page import render_compare
 
         comparison = compare_runs(run_a, run_b)
-        levels = Table(title=f"Su per level: A = {escape(str(run_a))}, B = {escape(str(run_b))}")
-        for col in ("group", "tasks A", "tasks B", "Su A", "Su B", "Δ Su", "Su-oracle A", "Su-oracle B"):
-            levels.add_column(col, justify="left" if col == "group" else "right")
+        levels = Listing(("group", "tasks A", "tasks B", "Su A", "Su B", "Δ Su", "Su-oracle A",
+                          "Su-oracle B"), title=f"Su per level: A = {run_a}, B = {run_b}")
         for r in comparison.levels:
             delta = "-" if r["delta"] is None else f"{r['delta'] * 100:+.0f} pts"
-            levels.add_row(escape(r["group"]), str(r["tasks_a"] or "-"), str(r["tasks_b"] or "-"),
-                           _pct(r["su_a"]), _pct(r["su_b"]), delta, _pct(r["su_oracle_a"]),
-                           _pct(r["su_oracle_b"]))
-        print_whole(console, levels)
+            levels.add(r["group"], str(r["tasks_a"] or "-"), str(r["tasks_b"] or "-"), _pct(r["su_a"]),
+                       _pct(r["su_b"]), delta, _pct(r["su_oracle_a"]), _pct(r["su_oracle_b"]))
         shown = [t for t in comparison.tasks if all_tasks or t.change != "same"]
-        tasks = Table(title="tasks" if all_tasks else "tasks that changed")
-        for col in ("task", "level", "change", "A", "B", "A ended", "B ended", "why it failed"):
-            tasks.add_column(col)
+        tasks = Listing(("task", "level", "change", "A", "B", "A ended", "B ended", "why it failed"),
+                        title="tasks" if all_tasks else "tasks that changed")
         for t in shown:
-            tasks.add_row(escape(t.id), f"L{escape(t.level)}", escape(t.change), _verdict(t.a), _verdict(t.b),
-                          escape(str((t.a or {}).get("termination") or "-")),
-                          escape(str((t.b or {}).get("termination") or "-")),
-                          escape(_why(t.a, t.b)))
-        print_whole(console, tasks)
-        counts = ", ".join(f"{n} {c}" for c, n in comparison.counts().items() if n)
-        console.print(f"{len(comparison.tasks)} tasks: {escape(counts)}", highlight=False)
+            tasks.add(t.id, f"L{t.level}", t.change, _verdict(t.a), _verdict(t.b),
+                      str((t.a or {}).get("termination") or "-"), str((t.b or {}).get("termination") or "-"),
+                      _why(t.a, t.b))
         target = html or Path(run_b) / "compare.html"
         atomic_write_bytes(target, render_compare(comparison, target).encode("utf-8"))
-        console.print(f"html: {escape(str(target))}", highlight=False, soft_wrap=True)
+        if as_json:
+            emit(console, tasks, as_json=True, document={
+                "a": str(run_a), "b": str(run_b), "levels": comparison.levels,
+                "tasks": [{"id": t.id, "level": t.level, "app": t.app, "change": t.change, "a": t.a, "b": t.b}
+                          for t in shown],
+                "counts": comparison.counts(), "html": str(target)})
+            return
+        counts = ", ".join(f"{n} {c}" for c, n in comparison.counts().items() if n)
+        notes = [f"{len(comparison.tasks)} tasks: {counts}", f"html: {target}"]
+        if not console.is_terminal:  # rows on stdout, the notes on stderr: a script reads only rows
+            emit(console, levels)
+            console.file.write("\n")
+            emit(console, tasks)
+            for note in notes:
+                _common.err_console.print(escape(printable(note)), highlight=False, soft_wrap=True)
+            return
+        print_whole(console, table(levels))
+        print_whole(console, table(tasks))
+        for note in notes:
+            console.print(escape(printable(note)), highlight=False, soft_wrap=True)

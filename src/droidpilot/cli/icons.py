@@ -8,15 +8,13 @@ threshold can be set.
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 import typer
 from rich.console import Console
-from rich.markup import escape
-from rich.table import Table
 
 from droidpilot.cli._common import guard
+from droidpilot.cli._listing import Listing, emit
 
 console = Console(highlight=False)
 icons_app = typer.Typer(help="Icon perception on a screenshot: candidates and template matching.",
@@ -43,16 +41,12 @@ def list_icons(
     rows = [{"box": list(r.box), "point": list(box_center(r.box)), "description": d.text,
              "confidence": round(d.shape_confidence, 3), "where": where_on_screen(box_center(r.box), size)}
             for r, d in found]
-    if as_json:
-        typer.echo(json.dumps(rows, ensure_ascii=False))
-        return
-    table = Table(title=f"{escape(str(image))}: {len(rows)} icon candidates", title_justify="left")
-    for col in ("#", "description", "confidence", "where", "tap point", "box"):
-        table.add_column(col)
+    listing = Listing(("#", "description", "confidence", "where", "tap point", "box"),
+                      title=f"{image}: {len(rows)} icon candidates")
     for i, row in enumerate(rows, start=1):
-        table.add_row(str(i), row["description"], f"{row['confidence']:.2f}", row["where"], str(row["point"]),
-                      str(row["box"]))
-    console.print(table)
+        listing.add(str(i), row["description"], f"{row['confidence']:.2f}", row["where"], str(row["point"]),
+                    str(row["box"]))
+    emit(console, listing, as_json=as_json, document=rows)
 
 
 @icons_app.command("match")
@@ -79,18 +73,14 @@ def match_icons(
         results = {n: search_template(pyramid, path, threshold) for n, path in files.items()}
     out = {n: {"file": str(files[n]), "matches": [m.to_dict() for m in hits],
                "best": best.to_dict() if best else None} for n, (hits, best) in results.items()}
-    if as_json:
-        typer.echo(json.dumps(out, ensure_ascii=False))
-        return
-    table = Table(title=f"{escape(str(image))}: threshold {threshold}", title_justify="left")
-    for col in ("icon", "found", "score", "scale", "box", "file"):
-        table.add_column(col)
+    listing = Listing(("icon", "found", "score", "scale", "box", "file"),
+                      title=f"{image}: threshold {threshold}")
     for name, info in out.items():
         top = info["matches"][0] if info["matches"] else info["best"]
-        found = f"[green]yes ({len(info['matches'])})[/]" if info["matches"] else "[red]no[/]"
+        found = f"yes ({len(info['matches'])})" if info["matches"] else "no"
         cells = [f"{top['score']:.3f}", f"{top['scale']:.2f}", str(top["box"])] if top else ["-", "-", "-"]
-        table.add_row(escape(name), found, *cells, escape(info["file"]))
-    console.print(table)
+        listing.add(name, found, *cells, info["file"])
+    emit(console, listing, as_json=as_json, document=out)
 
 
 def register(app: typer.Typer) -> None:

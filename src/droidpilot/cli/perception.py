@@ -65,14 +65,12 @@ def ocr(
     if as_json:
         typer.echo(json.dumps([ln.to_dict() for ln in lines], ensure_ascii=False))
         return
-    from rich.table import Table
+    from droidpilot.cli._listing import Listing, emit
 
-    table = Table(title=f"{escape(str(image))}: {len(lines)} lines", title_justify="left")
-    for col, justify in (("#", "right"), ("text", "left"), ("box", "left"), ("score", "right")):
-        table.add_column(col, justify=justify)  # type: ignore[arg-type]
+    listing = Listing(("#", "text", "box", "score"), title=f"{image}: {len(lines)} lines")
     for i, ln in enumerate(lines, start=1):
-        table.add_row(str(i), escape(printable(ln.text)), str(list(ln.box)), f"{ln.score:.3f}")
-    _console().print(table)
+        listing.add(str(i), ln.text, str(list(ln.box)), f"{ln.score:.3f}")
+    emit(_console(), listing)
 
 
 def _print_result(result: Any, what: str) -> None:

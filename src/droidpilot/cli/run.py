@@ -14,6 +14,7 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
+from droidpilot import limits
 from droidpilot.agent.brains.factory import make_brain
 from droidpilot.cli._common import TERMINATION_EXIT, guard, shown
 from droidpilot.cli.agent_options import (
@@ -124,8 +125,9 @@ def run(
         if not instruction.strip():
             raise InputError("the instruction is empty; say what the agent should do")
         check_agent_options(max_steps=max_steps, lang=language, coord_space=coord_space,
-                            temperature=temperature, image_max_side=image_max_side)
+                            temperature=temperature, image_max_side=image_max_side, seed=seed)
         max_steps, language, seed = max_steps or 20, language or "en", seed or 0
+        limits.check("--adb-port", adb_port, limits.PORT)
         folder = writable_folder(out or Path("runs") / time.strftime("%Y%m%d-%H%M%S"), "--out")
         engine = make_ocr_engine(ocr)
         if engine is None:

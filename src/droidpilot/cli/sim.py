@@ -28,6 +28,9 @@ def shot(
     from droidpilot.device.sim.phone import SimDevice
 
     with guard():
+        from droidpilot import limits
+
+        limits.check("--seed", seed, limits.SEED)
         device = SimDevice(size=size, theme=theme, seed=seed, clock=clock, date=date)
         if app:
             device.open_app(app)

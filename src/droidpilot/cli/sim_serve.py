@@ -43,6 +43,12 @@ def serve(
         adbd_log.addHandler(handler)
         adbd_log.setLevel(logging.DEBUG)
     with guard():
+        from droidpilot import limits
+
+        limits.check("--seed", seed, limits.SEED)
+        if not 0 <= port <= limits.PORT.high:
+            raise limits.LimitError(f"--port must be from 0 (any free port) to {limits.PORT.high}, "
+                                    f"got {port}")
         check_loopback(host)
         sims = [SimDevice(serial=f"simphone-{i}", size=size, theme=theme, seed=seed + i - 1)
                 for i in range(1, devices + 1)]

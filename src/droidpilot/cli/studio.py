@@ -36,6 +36,11 @@ def studio(
             from droidpilot.errors import InputError
 
             raise InputError(f"--port must be from 0 to 65535, got {port}")
+        from droidpilot import limits
+
+        limits.check("--devices", devices, limits.DEVICES)
+        limits.check("--adb-port", adb_port, limits.PORT)
+        limits.check("--seed", seed, limits.SEED)
         phones = make_phones(devices, device, adb_host=adb_host, adb_port=adb_port, seed=seed)
         the_studio = create_studio(phones, host=host or "127.0.0.1", port=port,
                                    explicit_host=host is not None, out_root=out, allow_hosts=allow_host)

@@ -10,11 +10,13 @@ from pathlib import Path
 
 import typer
 from rich.console import Console
-from rich.markup import escape
-from rich.table import Table
 
+from droidpilot import limits
 from droidpilot.cli._common import guard
+from droidpilot.cli._listing import Listing, emit
+from droidpilot.cli._progress import progress
 from droidpilot.errors import InputError
+from droidpilot.textsafe import json_safe, printable
 
 console = Console()
 suite_app = typer.Typer(
@@ -32,28 +34,34 @@ def _templates(suite: str):
             f"{folder} is not a template suite (no _suite.yaml with 'type: templates'); "
             f"task-file suites are listed by 'droidpilot bench --suite {suite} --tasks ...'"
         )
-    return folder, load_templates(folder)
+    with progress("loading templates", None) as advance:
+        return folder, load_templates(folder, on_file=advance)
 
 
 @suite_app.command("list")
 def list_cmd(
     suite: str = typer.Option("world", "--suite", help="A template suite name or folder."),
     templates: str | None = typer.Option(None, "--templates", help="Comma-separated id globs."),
+    as_json: bool = typer.Option(False, "--json", help="Print one JSON list of {template, apps, kind, tier, "
+                                                       "instruction}."),
 ) -> None:
-    """List the templates of a suite: id, app, kind, tier (for seed 0) and instruction."""
+    """List the templates of a suite: id, apps, kind, tier (for seed 0) and instruction. On a terminal a
+    table; piped, one tab-separated line per template (a header first), values whole."""
     with guard():
         from droidpilot.bench.world import instantiate, select_templates
 
         folder, all_templates = _templates(suite)
-        table = Table(title=f"{folder.name}: templates")
-        for col in ("template", "apps", "kind", "tier", "instruction (seed 0)"):
-            table.add_column(col)
         chosen = select_templates(all_templates, templates)
-        for t in chosen:
-            task = instantiate(t, 0, 0, folder.name)
-            table.add_row(escape(t.id), escape(",".join(t.apps)), t.kind, task.tier, escape(task.instruction))
-        console.print(table)
-        console.print(f"{len(chosen)} templates over {len({a for t in chosen for a in t.apps})} apps")
+        listing = Listing(("template", "apps", "kind", "tier", "instruction (seed 0)"),
+                          title=f"{folder.name}: templates",
+                          keys=("template", "apps", "kind", "tier", "instruction"))
+        with progress("instantiating", len(chosen)) as advance:
+            for t in chosen:
+                task = instantiate(t, 0, 0, folder.name)
+                listing.add(t.id, list(t.apps), t.kind, task.tier, task.instruction)
+                advance(1)
+        listing.footer = f"{len(chosen)} templates over {len({a for t in chosen for a in t.apps})} apps"
+        emit(console, listing, as_json=as_json)
 
 
 @suite_app.command("show")
@@ -62,11 +70,15 @@ def show_cmd(
     suite: str = typer.Option("world", "--suite", help="A template suite name or folder."),
     seed: int = typer.Option(0, "--seed", help="The seed to draw the instance from."),
     instance: int = typer.Option(0, "--instance", help="Which instance of the seed."),
+    as_json: bool = typer.Option(False, "--json", help="Print exactly one JSON object (the rule as its "
+                                                       "'rule' field)."),
 ) -> None:
     """Print one instance as JSON: parameters, setup (start state, distractors), reference, oracle, rule."""
     with guard():
         from droidpilot.bench.world import instantiate
 
+        limits.check("--seed", seed, limits.SEED)
+        limits.check("--instance", instance, limits.Limit(0, limits.INSTANCES.high - 1, ""))
         folder, all_templates = _templates(suite)
         matches = [t for t in all_templates if t.id == template]
         if not matches:
@@ -85,30 +97,57 @@ def show_cmd(
             "setup": task.setup,
             "reference": [op.to_dict() for op in task.reference],
             "oracle": task.oracle,
+            "effects": task.effects,
         }
-        typer.echo(json.dumps(doc, ensure_ascii=False, indent=1))
-        typer.echo(task.rule_text)
+        if as_json:
+            typer.echo(json_safe(json.dumps({**doc, "rule": task.rule_text}, ensure_ascii=False)))
+            return
+        typer.echo(json_safe(json.dumps(doc, ensure_ascii=False, indent=1)))
+        typer.echo(printable(task.rule_text))
 
 
 @suite_app.command("validate")
 def validate_cmd(
     folder: Path = typer.Argument(..., help="A template suite folder (or a shipped name)."),
-    seeds: int = typer.Option(3, "--seeds", help="Instantiate every template for seeds 0..N-1."),
+    seeds: int = typer.Option(3, "--seeds", help=f"Instantiate every template for N seeds (N at most "
+                                                 f"{limits.SEEDS.high})."),
+    first_seed: int = typer.Option(0, "--first-seed", help="The first of the seeds: FIRST..FIRST+N-1 (more "
+                                                           "seeds: call again with the next FIRST)."),
 ) -> None:
-    """Check every template of a folder: files, parameters, references, oracles, generated rules; and that
-    no instance is already solved at its start state. Exit 2 with every problem listed."""
+    """Check every template of a folder: files, parameters, references, oracles, generated rules; that
+    no instance is already solved at its start state; and that each gives 5+ distinct instructions and
+    answers over 50 seeds unless marked static. Exit 2 with every problem listed."""
     with guard():
         from droidpilot.bench.suite import suite_folder
         from droidpilot.bench.world.check import check_suite
+        from droidpilot.bench.world.depth import DEPTH_SEEDS
+        from droidpilot.bench.world.template import load_templates
 
         if seeds < 1:
             raise InputError(f"--seeds must be at least 1, got {seeds}")
-        report = check_suite(suite_folder(str(folder)), tuple(range(seeds)))
+        limits.check("--seeds", seeds, limits.SEEDS)
+        limits.check("--first-seed", first_seed, limits.SEED)
+        limits.check("--first-seed + --seeds", first_seed + seeds - 1, limits.SEED)
+        where = suite_folder(str(folder))
+        loaded = load_templates(where)
+        with progress(f"checking {seeds} seed(s)", len(loaded)) as advance:
+            report = check_suite(where, range(first_seed, first_seed + seeds), on_template=advance,
+                                 templates=loaded)
         console.print(
             f"{report.templates} templates, {report.instances} instances, "
             f"{len(report.apps)} apps; kinds {dict(report.kinds)}; tiers {dict(report.tiers)}",
             highlight=False,
+            soft_wrap=True,
         )
+        depth = report.to_dict()["depth"]
+        if depth:  # how much the templates vary: distinct instructions and answers over the seeds
+            console.print(
+                f"depth over {DEPTH_SEEDS} seeds: instructions min {depth['instructions_min']}, median "
+                f"{depth['instructions_median']}; answers min {depth['answers_min']}, median "
+                f"{depth['answers_median']}; {depth['static']} templates marked static",
+                highlight=False,
+                soft_wrap=True,
+            )
         if report.satisfied_at_start:
             report.problems.append(
                 "already satisfied at the start state (a do-nothing agent would pass): "
@@ -116,7 +155,10 @@ def validate_cmd(
             )
         if report.problems:
             raise InputError("\n".join(report.problems))
-        console.print("ok: every template instantiates and none is satisfied at its start state")
+        console.print(
+            "ok: every template instantiates, none is solved at its start state, all vary by seed",
+            soft_wrap=True,
+        )
 
 
 def register(app: typer.Typer) -> None:

@@ -10,13 +10,15 @@ import json
 import logging
 import sys
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 
+from droidpilot import limits
 from droidpilot.cli import _common
 from droidpilot.cli._common import fail, guard, shown
 from droidpilot.cli._ray import ray_address, ray_option
+from droidpilot.textsafe import json_safe
 from droidpilot.verify.setup import DEFAULT_OCR, OCR_CHOICES, VerifierChoices, parse_escalation_order
 
 LOG_LEVELS = ("debug", "info", "warning", "error")
@@ -31,6 +33,25 @@ OrderOpt = Annotated[str | None, typer.Option("--escalation-order",
                                               help="Order in which escalate tries its checkers, "
                                                    "e.g. text,xml,ocr,llm.")]
 LogOpt = Annotated[str, typer.Option("--log-level", help=f"Log level on stderr: {', '.join(LOG_LEVELS)}.")]
+
+
+class _TerminalSafe:
+    """stdout for JSON lines: control and bidi characters in them written as \\uXXXX (same data)."""
+
+    def __init__(self, stream: Any) -> None:
+        self.stream = stream
+
+    def write(self, text: str) -> int:
+        """Write ``text`` (JSON) with its terminal-active characters escaped."""
+        return self.stream.write(json_safe(text))
+
+    def flush(self) -> None:
+        """Flush stdout."""
+        self.stream.flush()
+
+    def close(self) -> None:
+        """Leave stdout open."""
+
 
 
 def configure_logging(level: str) -> None:
@@ -80,7 +101,7 @@ def verify_command(
         the_trace = load_trace(trace, task_description)
         result = verify(task, the_trace, build_options(choices))
     if as_json:
-        typer.echo(json.dumps(result.to_dict(), ensure_ascii=False))
+        typer.echo(json_safe(json.dumps(result.to_dict(), ensure_ascii=False)))
     else:
         from rich.console import Console
 
@@ -122,13 +143,15 @@ def verify_batch_command(
     configure_logging(log_level)
     if jobs < 0:
         raise fail("--jobs must be 0 (one per CPU) or more")
+    if jobs > limits.JOBS.high:
+        raise fail(f"--jobs {jobs:,} is over the limit of {limits.JOBS.high} worker processes")
     with guard():
         choices = _choices(ocr, llm_base_url, llm_model, icons_dir, escalation_order)
         load_rule(rule)  # a bad rule stops here, before any worker starts; warnings are logged once
         traces = find_traces(traces_dirs)
         address = ray_address(ray)
         try:
-            sink = json_out.open("a", encoding="utf-8") if json_out else sys.stdout
+            sink = json_out.open("a", encoding="utf-8") if json_out else _TerminalSafe(sys.stdout)
         except OSError as exc:
             raise fail(f"--json-out: cannot write {json_out}: {exc.strerror or exc}") from None
     progress = Progress(TextColumn("verifying"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),

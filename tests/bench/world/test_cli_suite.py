@@ -15,7 +15,10 @@ _discover()
 def test_list_and_show() -> None:
     result = CliRunner().invoke(app, ["suite", "list", "--templates", "clock-*"])
     assert result.exit_code == 0, result.output
-    assert "clock-add" in result.output and "templates over 1 apps" in result.output
+    rows = [line.split("\t") for line in result.stdout.splitlines()]  # piped: tab-separated, a header first
+    assert rows[0] == ["template", "apps", "kind", "tier", "instruction (seed 0)"]
+    assert rows[1][:3] == ["clock-add", "clock", "data-entry"] and all(len(r) == 5 for r in rows)
+    assert "templates over 1 apps" in result.stderr
     shown = CliRunner().invoke(app, ["suite", "show", "clock-label", "--seed", "4"])
     assert shown.exit_code == 0, shown.output
     doc = json.loads(shown.output[: shown.output.index("\ntask_id:")])
@@ -39,6 +42,26 @@ def test_validate_reports_problems_with_exit_2(tmp_path: Path) -> None:
     assert "already satisfied at the start state" in result.output and "solved-0-0" in result.output
     missing = CliRunner().invoke(app, ["suite", "show", "nope"])
     assert missing.exit_code == 2 and "no template 'nope'" in missing.output
+
+
+def test_validate_reports_depth_and_fails_a_template_that_never_varies(tmp_path: Path) -> None:
+    folder = tmp_path / "mine"
+    folder.mkdir()
+    (folder / "_suite.yaml").write_text("type: templates\n", encoding="utf-8")
+    template = (
+        "app: notes\ntemplates:\n  - id: same\n    kind: data-entry\n{static}"
+        "    instruction: Write a note that says hello.\n    reference: [back]\n    checkpoints: [[Notes]]\n"
+        "    oracle: {{path: notes.notes, contains: hello}}\n"
+    )
+    (folder / "a.yaml").write_text(template.format(static=""), encoding="utf-8")
+    result = CliRunner().invoke(app, ["suite", "validate", str(folder), "--seeds", "1"])
+    assert result.exit_code == 2
+    assert "depth over 50 seeds: instructions min 1, median 1" in result.output
+    assert "template 'same' gives 1 distinct instructions over 50 seeds" in result.output
+    (folder / "a.yaml").write_text(template.format(static="    static: a fixed greeting\n"), encoding="utf-8")
+    ok = CliRunner().invoke(app, ["suite", "validate", str(folder), "--seeds", "1"])
+    assert ok.exit_code == 0, ok.output
+    assert "1 templates marked static" in ok.output
 
 
 def test_bench_rejects_a_bad_tier(tmp_path: Path) -> None:

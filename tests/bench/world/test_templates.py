@@ -49,9 +49,9 @@ def test_instances_are_reproducible_and_differ_by_seed() -> None:
 
 
 def test_selection_by_pattern_tier_and_instances() -> None:
-    suite = load_suite("world", seed=1, instances=2, templates="clock-*,settings-switch-dark-on")
-    assert len(suite.tasks) == 2 * 9  # 8 clock templates and one settings variant
-    assert {t.template for t in suite.tasks} >= {"clock-add", "settings-switch-dark-on"}
+    suite = load_suite("world", seed=1, instances=2, templates="clock-*,settings-switch")
+    assert len(suite.tasks) == 2 * 10  # 9 clock templates and the settings switch
+    assert {t.template for t in suite.tasks} >= {"clock-add", "clock-alarm-at", "settings-switch"}
     easy = load_suite("world", templates="clock-*", tier="easy")
     assert easy.tasks and all(t.tier == "easy" and t.level == 1 for t in easy.tasks)
     with pytest.raises(SuiteError, match="matches no template"):
@@ -63,12 +63,14 @@ def test_selection_by_pattern_tier_and_instances() -> None:
 
 def test_retrieval_and_infeasible_are_judged_on_the_answer() -> None:
     task = load_suite("world", seed=2, templates="clock-label").tasks[0]
-    assert task.oracle == {"path": "agent.answer", "contains": task.params["target"]["label"]}
+    assert task.oracle["path"] == "agent.answer"
+    assert task.oracle["value"]["equals"] == task.params["target"]["label"]  # read as its answer_type
     assert task.reference[-1].action == f"answer ({task.params['target']['label']})"
     assert task.rule.nodes[-1].id == "answer"
     infeasible = load_suite("world", templates="files-zip").tasks[0]
     assert "infeasible" in infeasible.reference[-1].action
-    assert {"path": "agent.answer", "contains": "infeasible"} in infeasible.oracle["all"]
+    assert {"path": "agent.answer", "declares_infeasible": True} in infeasible.oracle["all"]
+    assert infeasible.effects == {}  # and nothing may change
 
 
 def test_distractors_are_seeded_recorded_and_handled_by_the_reference() -> None:
@@ -162,4 +164,5 @@ def test_the_last_missed_call_is_placed_where_the_task_says() -> None:
     calls = task.setup["state"]["dialer.calls"]
     assert len(calls) == 32 and calls[-2] == task.params["missed"] and calls[-2]["kind"] == "Missed"
     assert calls[-1]["kind"] in ("Incoming", "Outgoing")  # a newer answered call sits above it
-    assert task.oracle == {"path": "agent.answer", "contains": task.params["missed"]["name"]}
+    assert task.oracle["path"] == "agent.answer"
+    assert task.oracle["value"]["equals"] == task.params["missed"]["name"]

@@ -14,11 +14,14 @@ from droidpilot.bench.world.validate import run_mode
 
 pytestmark = pytest.mark.slow
 
-# (template, seed, modes besides the reference): a settings change with a distractor, a retrieval, an
-# infeasible task, a long list found by scrolling, a hard multi-app chain (Calculator into Expenses), and
-# a hard task with two threads found by scrolling, avatars, and the keyboard covering the Send button.
+# (template, seed, modes besides the reference): a settings change with a distractor, an impossible alarm
+# and its feasible twin, a retrieval, an infeasible task, a long list found by scrolling, a hard multi-app
+# chain (Calculator into Expenses), and a hard task with two threads found by scrolling, avatars, and the
+# keyboard covering the Send button.
 SAMPLE = [
-    ("settings-switch-dark-on", 0, ("wrong_final",)),
+    ("settings-switch", 0, ("wrong_final",)),
+    ("clock-impossible-time", 1, ("do_nothing",)),
+    ("clock-alarm-at", 1, ()),
     ("clock-label", 1, ("do_nothing", "truncated")),
     ("files-zip", 2, ("random",)),
     ("recipes-save", 0, ()),

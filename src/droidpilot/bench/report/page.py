@@ -136,6 +136,8 @@ def summary_table(summary: dict[str, Any]) -> str:
         row(f"level {level}", agg)
     for app, agg in (summary.get("by_app") or {}).items():
         row(f"app {app}", agg)
+    for group, agg in (summary.get("by_feasibility") or {}).items():
+        row(f"{group} tasks", agg)
     if summary.get("overall"):
         row("overall", summary["overall"])
     return f"<table class=\"summary\">{head}{''.join(rows)}</table>"

@@ -95,5 +95,20 @@ def task_section(out: Path, row: dict[str, Any]) -> str:
                    for c in oracle.get("checks", []))
     body.append(f'<h4>oracle: {escape(so_text)}</h4><table class="oracle"><tr><th>path</th><th>test</th>'
                 f'<th>expected</th><th>actual</th><th>ok</th></tr>{rows}</table>')
+    body.append(effects_section(oracle.get("effects")))
     body.append(f'<h4>timeline</h4>{timeline(folder, rel, key, matched)}')
     return f'<details class="task" id="{escape(anchor)}">{head}{"".join(body)}</details>'
+
+
+def effects_section(effects: dict[str, Any] | None) -> str:
+    """The side effects the oracle found: each problem (a change not allowed, an effect missing) and every
+    change from the start state (text from the phone's state, escaped)."""
+    if not effects:
+        return ""
+    problems = "".join(f'<li class="bad">{escape(str(p))}</li>' for p in effects.get("problems", []))
+    changes = "".join(f"<li><code>{escape(json.dumps(c, ensure_ascii=False))}</code></li>"
+                      for c in effects.get("changes", []))
+    verdict = "ok" if effects.get("ok") else "not allowed"
+    return (f'<h4>side effects: {escape(verdict)}</h4><ul class="checks">{problems}</ul>'
+            f'<details><summary>changes from the start state</summary><ul>{changes or "<li>none</li>"}</ul>'
+            f'</details>')

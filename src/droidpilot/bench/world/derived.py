@@ -1,6 +1,7 @@
 """Parameters computed from earlier ones: an item picked from a drawn list (found only by scrolling
 when it is far down), a value absent from it (infeasible tasks), counts and sums (retrieval answers),
-lists joined end to end (``concat``: a long list with a known item placed last), and the result of an
+lists joined end to end (``concat``: a long list with a known item placed last), one field of the matching
+items (``column``: the titles of the done tasks; ``join`` makes it a text), and the result of an
 arithmetic expression as SimPhone's Calculator shows it (``calc``)."""
 
 from __future__ import annotations
@@ -11,7 +12,7 @@ from typing import Any
 from droidpilot.bench.params import ParamError, copy_value, draw
 from droidpilot.bench.world.fill import fill, lookup
 
-DERIVED = ("pick", "absent", "count", "sum", "fill", "concat", "calc")
+DERIVED = ("pick", "absent", "count", "sum", "fill", "concat", "calc", "column")
 
 
 def _items(spec: dict[str, Any], ctx: dict[str, Any], where: str) -> list[Any]:
@@ -69,6 +70,9 @@ def derive(spec: dict[str, Any], rng: random.Random, ctx: dict[str, Any], where:
                 return value
         raise ParamError(f"{where}: cannot draw a value absent from {spec['from']!r}")
     chosen = [i for i in items if _matches(i, spec, ctx, where)]
+    if kind == "column":
+        values = [copy_value(i.get(spec.get("field"))) for i in chosen if isinstance(i, dict)]
+        return str(spec["join"]).join(str(v) for v in values) if "join" in spec else values
     if kind == "count":
         return len(chosen) + int(spec.get("add", 0))
     total = sum(float(i.get(spec.get("field"), 0)) for i in chosen if isinstance(i, dict))

@@ -17,6 +17,7 @@ from droidpilot.bench.params import ParamError, draw
 from droidpilot.bench.suite import BenchTask, RefOp, SuiteError
 from droidpilot.bench.world.derived import DERIVED, derive
 from droidpilot.bench.world.distractors import add_distractors
+from droidpilot.bench.world.effects_decl import answer_spec, drop_positional, task_effects
 from droidpilot.bench.world.fill import fill
 from droidpilot.bench.world.rulegen import build_rule, rule_document
 from droidpilot.bench.world.template import Template
@@ -123,15 +124,19 @@ def instantiate(template: Template, seed: int, k: int = 0, suite: str = "world")
         )
         setup.update(extra)
     oracle = fill(template.oracle, ctx, f"{where} oracle")
+    effects = task_effects(template, ctx, oracle, where)
+    oracle = drop_positional(oracle, effects)
     answer = None
+    said: dict[str, Any] | None = None
     if template.kind == "infeasible":
         answer = INFEASIBLE_WORD
+        said = {"path": "agent.answer", "declares_infeasible": True}
     elif template.answer is not None:
         answer = str(fill(template.answer, ctx, f"{where} answer"))
         # As the agent's answer reads once parsed (full-width punctuation folded, trailing '!' dropped).
         answer = parse_action(f"answer ({answer})").text or answer
-    if answer is not None:
-        said = {"path": "agent.answer", "contains": answer}
+        said = {"path": "agent.answer", "value": answer_spec(template, ctx, answer, where)}
+    if said is not None:
         oracle = {"all": [oracle, said]} if oracle else said
     try:
         oracle_lang.validate(oracle, f"{where} oracle")
@@ -164,6 +169,8 @@ def instantiate(template: Template, seed: int, k: int = 0, suite: str = "world")
         notes=", ".join(drawn),
     )
     task.setup = setup
+    task.effects = effects
     task.template, task.kind, task.tier, task.params = template.id, template.kind, tier, ctx
+    task.answer_type = fill(template.answer_type, ctx, f"{where} answer_type")  # {type: ...}; {} if none
     task.distractors = drawn
     return task

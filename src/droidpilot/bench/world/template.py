@@ -6,25 +6,62 @@ A file holds ``app`` (the app its templates are filed under) and ``templates``, 
 ``reference`` (Mobile-Agent actions with placeholders), ``oracle`` (a predicate over ``state()``),
 ``checkpoints`` (the screens a run must show, in order, each a list of texts: the generated rule's
 milestones), and optionally ``apps``, ``lang``, ``setup`` (start state: ``state: {app.key: value}``),
-``answer`` (the true reply of a retrieval task), ``variants`` (a list of mappings, each its own template
-with those values as constant parameters and ``id`` appended), ``distractors`` (false to opt out).
+``answer`` (the true reply of a retrieval task), ``answer_type`` (what that reply is, see
+``ANSWER_TYPES``; required on retrieval tasks), ``static`` (why the task cannot vary by seed), ``variants``
+(a list of mappings, each its own template with those values as constant parameters and ``id``
+appended), ``distractors`` (false to opt out), ``effects`` (the changes to the state the task
+allows, ``bench/effects.py``).
 """
 
 from __future__ import annotations
 
 import difflib
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 import yaml
 
+from droidpilot import limits
+from droidpilot.bench.effects import EffectsError, validate_effects
+from droidpilot.bench.params import ParamError, check_numbers
 from droidpilot.bench.suite import SuiteError
+from droidpilot.datalimits import DataLimitError, check_yaml
 
 KINDS = ("settings", "data-entry", "search", "navigation", "multi-app", "retrieval", "infeasible", "edit")
 REQUIRED = ("id", "kind", "instruction", "reference", "checkpoints")
-OPTIONAL = ("oracle", "params", "apps", "lang", "setup", "answer", "variants", "distractors", "notes")
+OPTIONAL = (
+    "oracle",
+    "params",
+    "apps",
+    "lang",
+    "setup",
+    "answer",
+    "answer_type",
+    "static",
+    "variants",
+    "distractors",
+    "notes",
+    "effects",
+)
+ANSWER_TYPES = (
+    "count",
+    "number",
+    "money",
+    "time",
+    "date",
+    "duration",
+    "phone",
+    "name",
+    "place",
+    "text",
+    "set",
+)
+_TYPE_KEYS = {"text": {"type", "aliases"}, "set": {"type", "of"}}
 SUITE_FILE = "_suite.yaml"
+# libyaml's parser when present: the world suite loads in 0.3 s instead of 1.7 s
+_Loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
 
 @dataclass
@@ -46,6 +83,9 @@ class Template:
     setup: dict[str, Any] = field(default_factory=dict)
     answer: str | None = None
     distractors: bool = True
+    answer_type: dict[str, Any] = field(default_factory=dict)
+    static: str | None = None
+    effects: dict[str, Any] = field(default_factory=dict)
 
     @property
     def where(self) -> str:
@@ -58,11 +98,34 @@ def is_template_suite(folder: Path) -> bool:
     marker = folder / SUITE_FILE
     if not marker.is_file():
         return False
-    try:
-        data = yaml.safe_load(marker.read_text(encoding="utf-8"))
-    except (OSError, yaml.YAMLError) as exc:
-        raise SuiteError(f"{marker}: cannot read ({exc})") from None
+    data = _read_yaml(marker, "the suite file")[0]
     return isinstance(data, dict) and data.get("type") == "templates"
+
+
+def _read_yaml(path: Path, what: str) -> tuple[Any, yaml.Node | None]:
+    """The data and node tree of a YAML file, checked for depth and alias size first; SuiteError with
+    the file (and line) when it cannot be read, is not YAML, or is too large."""
+    try:
+        size = path.stat().st_size
+        if size > limits.TEMPLATE_FILE_BYTES:
+            raise SuiteError(f"{path}: {size:,} bytes, over the limit of {limits.TEMPLATE_FILE_BYTES:,} for "
+                             f"one file of a suite (the shipped ones are under 10 KB); split it into several "
+                             f"files")
+        text = path.read_text(encoding="utf-8")
+        check_yaml(text)
+        loader = _Loader(text)  # one parse gives both the node tree (for lines) and the data
+        try:
+            root = loader.get_single_node()
+            return (loader.construct_document(root) if root is not None else None), root
+        finally:
+            loader.dispose()
+    except DataLimitError as exc:
+        where = f"{path}:{exc.line}" if exc.line else str(path)
+        raise SuiteError(f"{where}: too large: {exc.bare}") from None
+    except (OSError, UnicodeDecodeError, yaml.YAMLError, RecursionError) as exc:
+        raise SuiteError(f"{path}: cannot read {what} ({exc})") from None
+    except ValueError as exc:  # a whole number of more than 4,300 digits
+        raise SuiteError(f"{path}: cannot read {what} ({exc}); write smaller numbers") from None
 
 
 def _lines(root: yaml.Node | None) -> list[int]:
@@ -79,6 +142,47 @@ def _fail(path: Path, line: int, tid: str, key: str, message: str, fix: str = ""
     return SuiteError(
         f"{path}:{line}: template {tid!r} field '{key}': {message}" + (f" — {fix}" if fix else "")
     )
+
+
+def _answer_type(raw: dict[str, Any], path: Path, line: int, tid: str) -> dict[str, Any]:
+    """``answer_type`` normalised to a mapping ``{type: ...}``; a retrieval task must declare it."""
+    names = ", ".join(ANSWER_TYPES)
+    if raw["kind"] != "retrieval":
+        if "answer_type" in raw:
+            raise _fail(path, line, tid, "answer_type", "only a retrieval task has an answer", "remove it")
+        return {}
+    if "answer_type" not in raw:
+        raise _fail(
+            path, line, tid, "answer_type", "missing", f"add `answer_type: NAME` after `kind:` ({names})"
+        )
+    value = raw["answer_type"]
+    spec = {"type": value} if isinstance(value, str) else value
+    if not isinstance(spec, dict) or spec.get("type") not in ANSWER_TYPES:
+        got = spec.get("type") if isinstance(spec, dict) else spec
+        raise _fail(path, line, tid, "answer_type", f"{got!r} is not an answer type", f"use one of {names}")
+    extra = set(spec) - _TYPE_KEYS.get(spec["type"], {"type"})
+    if extra:
+        raise _fail(
+            path,
+            line,
+            tid,
+            "answer_type",
+            f"unknown key(s) {sorted(extra)} for type {spec['type']!r}",
+            "text takes `aliases: [...]`, set takes `of: TYPE`, the others take only `type`",
+        )
+    aliases = spec.get("aliases", [])
+    if not isinstance(aliases, list) or not all(isinstance(a, (str, int, float)) for a in aliases):
+        raise _fail(path, line, tid, "answer_type", "aliases must be a list of texts", "e.g. [Ave, Avenue]")
+    if spec["type"] == "set" and spec.get("of", "text") not in set(ANSWER_TYPES) - {"set"}:
+        raise _fail(
+            path, line, tid, "answer_type", f"set of {spec.get('of')!r}", f"`of:` is one of {names} but set"
+        )
+    out: dict[str, Any] = {"type": spec["type"]}
+    if spec["type"] == "text" and aliases:
+        out["aliases"] = [str(a) for a in aliases]
+    if spec["type"] == "set":
+        out["of"] = str(spec.get("of", "text"))
+    return out
 
 
 def _check(raw: Any, path: Path, line: int, app: str) -> list[Template]:
@@ -129,12 +233,29 @@ def _check(raw: Any, path: Path, line: int, app: str) -> list[Template]:
         )
     if raw["kind"] == "retrieval" and "answer" not in raw:
         raise _fail(path, line, tid, "answer", "a retrieval task needs the true answer (with placeholders)")
+    answer_type = _answer_type(raw, path, line, tid)
+    static = raw.get("static")
+    if static is not None and (not isinstance(static, str) or not static.strip()):
+        raise _fail(
+            path, line, tid, "static", "expected the reason as text", 'e.g. static: "one About screen"'
+        )
+    try:
+        validate_effects(raw.get("effects") or {}, "effects", values=False)
+    except EffectsError as exc:
+        raise _fail(path, line, tid, "effects", str(exc), "see `effects` in bench/README.md") from None
     params = raw.get("params") or {}
     if not isinstance(params, dict):
         raise _fail(path, line, tid, "params", "expected a mapping name -> parameter spec")
+    try:
+        check_numbers(params, "params")
+    except ParamError as exc:
+        raise _fail(path, line, tid, "params", str(exc)) from None
     variants = raw.get("variants") or [{}]
     if not isinstance(variants, list) or not all(isinstance(v, dict) for v in variants):
         raise _fail(path, line, tid, "variants", "expected a list of mappings (each with an id)")
+    if len(variants) > limits.TEMPLATES:
+        raise _fail(path, line, tid, "variants", f"{len(variants):,} variants, over the limit of "
+                    f"{limits.TEMPLATES:,} templates in a suite", "split the suite into several folders")
     out = []
     for i, var in enumerate(variants):
         vid = var.get("id")
@@ -161,25 +282,30 @@ def _check(raw: Any, path: Path, line: int, app: str) -> list[Template]:
                 setup=dict(raw.get("setup") or {}),
                 answer=None if raw.get("answer") is None else str(raw["answer"]),
                 distractors=bool(raw.get("distractors", True)),
+                answer_type=dict(answer_type),
+                static=static,
+                effects=dict(raw.get("effects") or {}),
             )
         )
     return out
 
 
-def load_templates(folder: Path) -> list[Template]:
-    """Every template of a template suite folder, in file order; SuiteError lists every problem."""
+def load_templates(folder: Path, on_file: Callable[[int], None] | None = None) -> list[Template]:
+    """Every template of a template suite folder, in file order; SuiteError lists every problem, and
+    refuses a suite of more than ``limits.TEMPLATES`` templates (variants counted). ``on_file(1)`` is
+    called after each file (progress)."""
     files = sorted(p for p in folder.glob("*.yaml") if not p.name.startswith("_"))
     if not files:
         raise SuiteError(f"{folder}: no template files (*.yaml) in the suite folder")
     templates: list[Template] = []
     problems: list[str] = []
     for path in files:
+        if on_file is not None:
+            on_file(1)
         try:
-            text = path.read_text(encoding="utf-8")
-            data = yaml.safe_load(text)
-            root = yaml.compose(text, Loader=yaml.SafeLoader)
-        except (OSError, UnicodeDecodeError, yaml.YAMLError) as exc:
-            problems.append(f"{path}: cannot read the template file ({exc})")
+            data, root = _read_yaml(path, "the template file")
+        except SuiteError as exc:
+            problems.append(str(exc))
             continue
         if not isinstance(data, dict) or not isinstance(data.get("templates"), list) or not data.get("app"):
             problems.append(f"{path}: a template file is a mapping with `app` and a `templates` list")
@@ -189,6 +315,9 @@ def load_templates(folder: Path) -> list[Template]:
                 templates.extend(_check(raw, path, line, str(data["app"])))
             except SuiteError as exc:
                 problems.append(str(exc))
+            if len(templates) > limits.TEMPLATES:
+                raise SuiteError(f"{path}:{line}: {folder} holds more than {limits.TEMPLATES:,} templates "
+                                 f"(variants counted), the limit of one suite; split it into several folders")
     seen: dict[str, str] = {}
     for t in templates:
         if t.id in seen:

@@ -1,9 +1,11 @@
 """The small expression language of app data: ``{path}`` templates, conditions, and assignable paths.
 
 A path is dotted (``state.notes``, ``item.title``, ``params.item.id``, ``state.notes.0``) and is looked up
-in a context dict; ``|len``, ``|upper``, ``|lower``, ``|first``, ``|last``, ``|calc`` filters may follow
-(``calc`` works out an arithmetic expression, as a calculator's ``=`` key does). Conditions combine
-``a == b``, ``a != b``, ``a in b``, ``a not in b``, ``not a``, ``and``, ``or`` over paths and literals.
+in a context dict; ``|len``, ``|upper``, ``|lower``, ``|first``, ``|last``, ``|calc``, ``|time`` filters may
+follow (``calc`` works out an arithmetic expression, as a calculator's ``=`` key does; ``time`` reads a time
+of day, ``7:05`` -> ``07:05``, and gives "" for anything a time picker could not produce, such as
+``24:00``). Conditions combine ``a == b``, ``a != b``, ``a in b``, ``a not in b``, ``not a``, ``and``,
+``or`` over paths and literals.
 """
 
 from __future__ import annotations
@@ -19,6 +21,7 @@ from droidpilot.errors import InputError
 _TEMPLATE = re.compile(r"\{([^{}]+)\}")
 _NESTED = re.compile(r"\{[^{}]*\{")
 _MISSING = object()
+_TIME = re.compile(r"\s*(\d{1,2}):(\d{2})\s*")
 _ORDER = {">": operator.gt, "<": operator.lt, ">=": operator.ge, "<=": operator.le}
 
 
@@ -38,6 +41,14 @@ def lookup(ctx: Mapping[str, Any], path: str) -> Any:
     return cur
 
 
+def time_of_day(text: str) -> str:
+    """``text`` as ``HH:MM`` when it is a time of day (00:00 to 23:59; a one-digit hour too), else ""."""
+    match = _TIME.fullmatch(text)
+    if not match or int(match.group(1)) > 23 or int(match.group(2)) > 59:
+        return ""
+    return f"{int(match.group(1)):02d}:{match.group(2)}"
+
+
 def _apply_filter(value: Any, name: str) -> Any:
     name = name.strip()
     if name == "len":
@@ -52,8 +63,10 @@ def _apply_filter(value: Any, name: str) -> Any:
         return value[-1] if isinstance(value, list) and value else None
     if name == "calc":
         return calculate(str(value or ""))
+    if name == "time":
+        return time_of_day(str(value or ""))
     raise InputError(
-        f"unknown filter |{name} in an app template (known: len, upper, lower, first, last, calc)"
+        f"unknown filter |{name} in an app template (known: len, upper, lower, first, last, calc, time)"
     )
 
 

@@ -1,0 +1,42 @@
+"""Stored fields against expectations: plain values (text folded, numbers as numbers, flags as flags),
+typed specs (compared whole), records and lists; near misses fail, other spellings pass."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from droidpilot.bench.fields import check_expectation, explain, is_typed_spec, matches
+
+
+@pytest.mark.parametrize(("want", "got", "ok"), [
+    ("On my way", "On my way.", True),  # a trailing full stop
+    ("On my way", "on  my way", True),
+    ("On my way", "On my way now", False),
+    ("Paige Parker", "Paige Parkerson", False),
+    (30, "30", True), ("30", 30.0, True), ("12.50", "12.5", True), ("12.50", "125", False),
+    (True, "true", True), ("true", True, True), (False, True, False), (None, None, True), ("x", None, False),
+    ({"type": "money", "equals": "181"}, "1810", False),
+    ({"type": "money", "equals": "181"}, "$181.00", True),
+    ({"type": "name", "equals": "Paige Parker"}, "It is Paige Parker", False),  # a field is compared whole
+    ({"type": "time", "equals": "8:15"}, "08:15", True),
+    ({"type": "phone", "equals": "555-392-7824"}, "(555) 392-7824", True),
+    ({"to": "Ava Smith", "amount": {"type": "money", "equals": "5"}}, {"to": "ava smith", "amount": "5.00",
+                                                                      "memo": "free"}, True),
+    ({"to": "Ava Smith", "memo": "x"}, {"to": "Ava Smith"}, False),  # a named field must be there
+    ({"to": "Ava Smith"}, "Ava Smith", False),
+    (["a", "b"], ["B", "A"], True), (["a", "b"], ["a"], False), (["a"], ["a", "a"], False),
+    ("a", ["a"], False),
+])
+def test_expectations_near_misses_and_other_spellings(want: Any, got: Any, ok: bool) -> None:
+    assert matches(want, got) is ok, explain(want, got)
+
+
+def test_a_typed_spec_is_told_from_a_record_and_checked() -> None:
+    assert is_typed_spec({"type": "money", "equals": "1"})
+    assert not is_typed_spec({"type": "Incoming"})  # a record whose field is called type
+    assert check_expectation({"kind": {"type": "money", "equals": "x"}}, "effects.r") == [
+        "effects.r.kind: the right value 'x' does not read as a money"]
+    assert any("give exactly one of" in p for p in check_expectation({"type": "money"}, "e"))
+    assert check_expectation([{"a": 1}, "b"], "e") == []

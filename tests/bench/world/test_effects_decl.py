@@ -1,0 +1,134 @@
+"""Templates' judging parts: `effects` declarations (file:line errors, placeholders, defaults, positional
+leaves dropped), typed answers of retrieval tasks and plain infeasibility claims, on real instances."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from droidpilot.bench import oracle as oracle_lang
+from droidpilot.bench.suite import SuiteError, load_suite, suite_folder
+from droidpilot.bench.world.check import start_state
+from droidpilot.bench.world.effects_decl import drop_positional
+from droidpilot.bench.world.instance import instantiate
+from droidpilot.bench.world.template import Template, load_templates
+
+TEMPLATE = """app: clock
+templates:
+  - id: clock-first
+    kind: data-entry
+    instruction: "Set an alarm."
+    reference: ["open App (Clock)"]
+    oracle: {path: clock.alarms, length_at_least: 1}
+    checkpoints: [["Alarms"]]
+  - id: clock-del
+    kind: edit
+    params:
+      when: {type: const, value: "%s"}
+    instruction: "Delete the {when} alarm."
+    reference: ["open App (Clock)"]
+    oracle: {path: clock.alarms, length_at_least: 0}
+    effects: %s
+    checkpoints: [["Alarms"]]
+"""
+
+
+def named(templates: list[Template], tid: str) -> Template:
+    return next(t for t in templates if t.id == tid)
+
+
+def suite(tmp_path: Path, effects: str, when: str = "07:00") -> Path:
+    (tmp_path / "_suite.yaml").write_text("type: templates\n", encoding="utf-8")
+    (tmp_path / "clock.yaml").write_text(TEMPLATE % (when, effects), encoding="utf-8")
+    return tmp_path
+
+
+@pytest.mark.parametrize(("effects", "message"), [
+    ("{clock.alarms: {deleted: [x]}}", "unknown form(s) ['deleted']"),
+    ("{clock.alarms.0: any}", "without list indices"),
+    ("[clock.alarms]", "expected a mapping state path"),
+    ("{clock.alarms: {removed: {time: x}}}", "effects.clock.alarms.removed: expected a list"),
+])
+def test_a_bad_declaration_names_file_line_and_field(tmp_path: Path, effects: str, message: str) -> None:
+    with pytest.raises(SuiteError) as info:
+        load_templates(suite(tmp_path, effects))
+    text = str(info.value)
+    assert f"{tmp_path / 'clock.yaml'}:9: template 'clock-del' field 'effects'" in text and message in text
+
+
+def test_values_are_checked_once_the_placeholders_are_filled(tmp_path: Path) -> None:
+    effects = '{clock.alarms: {removed: [{time: {type: time, equals: "{when}"}}]}}'
+    good = named(load_templates(suite(tmp_path, effects)), "clock-del")
+    task = instantiate(good, 0)
+    assert task.effects == {"clock.alarms": {"removed": [{"time": {"type": "time", "equals": "07:00"}}]}}
+    (tmp_path / "soon").mkdir()
+    bad = named(load_templates(suite(tmp_path / "soon", effects, when="soon")), "clock-del")
+    with pytest.raises(SuiteError, match="the right value 'soon' does not read as a time"):
+        instantiate(bad, 0)
+    unknown = named(load_templates(suite(tmp_path, "{alarmclock.alarms: any}")), "clock-del")
+    with pytest.raises(SuiteError, match="the state has no 'alarmclock'"):
+        instantiate(unknown, 0)
+
+
+def test_an_undeclared_template_gets_the_apps_its_oracle_reads(tmp_path: Path) -> None:
+    first = load_templates(suite(tmp_path, "{clock: any}"))[0]
+    assert instantiate(first, 0).effects == {"clock": "any"}
+
+
+def test_positional_leaves_into_a_declared_list_are_dropped() -> None:
+    oracle = {"all": [{"path": "bank.transfers.-2.to", "equals": "A"}, {"path": "bank.transfers.-1.to",
+                                                                        "equals": "B"},
+                      {"path": "notes.notes", "contains": "x"}]}
+    declared = {"bank.transfers": {"added": [{"to": "A"}, {"to": "B"}]}}
+    assert drop_positional(oracle, declared) == {"path": "notes.notes", "contains": "x"}
+    only = {"all": oracle["all"][:2]}
+    assert drop_positional(only, declared) == {"path": "bank.transfers", "length_at_least": 2}
+    assert drop_positional(oracle, {"bank": "any"}) == oracle
+    negated = {"not": {"path": "bank.transfers.-1.to", "equals": "A"}}
+    assert drop_positional(negated, declared) == negated  # only plain conjuncts are dropped
+
+
+def _judge(task: Any, answer: Any, edit: Any = None) -> bool:
+    start = start_state(task)
+    final = {**start, "agent": {"answer": answer}}
+    if edit:
+        final = edit(final)
+    return oracle_lang.evaluate(task.oracle, final, start=start, effects=task.effects).ok
+
+
+def test_infeasible_tasks_pass_only_on_a_plain_claim_and_no_side_effect() -> None:
+    task = load_suite("world", seed=0, templates="clock-impossible-time").tasks[0]
+    assert _judge(task, "infeasible: 30:00 is not a time of day")
+    assert not _judge(task, "It is not infeasible, I applied.")
+    assert not _judge(task, "maybe infeasible?")
+    assert not _judge(task, None)
+
+    def extra_alarm(state: dict[str, Any]) -> dict[str, Any]:
+        clock = state["clock"]
+        return {**state, "clock": {**clock, "alarms": [*clock["alarms"], {"time": "06:00", "label": "x"}]}}
+
+    assert not _judge(task, "infeasible: no such hour", extra_alarm)
+
+
+def test_a_retrieval_answer_is_one_value_of_its_type() -> None:
+    template = named(load_templates(suite_folder("world")), "clock-count")
+    template.answer_type = {"type": "count"}  # as the suite declares it (read with getattr until then)
+    task = instantiate(template, 1)
+    want = {"type": "count", "equals": str(task.params["total"])}
+    assert task.oracle == {"path": "agent.answer", "value": want}
+    total = len(task.setup["state"]["clock.alarms"])
+    assert _judge(task, f"You have {total} alarms.")
+    assert not _judge(task, " ".join(str(i) for i in range(401)))
+    assert not _judge(task, f"{total} or {total + 1}")
+
+
+def test_without_an_answer_type_the_answer_is_text() -> None:
+    template = named(load_templates(suite_folder("world")), "clock-label")
+    template.answer_type = {}
+    task = instantiate(template, 0)
+    label = task.params["target"]["label"]
+    assert task.oracle == {"path": "agent.answer", "value": {"type": "text", "equals": label}}
+    assert _judge(task, f"The label is {label}.") and _judge(task, label.upper())
+    assert not _judge(task, f"{label} or Bus") and not _judge(task, f"not {label}")
