@@ -22,10 +22,10 @@ SEED = 0
 # Every kind, the counting questions a number spray hits, the fixed answers a blind guess hits, and the
 # infeasible tasks an agent declaring "infeasible" at once hits.
 SAMPLE = [
-    "notes-count", "contacts-count", "clock-count", "gallery-count", "tasks-count-done", "calendar-standup",
+    "notes-count", "contacts-count", "clock-count", "gallery-count", "tasks-count-done", "calendar-event-time",
     "settings-battery-level", "bank-balance", "bank-payment", "weather-today-temp", "notes-read",
     "bank-loan", "calculator-graph", "files-zip", "settings-5g", "ride-schedule", "notes-delete-all",
-    "settings-switch-dark-on", "calculator-clear-history", "bank-send", "notes-write", "clock-delete",
+    "settings-switch", "calculator-clear-history", "bank-send", "notes-write", "clock-delete",
     "tasks-complete", "recipes-search", "recorder-play", "contacts-phone-to-note",
 ]
 BOUND = 0.01  # the goal: at most 1% Su
@@ -35,7 +35,7 @@ KNOWN = {
     ("always-infeasible", "oracle"): "the oracle accepts 'infeasible' with no look at the app "
                                      "(infeasible tasks have no feasible twin and no evidence check)",
     ("number-spray", "oracle"): "agent.answer is matched with 'contains': '0 1 2 ... 400' holds every count",
-    ("blind-guess", "oracle"): "fixed answers (a count of 6, 09:30, 85%) and 'infeasible' are the same "
+    ("blind-guess", "oracle"): "fixed answers (a count of 6, 85%) and 'infeasible' are the same "
                                "for every seed, so the commonest answer is the true one",
     ("always-infeasible", "rule"): "notes-delete-all's only checkpoint ('Notes') is read off the launcher's "
                                    "icon label, so the rule holds without the app ever opened",

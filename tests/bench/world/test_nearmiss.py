@@ -20,10 +20,10 @@ BY_ID = {c.id: c for c in CASES}
 # The OCR judge re-reads every screenshot, so by default it judges these (every kind, wrong and right).
 OCR_SUBSET = [
     "bank-send-ten-times", "bank-balance-dollar-no-comma", "notes-count-sixteen", "clock-count-hedged",
-    "contacts-phone-lookup-parenthesised", "calendar-standup-no-leading-zero", "contacts-add-longer-name",
+    "contacts-phone-lookup-parenthesised", "calendar-event-time-no-leading-zero", "contacts-add-longer-name",
     "messages-reply-trailing-period", "clock-delete-two", "contacts-favorite-then-removed",
-    "long-tasks-two-reversed", "calendar-all-day-timed", "settings-wifi-toggled-twice",
-    "settings-wifi-detour", "recipes-search-not-opened", "mail-read-wrong", "bank-loan-not-infeasible",
+    "long-tasks-two-reversed", "calendar-all-day-timed", "settings-switch-toggled-twice",
+    "settings-switch-detour", "recipes-search-not-opened", "mail-read-wrong", "bank-loan-not-infeasible",
     "bank-loan-capitalised", "contacts-phone-to-note-wrong-person", "long-expenses-total-without-calculator",
 ]
 
