@@ -34,7 +34,6 @@ BOUND = 0.01  # the issue's goal: at most 1% Su
 KNOWN = {
     ("always-infeasible", "oracle"): "the oracle accepts 'infeasible' with no look at the app "
                                      "(infeasible tasks have no feasible twin and no evidence check)",
-    ("number-spray", "oracle"): "agent.answer is matched with 'contains': '0 1 2 ... 400' holds every count",
     ("blind-guess", "oracle"): "fixed answers (a count of 6, 85%) and 'infeasible' are the same "
                                "for every seed, so the commonest answer is the true one",
     ("always-infeasible", "rule"): "notes-delete-all's only checkpoint ('Notes') is read off the launcher's "
