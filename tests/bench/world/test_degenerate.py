@@ -22,7 +22,8 @@ SEED = 0
 # Every kind, the counting questions a number spray hits, the fixed answers a blind guess hits, and the
 # infeasible tasks an agent declaring "infeasible" at once hits.
 SAMPLE = [
-    "notes-count", "contacts-count", "clock-count", "gallery-count", "tasks-count-done", "calendar-event-time",
+    "notes-count", "contacts-count", "clock-count", "gallery-count", "tasks-count-done",
+    "calendar-event-time",
     "settings-battery-level", "bank-balance", "bank-payment", "weather-today-temp", "notes-read",
     "bank-loan", "calculator-graph", "files-zip", "settings-5g", "ride-schedule", "notes-delete-all",
     "settings-switch", "calculator-clear-history", "bank-send", "notes-write", "clock-delete",
