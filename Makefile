@@ -36,7 +36,7 @@ venv: $(STAMP)
 $(STAMP): pyproject.toml constraints.txt
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --disable-pip-version-check --upgrade "pip>=24"
-	$(BIN)/python -m pip install --quiet --disable-pip-version-check -c constraints.txt -e '.[dev,ray,studio]'
+	$(BIN)/python -m pip install --quiet --disable-pip-version-check -c constraints.txt -e '.[dev,ray,studio,gym,dm-env]'
 	$(BIN)/python -m compileall -q src >/dev/null
 	touch $(STAMP)
 
@@ -66,7 +66,7 @@ fuzz: venv
 lock:
 	rm -rf /tmp/droidpilot-lock && $(PYTHON) -m venv /tmp/droidpilot-lock
 	/tmp/droidpilot-lock/bin/pip install --quiet --upgrade "pip>=24"
-	/tmp/droidpilot-lock/bin/pip install --quiet -e '.[dev,ray,studio]'
+	/tmp/droidpilot-lock/bin/pip install --quiet -e '.[dev,ray,studio,gym,dm-env]'
 	/tmp/droidpilot-lock/bin/pip freeze --exclude-editable | grep -v '^-e' > constraints.txt
 
 clean:

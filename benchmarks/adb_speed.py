@@ -14,8 +14,8 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-from droidpilot.device.adb import AdbDevice
 from droidpilot.device.adbd.server import AdbServer
+from droidpilot.device.realphone import AdbDevice
 from droidpilot.device.sim.phone import SimDevice
 
 

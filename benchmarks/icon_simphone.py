@@ -67,7 +67,7 @@ def simphone_screens(unknown: set[str] | None = None, drawn: bool = False) -> li
     glyph shapes, as it draws them without the icon font (the rendering before the font)."""
     if not drawn:
         return _screens(set() if unknown is None else unknown)
-    from droidpilot.device.sim.glyphs import glyph_mask
+    from droidpilot.device.sim.draw.glyphs import glyph_mask
 
     saved = os.environ.get(FONT_ENV)
     os.environ[FONT_ENV] = "/nonexistent/no-icon-font.ttf"  # only while SimPhone draws these screens

@@ -12,9 +12,9 @@ import statistics
 import time
 from collections.abc import Callable
 
+from droidpilot.device.sim.draw.png import encode_png, forget_bands
+from droidpilot.device.sim.draw.render import draw_ops
 from droidpilot.device.sim.phone import SimDevice
-from droidpilot.device.sim.png import encode_png, forget_bands
-from droidpilot.device.sim.render import draw_ops
 from droidpilot.device.sim.validate import parse_size
 
 # A screenful of people (a row and a picture each), for the cost of their avatars.

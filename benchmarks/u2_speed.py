@@ -4,12 +4,18 @@ Both drive one SimPhone behind the ADB front on a free loopback port: uiautomato
 server (``tcp:9008`` device sockets), AdbDevice through `adb shell` commands. Calls: a click (a pair that
 opens Display and goes back, halved), a screenshot, a hierarchy dump, and a click by selector (u2:
 ``d(text=...).click()``; AdbDevice: dump, find the node, tap). One run; prints one figure per line.
+Then the per-call latency of the server's less common methods and the shell's package tools (pinchIn and
+gesture of 1 step, UiObject relations, waits of 0 ms, toasts; `pm install` of uiautomator2's own APK, its
+`dumpsys package`, `ps -A`, `am start` of a VIEW intent).
 Run: ``.venv/bin/python benchmarks/u2_speed.py [--rounds N]``.
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
+import importlib.resources
+import io
 import re
 import statistics
 import time
@@ -18,8 +24,8 @@ from collections.abc import Callable
 import adbutils
 import uiautomator2 as u2
 
-from droidpilot.device.adb import AdbDevice
 from droidpilot.device.adbd.server import AdbServer
+from droidpilot.device.realphone import AdbDevice
 from droidpilot.device.sim.phone import SimDevice
 
 
@@ -78,6 +84,37 @@ def main() -> None:
         if sim.state()["foreground"]["screen"] != "main":
             raise SystemExit("the clicks did not leave Settings where they started: "
                              "figures are not comparable")
+        _more_methods(d, args.rounds)
+
+
+def _more_methods(d: u2.Device, rounds: int) -> None:
+    """Per-call latency of the less common JSON-RPC methods and of the package/process shell tools."""
+    sel = d(text="Display").selector
+    name = d.jsonrpc.getUiObject(sel)
+    point = {"x": 300, "y": 900}
+    calls: dict[str, Callable[[], object]] = {
+        "pinchIn (1 step)": lambda: d.jsonrpc.pinchIn(sel, 50, 1),
+        "gesture (1 step)": lambda: d.jsonrpc.gesture(sel, point, point, point, point, 1),
+        "getUiObject": lambda: d.jsonrpc.getUiObject(sel),
+        "getParent": lambda: d.jsonrpc.getParent(name),
+        "getChild": lambda: d.jsonrpc.getChild(name, {"mask": 1, "text": "Display"}),
+        "getFromParent": lambda: d.jsonrpc.getFromParent(name, {"mask": 1, "text": "Display"}),
+        "getClassName": lambda: d.jsonrpc.getClassName(name),
+        "waitForIdle": lambda: d.jsonrpc.waitForIdle(0),
+        "waitForWindowUpdate (0 ms)": lambda: d.jsonrpc.waitForWindowUpdate(None, 0),
+        "setToastListener": lambda: d.jsonrpc.setToastListener(True),
+        "getLastToast": lambda: d.jsonrpc.getLastToast(),
+        "dumpsys package": lambda: d.shell(["dumpsys", "package", "com.github.uiautomator"]),
+        "ps -A": lambda: d.shell(["ps", "-A"]),
+        "am start VIEW https": lambda: d.shell(["am", "start", "-a", "android.intent.action.VIEW", "-d",
+                                                "https://example.org/"]),
+    }
+    apk = str(importlib.resources.files("uiautomator2") / "assets/app-uiautomator.apk")
+    with contextlib.redirect_stdout(io.StringIO()):  # adbutils prints each install's progress
+        install_ms = _median_ms(lambda: d.app_install(apk), max(1, rounds // 4))
+    print(f"app_install of app-uiautomator.apk (push + pm install): {install_ms:.1f} ms")
+    for label, fn in calls.items():
+        print(f"{label}: {_median_ms(fn, rounds):.1f} ms")
 
 
 if __name__ == "__main__":

@@ -13,8 +13,8 @@ import pytest
 from droidpilot.agent.brains.heuristic import HeuristicBrain
 from droidpilot.agent.brains.replay import ReplayBrain
 from droidpilot.agent.loop import Agent, Limits
-from droidpilot.device.adb import AdbDevice
 from droidpilot.device.adbd.server import AdbServer
+from droidpilot.device.realphone import AdbDevice
 from droidpilot.device.sim.phone import SimDevice
 from droidpilot.verify.engine import verify
 from droidpilot.verify.spec import load_rule_text

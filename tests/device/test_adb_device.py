@@ -11,9 +11,9 @@ from collections.abc import Iterator
 import pytest
 from tests.device.adbd_support import Front, node_center, running_front
 
-from droidpilot.device.adb import AdbDevice, list_serials, parse_size
 from droidpilot.device.adbd.server import AdbServer
 from droidpilot.device.base import DeviceError
+from droidpilot.device.realphone import AdbDevice, list_serials, parse_size
 from droidpilot.device.sim.phone import SimDevice
 
 

@@ -285,7 +285,7 @@ def test_settings_mirror_simphone_and_default_dump_path(front: Front) -> None:
 def test_concurrent_clients_are_served_and_serialised_per_phone(front: Front) -> None:
     from concurrent.futures import ThreadPoolExecutor
 
-    from droidpilot.device.adb import AdbDevice
+    from droidpilot.device.realphone import AdbDevice
 
     times = [sim.state()["system"]["time"] for sim in front.sims]
 

@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import pytest
 
-from droidpilot.device.adb_input import input_text_commands, sh_quote
 from droidpilot.device.adbd.sh import Shell
 from droidpilot.device.adbd.shell import ENV, TOOLS
 from droidpilot.device.adbd.shparse import parse
 from droidpilot.device.adbd.tools_input import decode_input_text
 from droidpilot.device.adbd.vfs import Vfs, canonical
+from droidpilot.device.realphone.input import input_text_commands, sh_quote
 
 
 @pytest.fixture

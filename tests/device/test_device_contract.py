@@ -9,8 +9,8 @@ from dataclasses import dataclass
 import pytest
 from tests.device.adbd_support import node_center, running_front
 
-from droidpilot.device.adb import AdbDevice
 from droidpilot.device.base import Device, DeviceError
+from droidpilot.device.realphone import AdbDevice
 from droidpilot.device.sim.phone import SimDevice
 from droidpilot.verify.frame import parse_ui_xml
 

@@ -3,9 +3,10 @@ tinted icon), cached per (seed text, size), and drawn in the lists and cards tha
 
 from __future__ import annotations
 
+import pytest
 from tests.device.sim_driver import Driver
 
-from droidpilot.device.sim.avatar import avatar_image
+from droidpilot.device.sim.draw.avatar import avatar_image
 from droidpilot.device.sim.phone import SimDevice
 
 
@@ -44,3 +45,21 @@ def test_contacts_and_messages_draw_avatars_in_their_rows() -> None:
     ui.d.open_app("messages")
     ui.tap("Ava Smith")
     assert "Ava Smith#0" in [op[1] for op in ui.d.view().ops if op[0] == "avatar"]  # the thread's bubble
+
+
+@pytest.mark.parametrize(("n", "top", "bottom"), [(160, "#1E88E5", "#FFFFFF"), (264, "#3949AB", "#00897B"),
+                                                  (7, "#000000", "#FFFFFF"), (1, "#D81B60", "#6D4C41")])
+def test_the_backdrop_is_the_gradient_drawn_row_by_row(n: int, top: str, bottom: str) -> None:
+    """The gradient filled at once is, pixel for pixel, the one drawn as a line per row with ``mix``."""
+    from PIL import Image, ImageDraw
+
+    from droidpilot.device.sim.draw.avatar import _backdrop
+    from droidpilot.device.sim.draw.theme import mix, rgb
+
+    drawn = Image.new("RGB", (n, n))
+    d = ImageDraw.Draw(drawn)
+    for row in range(n):
+        d.line((0, row, n, row), fill=rgb(mix(top, bottom, row / max(n - 1, 1))))
+    filled = Image.new("RGB", (n, n))
+    _backdrop(filled, n, top, bottom)
+    assert filled.tobytes() == drawn.tobytes()

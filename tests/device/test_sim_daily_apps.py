@@ -6,8 +6,8 @@ from __future__ import annotations
 import pytest
 from tests.device.sim_driver import Driver
 
-from droidpilot.device.sim.calc import calculate
-from droidpilot.device.sim.expr import render
+from droidpilot.device.sim.appmodel.calc import calculate
+from droidpilot.device.sim.appmodel.expr import render
 from droidpilot.device.sim.phone import SimDevice
 
 

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from droidpilot.device.base import DeviceError
-from droidpilot.device.sim import fonts
+from droidpilot.device.sim.draw import fonts
 
 WQY = Path("/usr/share/fonts/truetype/wqy/wqy-microhei.ttc")
 

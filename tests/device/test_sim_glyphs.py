@@ -11,8 +11,8 @@ import pytest
 from PIL import Image
 
 from droidpilot import iconfont
-from droidpilot.device.sim import glyphs_font
-from droidpilot.device.sim.glyphs import GLYPHS, drawn_mask, glyph_mask
+from droidpilot.device.sim.draw import glyphs_font
+from droidpilot.device.sim.draw.glyphs import GLYPHS, drawn_mask, glyph_mask
 from droidpilot.device.sim.phone import SimDevice
 
 needs_font = pytest.mark.skipif(not iconfont.available(), reason=f"{iconfont.PACKAGE} not installed")

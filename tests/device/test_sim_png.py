@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 from PIL import Image
 
-from droidpilot.device.sim.png import encode_png, forget_bands
+from droidpilot.device.sim.draw.png import encode_png, forget_bands
 
 
 def _decode(data: bytes) -> np.ndarray:

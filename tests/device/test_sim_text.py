@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 from tests.device.sim_driver import Driver
 
-from droidpilot.device.sim import fonts
+from droidpilot.device.sim.draw import fonts
 from droidpilot.device.sim.phone import SimDevice
 
 NOTE = "Lakers game\nwon 120-110"

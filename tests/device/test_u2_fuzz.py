@@ -21,7 +21,8 @@ from droidpilot.device.u2.server import U2Server, start_server
 
 BOUNDED = settings(max_examples=examples(80), deadline=None,
                    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
-WAITS = ("waitForExists", "waitUntilGone")  # their second argument is a timeout: kept short
+WAITS = ("waitForExists", "waitUntilGone", "waitForWindowUpdate", "clickAndWaitForNewWindow")  # their
+# second argument is a timeout: kept short
 CODES = {rpc_module.NOT_FOUND, rpc_module.METHOD_NOT_FOUND, rpc_module.INVALID_PARAMS, rpc_module.PARSE_ERROR,
          rpc_module.INVALID_REQUEST, rpc_module.SERVER_ERROR}
 SELECTOR_KEYS = ["text", "textContains", "textMatches", "textStartsWith", "className", "classNameMatches",

@@ -62,3 +62,30 @@ def test_jsonrpc_answers_and_errors() -> None:
     assert rpc.handle(b'{"id": 1, "method": "nope"}', methods)["error"]["code"] == rpc.METHOD_NOT_FOUND
     bad = rpc.handle(b'{"id": 1, "method": "add", "params": [1]}', methods)["error"]
     assert bad["code"] == rpc.INVALID_PARAMS and "add" in bad["message"]
+
+
+def test_a_number_beyond_a_double_is_an_argument_error_and_does_not_hide_deep_nesting() -> None:
+    """[1e400, 80] was answered 'nested more than 100 levels deep' (the number stopped the depth scan)."""
+    methods = {"f": lambda *args: 1}
+    flat = rpc.handle(b'{"id": 1, "method": "f", "params": [1e400, 80]}', methods)["error"]
+    assert flat["code"] == rpc.INVALID_PARAMS and "not a finite number" in flat["message"]
+    for depth in (150, 5000):  # below and beyond Python's own recursion limit
+        body = '{"id": 2, "method": "f", "params": ' + "[" * depth + "1e400" + "]" * depth + "}"
+        err = rpc.handle(body.encode(), methods)
+        assert err["id"] == 2 and "nested more than 100 levels deep" in err["error"]["message"]
+    assert rpc.handle(b'{"id": 3, "method": "f", "params": [[[1.5e300]]]}', methods)["result"] == 1
+
+
+def test_named_ui_objects_are_capped_oldest_first(monkeypatch: pytest.MonkeyPatch) -> None:
+    from droidpilot.device.adbd.phone import Phone
+    from droidpilot.device.u2 import methods_gesture
+    from droidpilot.device.u2.session import Session
+
+    monkeypatch.setattr(methods_gesture, "MAX_OBJECTS", 5)  # the real cap is 10,000: the rule is the same
+    sim = SimDevice()
+    sim.open_app("settings")
+    session = Session(Phone("simphone-1", 1, sim))
+    get = methods_gesture.gesture_methods(session)["getUiObject"]
+    sel = {"mask": 1, "text": "Display"}
+    names = [get(sel) for _ in range(8)]
+    assert list(session.objects) == names[3:]

@@ -10,7 +10,7 @@ from pathlib import Path
 from tests.device.adbd_support import running_front
 from websockets.sync.client import connect
 
-from droidpilot.device.adb import AdbDevice
+from droidpilot.device.realphone import AdbDevice
 from droidpilot.studio.server import create_studio
 
 from .conftest import call, sim_label_center

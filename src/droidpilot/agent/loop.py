@@ -123,6 +123,7 @@ class Agent:
             reason, error = stop.reason, stop.error
         except KeyboardInterrupt:
             reason, error = "interrupted", "interrupted by the user"
+        self._wrap_up(run, screen, reason, recorder)
         result = RunResult(reason, completed, run.steps, run.actions, run.model_calls, run.prompt_tokens,
                            run.completion_tokens, time.monotonic() - run.started, run.timings,
                            recorder.folder if recorder else None, self._final_state(), error, run.answer)
@@ -286,18 +287,24 @@ class Agent:
             run.feedback = message("not_completed", self.language, reason=answer.reason or "-")
         return done
 
+    def _wrap_up(self, run: _Run, screen: ScreenView | None, reason: str,
+                 recorder: TraceRecorder | None) -> None:
+        """After the last step, before the result is made: nothing in v1 (E learns from the run here)."""
+
     # -- helpers ---------------------------------------------------------------------------------
     def _ask(self, run: _Run, kind: str, prompt: str, screen: ScreenView, record: dict[str, Any],
-             **extra: Any) -> BrainReply:
+             *, brain: Brain | None = None, role: str = "", **extra: Any) -> BrainReply:
+        """One model call, counted against the limits; ``brain`` and ``role`` are the v2/E loops' (a role
+        may have its own model)."""
         if run.model_calls >= self.limits.max_model_calls:
             raise _Stop("max_model_calls")
         request = BrainRequest(kind=kind, instruction=run.instruction, prompt=prompt,  # type: ignore[arg-type]
                                screen=screen, step=run.steps, history=list(run.history),
-                               feedback=run.feedback, language=self.language, **extra)
+                               feedback=run.feedback, language=self.language, role=role, **extra)
         perception0 = screen.perception_s
         start = time.perf_counter()
         try:
-            reply = self.brain.decide(request)
+            reply = (brain or self.brain).decide(request)
         except BrainError as exc:
             record["error"] = str(exc)
             raise _Stop("brain_error", str(exc)) from None
@@ -306,7 +313,8 @@ class Agent:
         run.model_calls += max(1, reply.model_calls)
         run.prompt_tokens += reply.prompt_tokens
         run.completion_tokens += reply.completion_tokens
-        record.setdefault("calls", []).append({"kind": kind, **reply.usage()})
+        record.setdefault("calls", []).append({"kind": kind, **({"role": role} if role else {}),
+                                               **reply.usage()})
         return reply
 
     def _capture(self, run: _Run) -> ScreenView:

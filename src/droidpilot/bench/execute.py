@@ -13,13 +13,14 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from droidpilot.agent.loop import Agent, Limits
+from droidpilot.agent.loop import Limits
+from droidpilot.agent.loops import calls_per_step, make_agent
 from droidpilot.atomicio import atomic_write_bytes as atomic_write
 from droidpilot.atomicio import atomic_write_json
 from droidpilot.bench import oracle as oracle_lang
 from droidpilot.bench.failures import failure_cause, failure_reason
 from droidpilot.bench.metrics import read_steps, task_metrics
-from droidpilot.bench.suite import BenchTask
+from droidpilot.bench.task import BenchTask
 from droidpilot.errors import InputError
 from droidpilot.verify.engine import verify
 from droidpilot.verify.options import VerifierOptions
@@ -77,9 +78,12 @@ def start_state(device: Any) -> dict[str, Any] | None:
 def run_task(task: BenchTask, device: Any, brain: Any, folder: Path, *, ocr_engine: Any,
              options: VerifierOptions, settle_s: float = 0.0, check_completion: bool = True,
              on_step: Callable[[dict[str, Any]], None] | None = None, max_steps: int | None = None,
-             language: str | None = None, seed: int | None = None) -> dict[str, Any]:
+             language: str | None = None, seed: int | None = None, loop: str = "v1",
+             roles: Any | None = None, memory: Any | None = None, evolve: bool = False
+             ) -> dict[str, Any]:
     """Run ``task`` with ``brain`` on ``device`` into ``folder`` (replaced if it exists); the result row.
-    ``max_steps``, ``language`` and ``seed`` override the task's own when given."""
+    ``max_steps``, ``language`` and ``seed`` override the task's own when given; ``loop`` is the agent loop
+    (v1 | v2 | e), ``roles`` its RoleBrains, ``memory`` E's MemoryStore, ``evolve`` whether E updates it."""
     if folder.exists():
         shutil.rmtree(folder)
     folder.mkdir(parents=True)
@@ -89,10 +93,12 @@ def run_task(task: BenchTask, device: Any, brain: Any, folder: Path, *, ocr_engi
     start = start_state(device)  # what the task's side effects are judged against
     started = time.monotonic()
     limit = max_steps or task.step_limit()
-    agent = Agent(device, brain, ocr_engine=ocr_engine, out_dir=folder, language=language or task.lang,
-                  limits=Limits(max_steps=limit, max_model_calls=3 * limit + 10),
-                  settle_s=settle_s, check_completion=check_completion, app_name=task.apps[0],
-                  on_step=on_step)
+    calls = (2 + calls_per_step(loop)) * limit + 10
+    agent = make_agent(loop, device, brain, roles=roles, memory=memory, evolve=evolve, ocr_engine=ocr_engine,
+                       out_dir=folder, language=language or task.lang,
+                       limits=Limits(max_steps=limit, max_model_calls=calls),
+                       settle_s=settle_s, check_completion=check_completion, app_name=task.apps[0],
+                       on_step=on_step)
     run = agent.run(task.instruction)
     state = run.final_state
     if state is not None:  # the agent's reply (answer action) is judged with the phone's state
@@ -109,8 +115,12 @@ def run_task(task: BenchTask, device: Any, brain: Any, folder: Path, *, ocr_engi
         "answer": run.answer,
         **task_metrics(task.rule, task.reference_steps, read_steps(folder), result.ok, reached,
                        None if oracle is None else oracle.ok, run.termination),
+        # Satisfaction Score (Mobile-Eval-E): the share of the rule's milestones (its rubrics) reached
+        "ss": round(len(set(reached)) / len(task.rule.nodes), 4) if task.rule.nodes else None,
         "termination": run.termination, "manual_review_needed": result.manual_review_needed,
         "seconds": round(time.monotonic() - started, 3), "agent_seconds": round(run.seconds, 3),
+        "loop": loop, **({"memory_version": agent.memory_version,
+                          "memory_version_after": agent.memory_version_after} if loop == "e" else {}),
         "model_calls": run.model_calls, "prompt_tokens": run.prompt_tokens,
         "completion_tokens": run.completion_tokens,
         "timings": {k: round(v, 3) for k, v in run.timings.items()},

@@ -23,6 +23,7 @@ CAUSES = ("could not ground", "reply unparseable", "max steps", "wrong stop", "d
 
 
 def _counts(steps: Sequence[Mapping[str, Any]]) -> tuple[int, int, int]:
+    steps = [s for s in steps if s.get("phase") != "experience"]  # E's learning after the task
     parse = sum(1 for s in steps if s.get("outcome") == "parse_error")
     ground = sum(1 for s in steps if str(s.get("outcome") or "").startswith("grounding_"))
     return parse, ground, len(steps)

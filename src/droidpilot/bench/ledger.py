@@ -17,7 +17,7 @@ from droidpilot import limits
 from droidpilot.bench.provenance import run_metadata, settings, settings_changed
 from droidpilot.bench.results import load_results, write_results
 from droidpilot.bench.rowcheck import Expected, problem
-from droidpilot.bench.suite import BenchTask
+from droidpilot.bench.task import BenchTask
 from droidpilot.bench.worker import BRAINS, RunConfig, error_row, split_key, work_key
 from droidpilot.errors import InputError
 

@@ -60,6 +60,8 @@ def step_stats(records: Sequence[Mapping[str, Any]]) -> dict[str, int]:
     for rec in records:
         if _action_name(rec) == "stop" or rec.get("by") == "person":  # a person's step is not the agent's
             continue
+        if rec.get("phase") == "experience":  # the E loop's learning after the task is not a step
+            continue
         steps += 1
         before, after = rec.get("screen_before"), rec.get("screen_after")
         reflection = rec.get("reflection") or {}
@@ -131,6 +133,8 @@ def aggregate(rows: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
     out: dict[str, Any] = {"tasks": len(rows), "errors": len(rows) - len(done)}
     for key in ("su", "su_oracle", "cr", "ps"):
         out[key] = _mean(0 if r.get("error") and key != "su_oracle" else r.get(key) for r in rows)
+    # Satisfaction Score (share of rubric milestones met); an errored task met none
+    out["ss"] = _mean(0 if r.get("error") else r.get("ss") for r in rows)
     out["re"] = _mean(r.get("re") for r in done)
     out["agent_steps"] = _mean(r.get("steps") for r in done)
     out["reference_steps"] = _mean(r.get("reference_steps") for r in done)

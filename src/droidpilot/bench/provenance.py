@@ -19,14 +19,14 @@ from typing import Any
 from urllib.parse import urlsplit
 
 import droidpilot
-from droidpilot.bench.suite import Suite
+from droidpilot.bench.task import Suite
 from droidpilot.bench.worker import RunConfig
 from droidpilot.errors import InputError
 
 # Settings a resumed run must share with the run it continues (the others may differ, e.g. --devices).
 RESUME_KEYS = ("brain", "model", "base_url", "max_steps", "lang", "extended_actions", "coord_space",
                "temperature", "seed", "trials", "image_max_side", "check_completion", "ocr",
-               "instances", "templates", "tier")
+               "instances", "templates", "tier", "loop", "role_models", "memory", "evolve")
 
 
 def suite_digest(suite: Suite) -> str:
@@ -86,6 +86,7 @@ def settings(config: RunConfig) -> dict[str, Any]:
     skip = {"out", "suite", "base_url", "responses", "traces_dir", "adb_host", "adb_port"}
     out = {k: v for k, v in asdict(config).items() if k not in skip}
     out["responses"] = Path(config.responses).name if config.responses else None
+    out["memory"] = Path(config.memory).name if config.memory else None
     return out
 
 
@@ -107,11 +108,25 @@ def run_metadata(config: RunConfig, devices: Sequence[str], suite: Suite, seeds:
         "suite_info": {"name": suite.name, "version": suite_version(suite), "sha256": suite_digest(suite),
                        "tasks": len(suite.tasks)},
         "droidpilot": {"version": droidpilot.__version__, **git_revision()},
+        "agent_loop": agent_loop(config),
         "seeds": dict(seeds),
         "date": time.strftime("%Y-%m-%dT%H:%M:%SZ", when),
         "machine": machine(),
         "devices_used": list(devices),
     }
+
+
+def agent_loop(config: RunConfig) -> dict[str, Any]:
+    """The loop of the run, the roles with their own model, and (loop e) the memory version it starts from
+    (each result row names the version its task used and left)."""
+    out: dict[str, Any] = {"loop": config.loop, "role_models": list(config.role_models)}
+    if config.memory is not None:
+        from droidpilot.agent.memory.store import MemoryStore
+
+        versions = MemoryStore(config.memory).versions()
+        out["memory"] = {"folder": Path(config.memory).name,
+                         "version_at_start": versions[-1] if versions else 0, "evolve": config.evolve}
+    return out
 
 
 def suite_version(suite: Suite) -> str:

@@ -14,7 +14,7 @@ from typing import Any
 from droidpilot.agent.brains.base import BrainReply, BrainRequest
 from droidpilot.agent.coords import CoordSpace
 from droidpilot.agent.response import format_response
-from droidpilot.bench.suite import RefOp
+from droidpilot.bench.task import RefOp
 from droidpilot.perception.match import similarity
 from droidpilot.perception.normalize import match_key
 

@@ -21,9 +21,10 @@ from droidpilot.bench.metrics import summarize
 from droidpilot.datalimits import DataLimitError, check_json
 from droidpilot.errors import InputError
 
-CSV_COLUMNS = ("id", "suite", "level", "app", "scenario", "su", "su_oracle", "cr", "re", "ps", "steps",
+CSV_COLUMNS = ("id", "suite", "level", "app", "scenario", "su", "su_oracle", "cr", "re", "ps", "ss", "steps",
                "effective_steps", "reference_steps", "termination", "manual_review_needed", "seconds",
-               "model_calls", "prompt_tokens", "completion_tokens", "device", "error", "trace")
+               "model_calls", "prompt_tokens", "completion_tokens", "loop", "memory_version", "device",
+               "error", "trace")
 
 
 def results_path(out: Path) -> Path:

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from droidpilot.bench.suite import BenchTask
+from droidpilot.bench.task import BenchTask
 
 # field -> (kinds allowed, low, high); None in kinds: the field may be null. Bounds apply to numbers.
 _BIT = ((int,), 0, 1)

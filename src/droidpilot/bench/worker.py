@@ -12,7 +12,7 @@ import os
 import queue
 import traceback
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -51,6 +51,10 @@ class RunConfig:
     instances: int = 1  # template suites: instances per template
     templates: str | None = None  # template suites: comma-separated globs of template ids or apps
     tier: str | None = None  # template suites: easy | medium | hard
+    loop: str = "v1"  # the agent loop: v1 | v2 | e
+    role_models: tuple[str, ...] = ()  # ROLE=MODEL items: a role of the v2/e loop with its own model
+    memory: str | None = None  # loop e: the memory folder of tips and shortcuts
+    evolve: bool = False  # loop e: update the memory after each task, in task order
 
     def load(self) -> Any:
         """The suite of this run (a template suite is instantiated for seed, instances, templates, tier)."""
@@ -95,13 +99,21 @@ def make_brain(config: RunConfig, task: Any) -> Any:
                             temperature=config.temperature)
 
 
+def make_roles(config: RunConfig, task: Any, brain: Any) -> Any:
+    """The RoleBrains of the v2/e loop: ``brain`` for every role but those ``--role-model`` names."""
+    from droidpilot.agent.loops.roles import parse_role_models, role_brains
+
+    table = parse_role_models(config.role_models, config.loop)
+    return role_brains(brain, table, lambda model: make_brain(replace(config, model=model), task))
+
+
 def make_device(spec: str, wid: int, config: RunConfig) -> tuple[Any, float]:
     """(device, settle seconds): ``sim`` -> a fresh SimPhone, anything else -> that ADB serial."""
     if spec == "sim":
         from droidpilot.device.sim.phone import SimDevice
 
         return SimDevice(serial=f"simphone-{wid + 1}"), 0.0
-    from droidpilot.device.adb import AdbDevice
+    from droidpilot.device.realphone import AdbDevice
 
     return AdbDevice(spec, host=config.adb_host, port=config.adb_port), 1.0
 
@@ -146,11 +158,18 @@ def execute_task(bench: Workbench, key: str, config: RunConfig, traces_root: Pat
     task = bench.tasks[tid]
     folder = Path(traces_root) / key
     try:
-        row = run_task(task, bench.device, make_brain(config, task), folder, ocr_engine=bench.ocr,
+        brain = make_brain(config, task)
+        roles, memory = make_roles(config, task, brain), None
+        if config.memory is not None:
+            from droidpilot.agent.memory.store import MemoryStore
+
+            memory = MemoryStore(config.memory)
+        row = run_task(task, bench.device, brain, folder, ocr_engine=bench.ocr,
                        options=bench.options, settle_s=bench.settle,
                        check_completion=config.check_completion, on_step=on_step,
                        max_steps=config.max_steps, language=config.lang,
-                       seed=None if task.template else config.seed)  # an instance keeps its own state
+                       seed=None if task.template else config.seed,  # an instance keeps its own state
+                       loop=config.loop, roles=roles, memory=memory, evolve=config.evolve)
     except Exception as exc:  # one task's crash is recorded; the others go on
         detail = str(exc) if isinstance(exc, DroidpilotError) else traceback.format_exc(limit=4)
         row = error_row(task, f"{type(exc).__name__}: {detail}", getattr(bench.device, "serial", bench.spec))

@@ -3,6 +3,7 @@ help and its checks, so both commands take the same settings the same way."""
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Annotated
 
 import typer
@@ -52,3 +53,34 @@ def check_agent_options(*, max_steps: int | None = None, lang: str | None = None
     if image_max_side is not None and image_max_side < 64:
         raise InputError(f"--image-max-side must be at least 64 pixels, got {image_max_side}")
     limits.check("--image-max-side", image_max_side, limits.IMAGE_MAX_SIDE, what="pixels")
+
+
+LoopOpt = Annotated[str, typer.Option(
+    "--loop", help="Agent loop: v1 (Mobile-Agent: one call decides) | v2 (Mobile-Agent-v2: planner, decider "
+                   "over a numbered element list, reflector, memory) | e (Mobile-Agent-E: manager, operator "
+                   "with shortcuts, reflector, notetaker, learnt tips and shortcuts).")]
+RoleModelOpt = Annotated[list[str] | None, typer.Option(
+    "--role-model", help="ROLE=MODEL: give one role of the v2/e loop its own model (openai brain; "
+                         "repeatable), e.g. --role-model reflector=small-vl. Default: one model for all.")]
+MemoryOpt = Annotated[Path | None, typer.Option(
+    "--memory", help="Loop e: folder of learnt tips and shortcuts (YAML, one version per update).")]
+EvolveOpt = Annotated[bool, typer.Option(
+    "--evolve", help="Loop e: after each task, learn tips and shortcuts into a new version of --memory.")]
+
+
+def check_loop_options(loop: str, brain: str, role_models: list[str] | None, memory: Path | None,
+                       evolve: bool) -> dict[str, str]:
+    """The parsed ``--role-model`` table; InputError naming the flag when the loop options do not fit."""
+    from droidpilot.agent.loops.roles import check_loop, parse_role_models
+
+    check_loop(loop)
+    if memory is not None and loop != "e":
+        raise InputError(f"--memory is the e loop's long-term memory; add --loop e (not {loop})")
+    if evolve and memory is None:
+        raise InputError("--evolve writes learnt tips and shortcuts into a memory folder; add --memory DIR")
+    if memory is not None and memory.exists() and not memory.is_dir():
+        raise InputError(f"--memory {memory}: exists and is not a folder")
+    table = parse_role_models(role_models or [], loop)
+    if table and brain != "openai":
+        raise InputError(f"--role-model gives a role its own model, which needs --brain openai (not {brain})")
+    return table

@@ -20,14 +20,19 @@ from droidpilot.cli._tables import print_whole
 from droidpilot.cli.agent_options import (
     BaseUrlOpt,
     CoordSpaceOpt,
+    EvolveOpt,
     ExtendedOpt,
     ImageMaxSideOpt,
     LangOpt,
+    LoopOpt,
     MaxStepsOpt,
+    MemoryOpt,
     ModelOpt,
+    RoleModelOpt,
     SeedOpt,
     TemperatureOpt,
     check_agent_options,
+    check_loop_options,
 )
 from droidpilot.errors import InputError
 from droidpilot.pathcheck import writable_folder
@@ -81,7 +86,8 @@ def _devices(device: list[str] | None, count: int) -> list[str]:
 
 def _summary_table(summary: dict) -> Table:
     table = Table(title="results", show_lines=False)
-    for col in ("group", "tasks", "Su", "Su-oracle", "agree", "CR", "RE", "steps/ref", "PS", "s/step"):
+    for col in ("group", "tasks", "Su", "Su-oracle", "agree", "CR", "SS", "RE", "steps/ref", "PS",
+                "calls/step", "s/step"):
         table.add_column(col, justify="right" if col != "group" else "left")
 
     def fmt(v: object, pct: bool = False) -> str:
@@ -91,8 +97,9 @@ def _summary_table(summary: dict) -> Table:
 
     def add(name: str, agg: dict) -> None:
         table.add_row(escape(name), str(agg["tasks"]), fmt(agg["su"], True), fmt(agg["su_oracle"], True),
-                      fmt(agg["agreement"], True), fmt(agg["cr"], True), fmt(agg["re"]),
-                      f"{fmt(agg['agent_steps'])}/{fmt(agg['reference_steps'])}", fmt(agg["ps"], True),
+                      fmt(agg["agreement"], True), fmt(agg["cr"], True), fmt(agg.get("ss"), True),
+                      fmt(agg["re"]), f"{fmt(agg['agent_steps'])}/{fmt(agg['reference_steps'])}",
+                      fmt(agg["ps"], True), fmt(agg.get("model_calls_per_step")),
                       fmt(agg["seconds_per_step"]))
 
     for level, agg in summary["by_level"].items():
@@ -129,6 +136,8 @@ def _provenance_line(doc: dict) -> str:
     suite = doc.get("suite_info") or {}
     rev = (dp.get("revision") or "no git")[:10] + ("+dirty" if dp.get("dirty") else "")
     model = f"model {doc['model']} at {doc.get('endpoint_host') or '?'}, " if doc.get("model") else ""
+    loop = (doc.get("settings") or {}).get("loop") or "v1"
+    model += f"loop {loop}, " if loop != "v1" else ""
     return (f"{model}suite {suite.get('name', '?')} v{suite.get('version', '?')} "
             f"({str(suite.get('sha256', ''))[:12]}), droidpilot {dp.get('version', '?')} ({rev}), "
             f"{doc.get('date', '')}")
@@ -180,6 +189,10 @@ def bench(
     templates: str | None = typer.Option(None, "--templates", help="Template suites: comma-separated "
                                          "globs of template ids or apps, e.g. 'contacts-*'."),
     tier: str | None = typer.Option(None, "--tier", help="Template suites: easy | medium | hard."),
+    loop: LoopOpt = "v1",
+    role_model: RoleModelOpt = None,
+    memory: MemoryOpt = None,
+    evolve: EvolveOpt = False,
 ) -> None:
     """Run a benchmark suite, verify every trace, and report Su, Su-oracle, CR, RE and PS.
 
@@ -213,12 +226,17 @@ def bench(
         check_counts(jobs=jobs, trials=trials, instances=instances, adb_port=adb_port)
         check_agent_options(max_steps=max_steps, lang=language, coord_space=coord_space,
                             temperature=temperature, image_max_side=image_max_side, seed=seed)
+        check_loop_options(loop, brain, role_model, memory, evolve)
+        if evolve and (len(specs) > 1 or ray is not None):
+            raise InputError("--evolve updates the memory after each task in task order, so runs are "
+                             "reproducible; run it on one phone (--devices 1, one --device, no --ray)")
         config = RunConfig(suite=suite, brain=brain, out=out, ocr=ocr, model=model, base_url=base_url,
                            responses=responses, adb_host=adb_host, adb_port=adb_port, max_steps=max_steps,
                            lang=language, extended_actions=extended, coord_space=coord_space,
                            temperature=temperature, seed=seed, trials=trials, image_max_side=image_max_side,
                            action_format=action_format, instances=instances,
-                           templates=templates, tier=tier)
+                           templates=templates, tier=tier, loop=loop, role_models=tuple(role_model or ()),
+                           memory=str(memory) if memory is not None else None, evolve=evolve)
         human = None
         if labels is not None:  # checked before anything runs
             if not judge_eval:

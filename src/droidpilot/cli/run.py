@@ -20,14 +20,19 @@ from droidpilot.cli._common import TERMINATION_EXIT, guard, shown
 from droidpilot.cli.agent_options import (
     BaseUrlOpt,
     CoordSpaceOpt,
+    EvolveOpt,
     ExtendedOpt,
     ImageMaxSideOpt,
     LangOpt,
+    LoopOpt,
     MaxStepsOpt,
+    MemoryOpt,
     ModelOpt,
+    RoleModelOpt,
     SeedOpt,
     TemperatureOpt,
     check_agent_options,
+    check_loop_options,
 )
 from droidpilot.errors import InputError
 from droidpilot.pathcheck import writable_folder
@@ -46,8 +51,8 @@ def make_device(device: str, adb_port: int, adb_host: str, seed: int,
         from droidpilot.device.sim.phone import SimDevice
 
         return SimDevice(seed=seed), 0.0
-    from droidpilot.device.adb import AdbDevice
-    from droidpilot.device.adb_server import AdbServerSession
+    from droidpilot.device.realphone import AdbDevice
+    from droidpilot.device.realphone.server import AdbServerSession
 
     session = stack.enter_context(AdbServerSession(adb_host, adb_port))
     if device:
@@ -71,6 +76,10 @@ def show_step(record: dict[str, Any], out: Path | None) -> None:
         if grounding.get("chosen"):
             text += f" (candidate {grounding['chosen']} of {len(grounding.get('candidates', []))})"
         table.add_row("grounding", shown(text))
+    roles = [str(e.get("role")) + ("" if e.get("by") == "brain" else " (code)")
+             for e in record.get("roles") or []]
+    if roles:
+        table.add_row("roles", shown(", ".join(roles)))
     outcome = record.get("outcome", "")
     if outcome:
         table.add_row("outcome", shown(outcome))
@@ -107,6 +116,10 @@ def run(
     seed: SeedOpt = 0,
     no_check: bool = typer.Option(False, "--no-completion-check", help="Trust 'stop' without asking."),
     quiet: bool = typer.Option(False, "--quiet", help="Print only the summary."),
+    loop: LoopOpt = "v1",
+    role_model: RoleModelOpt = None,
+    memory: MemoryOpt = None,
+    evolve: EvolveOpt = False,
 ) -> None:
     """Run the agent for INSTRUCTION and record its trace.
 
@@ -118,7 +131,9 @@ def run(
     130 interrupted.
     """
     with guard(), contextlib.ExitStack() as stack:
-        from droidpilot.agent.loop import Agent, Limits
+        from droidpilot.agent.loop import Limits
+        from droidpilot.agent.loops import calls_per_step, make_agent
+        from droidpilot.agent.loops.roles import role_brains
         from droidpilot.perception.cache import cached
         from droidpilot.perception.ocr import make_ocr_engine
 
@@ -126,6 +141,7 @@ def run(
             raise InputError("the instruction is empty; say what the agent should do")
         check_agent_options(max_steps=max_steps, lang=language, coord_space=coord_space,
                             temperature=temperature, image_max_side=image_max_side, seed=seed)
+        role_models = check_loop_options(loop, brain, role_model, memory, evolve)
         max_steps, language, seed = max_steps or 20, language or "en", seed or 0
         limits.check("--adb-port", adb_port, limits.PORT)
         folder = writable_folder(out or Path("runs") / time.strftime("%Y%m%d-%H%M%S"), "--out")
@@ -135,13 +151,23 @@ def run(
         the_brain = make_brain(brain, model=model, base_url=base_url, responses=responses,
                                coord_space=coord_space, image_max_side=image_max_side, extended=extended,
                                action_format=action_format, temperature=temperature)
+        roles = role_brains(the_brain, role_models, lambda name: make_brain(
+            brain, model=name, base_url=base_url, coord_space=coord_space, image_max_side=image_max_side,
+            extended=extended, action_format="text", temperature=temperature))
+        store = None
+        if memory is not None:
+            from droidpilot.agent.memory.store import MemoryStore
+
+            store = MemoryStore(memory)
         the_device, settle = make_device(device, adb_port, adb_host, seed, stack)
-        agent = Agent(the_device, the_brain, ocr_engine=cached(engine), out_dir=folder,
-                      limits=Limits(max_steps=max_steps, max_model_calls=max(3 * max_steps, 10)),
-                      language=language, settle_s=settle, check_completion=not no_check,
-                      on_step=None if quiet else (lambda rec: show_step(rec, folder)))
+        calls = max((2 + calls_per_step(loop)) * max_steps, 10)
+        agent = make_agent(loop, the_device, the_brain, roles=roles, memory=store, evolve=evolve,
+                           ocr_engine=cached(engine), out_dir=folder,
+                           limits=Limits(max_steps=max_steps, max_model_calls=calls),
+                           language=language, settle_s=settle, check_completion=not no_check,
+                           on_step=None if quiet else (lambda rec: show_step(rec, folder)))
         console.print(f"[bold]instruction:[/] {shown(instruction)}  [dim](brain {shown(brain)}, "
-                      f"device {shown(device)})[/]")
+                      f"loop {shown(loop)}, device {shown(device)})[/]")
         result = agent.run(instruction)
         colour = "green" if result.completed else "yellow"
         t = result.timings
@@ -152,6 +178,9 @@ def run(
         if result.error:
             console.print(f"[red]reason: {shown(result.error)}[/]")
         console.print(f"trace: {shown(str(folder))}")
+        if store is not None:
+            console.print(f"memory: {shown(str(memory))} (version {agent.memory_version} used, now "
+                          f"{agent.memory_version_after})")
         code = TERMINATION_EXIT.get(result.termination, 0)
     if code:
         raise typer.Exit(code)

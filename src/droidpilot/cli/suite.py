@@ -156,7 +156,7 @@ def validate_cmd(
         if report.problems:
             raise InputError("\n".join(report.problems))
         console.print(
-            "ok: every template instantiates, none is solved at its start state, all vary by seed",
+            "ok: every template instantiates, none is solved at start, each varies or is static",
             soft_wrap=True,
         )
 

@@ -1,6 +1,6 @@
 """Run the agent on a studio phone in a thread; stop it, take over by hand, hand back, at any step.
 
-The run is the agent's own loop (``agent.loop.Agent``) with the brain built by the shared brain factory;
+The run is one of the agent's loops (``--loop`` v1, v2 or e, ``agent.loops``) with the shared brain factory;
 the studio only adds a ``checkpoint`` that blocks while a person has taken over and raises
 ``StopRequested`` when asked to stop, and an ``on_step`` that publishes each step to the viewers.
 """
@@ -15,7 +15,8 @@ from pathlib import Path
 from typing import Any
 
 from droidpilot.agent.brains.factory import BRAINS, make_brain
-from droidpilot.agent.loop import Agent, Limits, StopRequested
+from droidpilot.agent.loop import Limits, StopRequested
+from droidpilot.agent.loops import LOOPS, calls_per_step, make_agent
 from droidpilot.errors import DroidpilotError
 from droidpilot.studio.errors import Conflict, StudioError
 from droidpilot.studio.manual import Manual, trace_entries
@@ -35,6 +36,7 @@ class AgentSettings:
     max_steps: int = 20
     language: str = "en"
     check_completion: bool = True
+    loop: str = "v1"  # the agent loop: v1 | v2 | e
 
     @classmethod
     def from_request(cls, body: dict[str, Any]) -> AgentSettings:
@@ -57,8 +59,11 @@ class AgentSettings:
         language = body.get("language", "en")
         if language not in ("en", "zh"):
             raise StudioError(f"field 'language' must be en or zh, got {language!r}")
+        loop = body.get("loop", "v1")
+        if loop not in LOOPS:
+            raise StudioError(f"field 'loop' must be one of {', '.join(LOOPS)}, got {loop!r}")
         return cls(instruction.strip(), brain, texts["model"], texts["base_url"], texts["responses"], steps,
-                   language, bool(body.get("check_completion", True)))
+                   language, bool(body.get("check_completion", True)), loop)
 
 
 class AgentRun:
@@ -82,12 +87,12 @@ class AgentRun:
         self._resume = threading.Event()
         self._resume.set()
         self.parked = threading.Event()  # set while the loop waits at its checkpoint
-        self.agent = Agent(device, brain, ocr_engine=ocr_engine, out_dir=folder,
-                           limits=Limits(max_steps=settings.max_steps,
-                                         max_model_calls=max(3 * settings.max_steps, 10)),
-                           language=settings.language, settle_s=settle_s,
-                           check_completion=settings.check_completion, on_step=self._on_step,
-                           checkpoint=self._checkpoint)
+        calls = max((2 + calls_per_step(settings.loop)) * settings.max_steps, 10)
+        self.agent = make_agent(settings.loop, device, brain, ocr_engine=ocr_engine, out_dir=folder,
+                                limits=Limits(max_steps=settings.max_steps, max_model_calls=calls),
+                                language=settings.language, settle_s=settle_s,
+                                check_completion=settings.check_completion, on_step=self._on_step,
+                                checkpoint=self._checkpoint)
         self._thread = threading.Thread(target=self._main, name="studio-agent", daemon=True)
 
     def start(self) -> None:
@@ -96,6 +101,7 @@ class AgentRun:
     def describe(self) -> dict[str, Any]:
         """What the page shows about this run."""
         return {"state": self.state, "instruction": self.settings.instruction, "brain": self.settings.brain,
+                "loop": self.settings.loop,
                 "steps": self.steps, "folder": str(self.folder), "result": self.result}
 
     # -- control from the page --------------------------------------------------------------------

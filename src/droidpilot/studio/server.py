@@ -53,7 +53,7 @@ def make_phones(devices: int = 1, serial: str | None = None, *, adb_host: str = 
                 adb_port: int = 5037, seed: int = 0) -> list[tuple[Any, float]]:
     """(device, settle seconds) for each phone: ``devices`` SimPhones, or the real phone ``serial``."""
     if serial:
-        from droidpilot.device.adb import AdbDevice
+        from droidpilot.device.realphone import AdbDevice
 
         return [(AdbDevice(serial, host=adb_host, port=adb_port, start_server=True), 1.0)]
     if devices < 1 or devices > 16:

@@ -15,7 +15,7 @@ from droidpilot.agent.coords import CoordSpace
 from droidpilot.agent.screen import ScreenView
 from droidpilot.errors import DroidpilotError
 
-RequestKind = Literal["operate", "complete", "choose"]
+RequestKind = Literal["operate", "complete", "choose", "role"]
 
 
 class BrainError(DroidpilotError):
@@ -39,7 +39,8 @@ class BrainRequest:
     """What the brain is asked. ``prompt`` is the full text prompt (without images) built by the loop.
 
     ``kind``: ``operate`` (next action), ``complete`` (is the instruction done?), ``choose`` (which of
-    the numbered crops in ``images`` to tap). ``images`` follow the screenshot in that order.
+    the numbered crops in ``images`` to tap), ``role`` (one role of the v2/E loops, named by ``role``,
+    answering ``prompt`` in that role's format). ``images`` follow the screenshot in that order.
     """
 
     kind: RequestKind
@@ -53,6 +54,7 @@ class BrainRequest:
     images: list[Image.Image] = field(default_factory=list)
     choices: list[dict[str, Any]] = field(default_factory=list)
     target: str = ""
+    role: str = ""  # the v2/E role asking (planner, decider, reflector, manager, operator, ...); "" in v1
 
 
 @dataclass

@@ -35,6 +35,7 @@ class OpenAIBrain:
     """
 
     name = "openai"
+    answers_roles = True  # the model reads each role's prompt (v2/E loops)
 
     def __init__(self, model: str | None = None, base_url: str | None = None, api_key: str | None = None,
                  *, client: ChatClient | None = None, image_max_side: int = 1024,

@@ -1,8 +1,8 @@
 """A brain that replays recorded raw responses from a JSON file, in order.
 
 For regression tests and for studying grounding without a model. The file is a JSON list; each item is
-either the raw reply text, or ``{"text": ..., "kind": "operate"|"complete"|"choose"}`` to assert which
-question it answers (a mismatch is an error naming the item).
+either the raw reply text, or ``{"text": ..., "kind": "operate"|"complete"|"choose"|"role"}`` to assert
+which question it answers (a mismatch is an error naming the item); ``role`` is a v2/E role's question.
 """
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ from droidpilot.agent.brains.base import BrainError, BrainReply, BrainRequest
 from droidpilot.agent.coords import CoordSpace, check_space
 from droidpilot.errors import InputError
 
-_KINDS = ("operate", "complete", "choose")
+_KINDS = ("operate", "complete", "choose", "role")
 
 
 def load_responses(path: str | Path) -> list[dict[str, Any]]:
@@ -50,6 +50,7 @@ class ReplayBrain:
     """Answers each request with the next recorded response."""
 
     name = "replay"
+    answers_roles = True  # a recorded reply answers whatever prompt it was recorded for
 
     def __init__(self, responses: list[str | dict[str, Any]] | str | Path,
                  coord_space: CoordSpace = "device") -> None:

@@ -120,6 +120,25 @@ def _completion(rec: dict[str, Any]) -> str:
               f'<pre>{escape(str(c.get("response") or ""))}</pre></details></div>')
 
 
+def _roles(rec: dict[str, Any]) -> str:
+    """The v2/E loops' role calls of a step, in order: who answered, what was read, and the raw exchange."""
+    entries = rec.get("roles") or []
+    if not entries:
+        return ""
+    items = []
+    for e in entries:
+        who = f"{e.get('role')}" + ("" if e.get("by") == "brain" else " (code)")
+        parsed = e.get("parsed")
+        summary = json.dumps(parsed, ensure_ascii=False)[:160] if parsed not in (None, "", [], {}) else "-"
+        extra = " · re-prompted" if e.get("reprompt") else ""
+        extra += f" · error: {e['error']}" if e.get("error") else ""
+        exchange = f'{e.get("prompt") or ""}\n---\n{e.get("reply") or ""}'
+        raw = (f'<details class="raw"><summary>prompt and reply</summary><pre>{escape(exchange)}</pre>'
+               f'</details>') if e.get("by") == "brain" else ""
+        items.append(f"<li><b>{escape(who)}</b>: {escape(summary)}{escape(extra)}{raw}</li>")
+    return f'<div class="roles"><b>roles:</b><ol>{"".join(items)}</ol></div>'
+
+
 def _row(rec: dict[str, Any], fig: str, badges: str, thought: str) -> str:
     action = rec.get("action") or {}
     parsed = action.get("text") or (action.get("name") if action else "(none: the reply could not be parsed)")
@@ -131,6 +150,7 @@ def _row(rec: dict[str, Any], fig: str, badges: str, thought: str) -> str:
         f'<code class="act">{escape(str(parsed))}</code> <span class="oc">{escape(outcome)}</span></div>',
         f'<div class="g"><b>grounding:</b> {escape(_grounding(rec))}</div>',
         _completion(rec),
+        _roles(rec),
         f'<div class="th"><i>thought:</i> {escape(thought)}</div>' if thought else "",
         f'<div class="err">{escape(str(rec["error"]))}</div>' if rec.get("error") else "",
         (f'<div class="fb">feedback: {escape(str(rec["feedback_next"]))}</div>'
@@ -155,6 +175,13 @@ def timeline(folder: Path, rel: str, tid: str, matched: dict[int, list[str]]) ->
     last_frame = max(by_frame) if by_frame else 0
     rows = []
     for rec in steps:
+        if rec.get("phase") == "experience":  # E's learning after the task: its role calls, no frame
+            change = f"memory v{rec.get('memory_version_before')} → v{rec.get('memory_version_after', '-')}"
+            rows.append(f'<li class="step ok"><div class="sd"><div class="sa"><b>after the task</b> '
+                        f'{escape(change)}</div>{_roles(rec)}'
+                        + (f'<div class="err">{escape(str(rec["error"]))}</div>' if rec.get("error") else "")
+                        + "</div></li>")
+            continue
         n = rec.get("frame")
         action = rec.get("action") or {}
         if n is None and action.get("name") == "stop" and last_frame:

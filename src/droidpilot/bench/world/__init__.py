@@ -6,7 +6,7 @@ import fnmatch
 from pathlib import Path
 
 from droidpilot import limits
-from droidpilot.bench.suite import Suite, SuiteError
+from droidpilot.bench.task import Suite, SuiteError
 from droidpilot.bench.world.instance import TIERS, instantiate
 from droidpilot.bench.world.template import Template, load_templates
 

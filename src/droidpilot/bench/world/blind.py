@@ -14,7 +14,7 @@ from collections import Counter
 from pathlib import Path
 
 from droidpilot.agent.actions import ActionParseError, parse_action
-from droidpilot.bench.suite import BenchTask, SuiteError
+from droidpilot.bench.task import BenchTask, SuiteError
 from droidpilot.bench.world.instance import instantiate
 from droidpilot.bench.world.template import Template, load_templates
 

@@ -15,7 +15,7 @@ from typing import Any
 from droidpilot.agent.brains.base import BrainReply, BrainRequest
 from droidpilot.agent.coords import CoordSpace
 from droidpilot.agent.response import format_response
-from droidpilot.bench.suite import BenchTask
+from droidpilot.bench.task import BenchTask
 from droidpilot.errors import InputError
 
 _YES = "Completed: yes\nReason: the baseline stops here."

@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from droidpilot.bench import oracle as oracle_lang
-from droidpilot.bench.suite import BenchTask, SuiteError
+from droidpilot.bench.task import BenchTask, SuiteError
 from droidpilot.bench.world.depth import DEPTH_SEEDS, Depth, depth_of, shallow_problem, summary
 from droidpilot.bench.world.instance import instantiate
 from droidpilot.bench.world.template import Template, load_templates

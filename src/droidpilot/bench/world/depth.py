@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from droidpilot.bench.params import ParamError
-from droidpilot.bench.suite import SuiteError
+from droidpilot.bench.task import SuiteError
 from droidpilot.bench.world.fill import fill
 from droidpilot.bench.world.instance import draw_params
 from droidpilot.bench.world.template import Template

@@ -35,7 +35,7 @@ def derive(spec: dict[str, Any], rng: random.Random, ctx: dict[str, Any], where:
     if kind == "fill":
         return fill(spec.get("value"), ctx, where)
     if kind == "calc":
-        from droidpilot.device.sim.calc import ERROR, calculate
+        from droidpilot.device.sim.appmodel.calc import ERROR, calculate
 
         value = calculate(str(fill(spec.get("value"), ctx, where)))
         if value == ERROR:

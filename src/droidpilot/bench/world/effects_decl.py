@@ -15,7 +15,7 @@ from typing import Any
 
 from droidpilot import typed
 from droidpilot.bench.effects import EffectsError, effective, validate_effects
-from droidpilot.bench.suite import SuiteError
+from droidpilot.bench.task import SuiteError
 from droidpilot.bench.world.fill import fill
 from droidpilot.bench.world.template import Template
 

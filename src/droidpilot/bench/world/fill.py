@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from droidpilot.bench.suite import SuiteError
+from droidpilot.bench.task import SuiteError
 
 _PLACEHOLDER = re.compile(r"\{([A-Za-z_][\w]*(?:\.[\w-]+)*)\}")
 

@@ -14,7 +14,7 @@ from typing import Any
 from droidpilot.agent.actions import ActionParseError, parse_action
 from droidpilot.bench import oracle as oracle_lang
 from droidpilot.bench.params import ParamError, draw
-from droidpilot.bench.suite import BenchTask, RefOp, SuiteError
+from droidpilot.bench.task import BenchTask, RefOp, SuiteError
 from droidpilot.bench.world.derived import DERIVED, derive
 from droidpilot.bench.world.distractors import add_distractors
 from droidpilot.bench.world.effects_decl import answer_spec, drop_positional, task_effects

@@ -36,13 +36,14 @@ from typing import Any
 import yaml
 
 from droidpilot.agent.actions import ActionParseError, parse_action
-from droidpilot.bench.suite import BenchTask, RefOp, suite_folder
+from droidpilot.bench.task import BenchTask, RefOp
 from droidpilot.bench.world.fill import lookup
 from droidpilot.bench.world.instance import instantiate
 from droidpilot.bench.world.template import Template, load_templates
 from droidpilot.errors import InputError
 
 JUDGES = ("oracle", "rule", "rule_ocr")
+WORLD_FOLDER = Path(__file__).parents[1] / "suites" / "world"  # the shipped suite (bench.suite sits above)
 EXPECT = ("pass", "fail")
 SCROLL = "@scroll "
 SCROLL_UP = "@scrollup "
@@ -175,7 +176,7 @@ def _templates(folder: Path) -> dict[str, Template]:
 
 def case_task(case: NearMiss, folder: Path | None = None) -> BenchTask:
     """The task instance a case plays (instance 0 of its template for its seed)."""
-    templates = _templates(folder or suite_folder("world"))
+    templates = _templates(folder or WORLD_FOLDER)
     if case.template not in templates:
         raise NearMissError(f"{case.where}: no template {case.template!r} in the suite")
     return instantiate(templates[case.template], case.seed)

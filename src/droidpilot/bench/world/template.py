@@ -26,7 +26,7 @@ import yaml
 from droidpilot import limits
 from droidpilot.bench.effects import EffectsError, validate_effects
 from droidpilot.bench.params import ParamError, check_numbers
-from droidpilot.bench.suite import SuiteError
+from droidpilot.bench.task import SuiteError
 from droidpilot.datalimits import DataLimitError, check_yaml
 
 KINDS = ("settings", "data-entry", "search", "navigation", "multi-app", "retrieval", "infeasible", "edit")

@@ -12,7 +12,7 @@ from typing import Any
 from droidpilot.bench.execute import run_task, verify_trace
 from droidpilot.bench.metrics import SUCCESS_TERMINATION
 from droidpilot.bench.reference import ReferenceBrain
-from droidpilot.bench.suite import BenchTask
+from droidpilot.bench.task import BenchTask
 from droidpilot.bench.world.brains import BASELINES, make_baseline
 
 MODES = ("reference", "truncated", "wrong_final", "heuristic", *(b.replace("-", "_") for b in BASELINES))

@@ -10,6 +10,7 @@ import threading
 import time
 from dataclasses import dataclass, field
 
+from droidpilot.device.adbd.pkgdb import Installed
 from droidpilot.device.adbd.ports import PortTable
 from droidpilot.device.adbd.vfs import Vfs
 from droidpilot.device.base import Device
@@ -47,6 +48,8 @@ class Phone:
     ports: PortTable = field(default_factory=PortTable)  # TCP ports programs on the phone listen on
     clipboard: str = ""  # the primary clip's text (set and read through the uiautomator server)
     pids: dict[str, int] = field(default_factory=dict)  # running app package -> its pid (see `ps`)
+    programs: dict[int, tuple[str, str]] = field(default_factory=dict)  # pid -> (user, name) run from a shell
+    installed: dict[str, Installed] = field(default_factory=dict)  # packages added with `pm install`
     realtime: bool = False  # let the phone's clock follow the wall clock between requests
     _clock: float = field(default_factory=time.monotonic)
 
@@ -102,6 +105,11 @@ class Phone:
         pw, ph = self.physical_size()
         ow, oh = self.override_size
         return round(x * pw / ow), round(y * ph / oh)
+
+    def input_methods(self) -> list[str]:
+        """Every input method's id: the system's two, then those of installed packages."""
+        extra = [f"{p}/{svc}" for p, rec in self.installed.items() for svc in rec.info.input_methods]
+        return [LATIN_IME, ADB_IME, *extra]
 
     @property
     def ime(self) -> str:

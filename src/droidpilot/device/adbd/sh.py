@@ -164,7 +164,9 @@ class Shell:
         err_target: tuple[str, bool] | str | None = None
         for r in cmd.redirects:
             target = "".join(self.expand(r.target))
-            if r.op == "<":
+            if r.op == "<" and target == "/dev/null":
+                stdin = b""  # what `adb install` feeds `pm install`
+            elif r.op == "<":
                 try:
                     stdin = self.fs.read(posixpath.join(self.cwd, target))  # type: ignore[attr-defined]
                 except OSError as exc:

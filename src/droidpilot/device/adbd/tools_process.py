@@ -24,7 +24,6 @@ U2_DEFAULT_PORT = 9008
 _SYSTEM = (("root", 1, 0, "init"), ("root", 312, 1, "zygote64"), ("system", 598, 312, "system_server"),
            ("shell", 701, 1, "adbd"), ("u0_a42", 1104, 312, "com.android.systemui"),
            ("u0_a87", 1372, 312, "com.android.adbkeyboard"))
-_PS_HEAD = "USER           PID  PPID        VSZ    RSS WCHAN            ADDR S NAME\n"
 _pid_lock = threading.Lock()
 _new_pids = itertools.count(4007, 7)  # pids are handed out in rising order across phones, as a kernel would
 
@@ -47,28 +46,126 @@ def running_packages(phone: Phone) -> list[str]:
     return list(dict.fromkeys(found))
 
 
-def processes(phone: Phone) -> list[tuple[str, int, int, str]]:
-    """(user, pid, ppid, name) of every process: system ones, then apps; an app keeps its pid while it runs
-    and gets a new one after it stopped."""
+Proc = tuple[str, int, int, str]  # user, pid, ppid, name
+
+
+def app_user(phone: Phone, pkg: str) -> str:
+    """The Linux user an app runs as (``u0_a<N>``), stable per package: its install uid, or its place
+    among SimPhone's apps."""
+    rec = phone.installed.get(pkg)
+    if rec is not None:
+        return f"u0_a{rec.uid - 10000}"
+    apps = getattr(phone.device, "apps", None)
+    order = [a.package for a in apps()] if callable(apps) else []
+    return f"u0_a{100 + order.index(pkg)}" if pkg in order else "u0_a99"
+
+
+def processes(phone: Phone) -> list[Proc]:
+    """(user, pid, ppid, name) of every process: system ones, programs run from a shell (the uiautomator
+    server's app_process), then apps; an app keeps its pid while it runs and gets a new one after it
+    stopped."""
     running = running_packages(phone)
     with _pid_lock, phone.lock:
         for pkg in [p for p in phone.pids if p not in running]:
             del phone.pids[pkg]
         rows = []
-        for i, pkg in enumerate(running):
+        for pkg in running:
             if pkg not in phone.pids:
                 phone.pids[pkg] = next(_new_pids)
-            rows.append((f"u0_a{100 + i}", phone.pids[pkg], 312, pkg))
-    return [*_SYSTEM, *sorted(rows, key=lambda r: r[1])]
+            rows.append((app_user(phone, pkg), phone.pids[pkg], 312, pkg))
+        programs = [(user, pid, 701, name) for pid, (user, name) in phone.programs.items()]
+    return [*_SYSTEM, *sorted(programs + rows, key=lambda r: r[1])]
+
+
+def new_pid() -> int:
+    """A fresh pid, in the rising order apps get theirs."""
+    with _pid_lock:
+        return next(_new_pids)
+
+
+# toybox's -o fields: name -> (width, left-aligned); rows carry them through _field
+_FIELDS = {"USER": (-10, True), "UID": (5, False), "PID": (7, False), "PPID": (5, False), "VSZ": (10, False),
+           "RSS": (6, False), "WCHAN": (-16, True), "ADDR": (4, False), "S": (1, False), "NAME": (0, True),
+           "CMD": (0, True), "CMDLINE": (0, True), "ARGS": (0, True), "COMM": (-15, True),
+           "TIME": (8, False), "PRI": (3, False), "NI": (3, False), "STIME": (8, False)}
+_DEFAULT = ["USER", "PID", "PPID", "VSZ", "RSS", "WCHAN", "ADDR", "S", "NAME"]
+_PS_USAGE = "usage: ps [-AadefLlnwZ] [-gG GROUP,] [-k FIELD,] [-o FIELD,] [-p PID,] [-t TTY,] [-uU USER,]\n"
+
+
+def _uid(user: str) -> int:
+    fixed = {"root": 0, "system": 1000, "shell": 2000}
+    if user in fixed:
+        return fixed[user]
+    return 10000 + int(user[4:]) if user.startswith("u0_a") and user[4:].isdigit() else 9999
+
+
+def _field(name: str, row: Proc) -> str:
+    user, pid, ppid, proc = row
+    values = {"USER": user, "UID": str(_uid(user)), "PID": str(pid), "PPID": str(ppid), "VSZ": "12345678",
+              "RSS": "65432", "WCHAN": "do_epoll_wait", "ADDR": "0", "S": "S", "NAME": proc, "CMD": proc,
+              "CMDLINE": proc, "ARGS": proc, "COMM": proc[-15:], "TIME": "00:00:01", "PRI": "19",
+              "NI": "0", "STIME": "10:00:00"}
+    return values[name]
+
+
+def _cell(name: str, text: str, last: bool) -> str:
+    width, left = _FIELDS[name]
+    if last:
+        return text
+    return text.ljust(abs(width)) if left else text.rjust(width)
+
+
+def _ps_options(args: list[str]) -> tuple[dict[str, list[str]], list[str]] | str:
+    """(option -> values, names) of a ps command line, or the error text toybox prints."""
+    opts: dict[str, list[str]] = {}
+    names: list[str] = []
+    i = 0
+    while i < len(args):
+        a = args[i]
+        if a in ("-o", "-u", "-U", "-p", "-O"):
+            if i + 1 >= len(args):
+                return f"ps: Missing argument to {a}\n"
+            opts.setdefault(a, []).extend(v for v in args[i + 1].split(",") if v)
+            i += 2
+            continue
+        if a.startswith("-") and len(a) > 1:
+            for flag in a[1:]:
+                if flag not in "AaedefLlnwZT":
+                    return f"ps: Unknown option '{flag}'\n" + _PS_USAGE
+                opts.setdefault("-" + flag, [])
+        else:
+            names.append(a)
+        i += 1
+    return opts, names
 
 
 def tool_ps(sh: Shell, args: list[str], stdin: bytes) -> Result:
-    """`ps [-A] [NAME...]` in toybox's columns (the last one is the process name)."""
-    names = [a for a in args if not a.startswith("-")]
-    rows = [r for r in processes(_phone(sh)) if not names or r[3] in names]
-    body = "".join(f"{u:<10} {pid:>7} {ppid:>5} {12345678:>10} {65432:>6} do_epoll_wait       0 S {name}\n"
-                   for u, pid, ppid, name in rows)
-    return Result(out=(_PS_HEAD + body).encode(), code=0 if rows or not names else 1)
+    """`ps [-A] [-u USER,] [-p PID,] [-o FIELD,] [NAME...]` in toybox's columns; without -A (or another
+    selection) only the shell user's processes, as toybox shows its own session's."""
+    parsed = _ps_options(args)
+    if isinstance(parsed, str):
+        return Result(err=parsed.encode(), code=1)
+    opts, names = parsed
+    fields = [f.split("=")[0].upper() for f in opts.get("-o", [])] or _DEFAULT
+    fields += [f.upper() for f in opts.get("-O", [])]
+    bad = [f for f in fields if f not in _FIELDS]
+    if bad:
+        return Result(err=f"ps: bad -o {bad[0]}\n".encode(), code=1)
+    rows = processes(_phone(sh))
+    users = opts.get("-u", []) + opts.get("-U", [])
+    pids = opts.get("-p", [])
+    if users:
+        rows = [r for r in rows if r[0] in users or str(_uid(r[0])) in users]
+    if pids:
+        rows = [r for r in rows if str(r[1]) in pids]
+    if names:
+        rows = [r for r in rows if r[3] in names]
+    if not (users or pids or names or {"-A", "-e", "-a", "-d"} & set(opts)):
+        rows = [r for r in rows if r[0] == "shell"]
+    head = " ".join(_cell(f, f, k == len(fields) - 1) for k, f in enumerate(fields)).rstrip() + "\n"
+    body = "".join(" ".join(_cell(f, _field(f, r), k == len(fields) - 1) for k, f in enumerate(fields))
+                   .rstrip() + "\n" for r in rows)
+    return Result(out=(head + body).encode(), code=0 if rows or not names else 1)
 
 
 def tool_pidof(sh: Shell, args: list[str], stdin: bytes) -> Result:
@@ -149,7 +246,14 @@ def tool_app_process(sh: Shell, args: list[str], stdin: bytes) -> Result:
         stop = start_server(phone, port)
     except PortInUse as exc:
         return Result(err=f"java.net.BindException: {exc}\n".encode(), code=1)
-    sh.hangup.append(stop)
+    pid = new_pid()
+    phone.programs[pid] = ("shell", "app_process")  # the server runs as the shell user that started it
+
+    def stop_process() -> None:
+        stop()
+        phone.programs.pop(pid, None)
+
+    sh.hangup.append(stop_process)
     return Result(out=f"SimPhone uiautomator server ({cls}) listening on tcp:{port}\n".encode())
 
 

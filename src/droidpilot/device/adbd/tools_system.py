@@ -9,16 +9,18 @@ from __future__ import annotations
 import base64
 import binascii
 import contextlib
-import html
-import re
 import time
 
-from droidpilot.device.adbd.phone import ADB_IME, LATIN_IME, Phone
+from droidpilot.device.adbd.intents import describe, intent_args
+from droidpilot.device.adbd.phone import ADB_IME, Phone
+from droidpilot.device.adbd.pkgdb import dump_package, dump_system_package
 from droidpilot.device.adbd.sh import Result, Shell
 from droidpilot.device.adbd.tools_input import press_keycode, tool_wm
+from droidpilot.device.adbd.u2keyboard import focused_text, u2_keyboard_broadcast
 from droidpilot.device.base import DeviceError
 
 _HOME_CATEGORY = "android.intent.category.HOME"
+_VIEW = "android.intent.action.VIEW"
 
 
 def _phone(sh: Shell) -> Phone:
@@ -39,6 +41,8 @@ def packages(phone: Phone) -> dict[str, str]:
         found.setdefault(dev.current_app(), "Launcher")
     for pkg in ("android", "com.android.shell", "com.android.systemui", "com.android.adbkeyboard"):
         found.setdefault(pkg, pkg)
+    for pkg, rec in phone.installed.items():
+        found.setdefault(pkg, rec.info.label)
     return found
 
 
@@ -52,47 +56,6 @@ def _open(phone: Phone, pkg: str) -> None:
         phone.device.open_app(pkg)
 
 
-def _intent_args(args: list[str]) -> tuple[dict[str, str | list[str]], dict[str, str]]:
-    """Intent flags (-a, -c, -n, -d, ...) and string/int extras of `am start|broadcast`."""
-    intent: dict[str, str | list[str]] = {"cat": []}
-    extras: dict[str, str] = {}
-    i = 0
-    while i < len(args):
-        a = args[i]
-        if a in ("-a", "-d", "-t", "-n", "-f", "--user", "-p") and i + 1 < len(args):
-            intent[a] = args[i + 1]
-            i += 2
-        elif a == "-c" and i + 1 < len(args):
-            cats = intent["cat"]
-            assert isinstance(cats, list)
-            cats.append(args[i + 1])
-            i += 2
-        elif a in ("--es", "--ei", "--ez", "--el", "--ef", "--eu", "--esa", "--eia") and i + 2 < len(args):
-            extras[args[i + 1]] = args[i + 2]
-            i += 3
-        elif a.startswith("-"):
-            i += 1
-        else:
-            intent.setdefault("-n", a) if "/" in a else intent.setdefault("-p", a)
-            i += 1
-    return intent, extras
-
-
-def _describe(intent: dict[str, str | list[str]], extras: bool) -> str:
-    parts = []
-    if "-a" in intent:
-        parts.append(f"act={intent['-a']}")
-    if intent["cat"]:
-        parts.append("cat=[" + ",".join(intent["cat"]) + "]")
-    if "-d" in intent:
-        parts.append(f"dat={intent['-d']}")
-    if "-n" in intent:
-        parts.append(f"cmp={intent['-n']}")
-    if extras:
-        parts.append("(has extras)")
-    return "Intent { " + " ".join(parts) + " }"
-
-
 def tool_am(sh: Shell, args: list[str], stdin: bytes) -> Result:
     """`am start|force-stop|broadcast|kill` for HOME, launches and ADBKeyboard text."""
     phone = _phone(sh)
@@ -100,8 +63,8 @@ def tool_am(sh: Shell, args: list[str], stdin: bytes) -> Result:
         return Result(err=b"usage: am [start|broadcast|force-stop] ...\n", code=1)
     sub, rest = args[0], args[1:]
     if sub in ("start", "start-activity"):
-        intent, _ = _intent_args(rest)
-        text = f"Starting: {_describe(intent, False)}\n"
+        intent, _ = intent_args(rest)
+        text = f"Starting: {describe(intent, False)}\n"
         cats = intent["cat"]
         comp = intent.get("-n")
         if isinstance(comp, str):
@@ -113,6 +76,8 @@ def tool_am(sh: Shell, args: list[str], stdin: bytes) -> Result:
                 _open(phone, pkg)
             except DeviceError as exc:
                 return Result(out=text.encode(), err=f"Error: Activity not started, {exc}\n".encode(), code=1)
+        elif intent.get("-a") == _VIEW and isinstance(intent.get("-d"), str):
+            return _view(phone, str(intent["-d"]), text)
         elif isinstance(cats, list) and _HOME_CATEGORY in cats:
             with phone.lock:
                 press_keycode(phone, 3)
@@ -136,9 +101,25 @@ def tool_am(sh: Shell, args: list[str], stdin: bytes) -> Result:
     return Result(err=f"Error: Unknown command: {sub}\n".encode(), code=255)
 
 
+def _view(phone: Phone, url: str, text: str) -> Result:
+    """`am start -a VIEW -d URL`: a web address opens the browser there; other data resolves to nothing."""
+    open_url = getattr(phone.device, "open_url", None)
+    if not callable(open_url) or not url.lower().startswith(("http://", "https://")):
+        return Result(out=text.encode(), err=b"Error: Activity not started, unable to resolve Intent\n",
+                      code=1)
+    try:
+        with phone.lock:
+            open_url(url)
+    except DeviceError as exc:
+        return Result(out=text.encode(), err=f"Error: Activity not started, {exc}\n".encode(), code=1)
+    return Result(out=text.encode())
+
+
 def _broadcast(phone: Phone, args: list[str]) -> Result:
-    intent, extras = _intent_args(args)
-    out = f"Broadcasting: {_describe(intent, bool(extras))}\nBroadcast completed: result=0\n".encode()
+    intent, extras = intent_args(args)
+    if str(intent.get("-a", "")).startswith("ADB_KEYBOARD_"):
+        return u2_keyboard_broadcast(phone, intent, extras)
+    out = f"Broadcasting: {describe(intent, bool(extras))}\nBroadcast completed: result=0\n".encode()
     action = intent.get("-a")
     if phone.ime != ADB_IME or action not in ("ADB_INPUT_TEXT", "ADB_INPUT_B64", "ADB_INPUT_CODE",
                                               "ADB_CLEAR_TEXT"):
@@ -147,7 +128,7 @@ def _broadcast(phone: Phone, args: list[str]) -> Result:
     try:
         with phone.lock:
             if action == "ADB_CLEAR_TEXT":
-                for _ in range(len(_focused_text(phone))):
+                for _ in range(len(focused_text(phone) or "")):
                     press_keycode(phone, 67)  # what the keyboard's clear does: delete every character
             elif action == "ADB_INPUT_CODE":
                 press_keycode(phone, int(extras.get("code", "0")))
@@ -160,16 +141,6 @@ def _broadcast(phone: Phone, args: list[str]) -> Result:
     except DeviceError as exc:
         return Result(out=out, err=f"ADBKeyboard: {exc}\n".encode())
     return Result(out=out)
-
-
-def _focused_text(phone: Phone) -> str:
-    """The text of the focused editable field in the phone's UI dump ("" when none is focused)."""
-    for m in re.finditer(r"<node\b[^>]*>", phone.device.ui_xml()):
-        node = m.group(0)
-        if 'focused="true"' in node and "EditText" in node:
-            text = re.search(r'\btext="([^"]*)"', node)
-            return html.unescape(text.group(1)) if text else ""
-    return ""
 
 
 def tool_monkey(sh: Shell, args: list[str], stdin: bytes) -> Result:
@@ -246,20 +217,24 @@ def tool_settings(sh: Shell, args: list[str], stdin: bytes) -> Result:
 
 
 def tool_ime(sh: Shell, args: list[str], stdin: bytes) -> Result:
-    """`ime list -s`, `ime enable|set ID`: switch to ADBKeyboard the way its instructions say."""
+    """`ime list -s [-a]`, `ime enable|disable|set ID`: the system's keyboards and installed ones."""
     phone = _phone(sh)
-    known = (LATIN_IME, ADB_IME)
+    known = phone.input_methods()
     if args[:1] == ["list"]:
         return Result(out="".join(i + "\n" for i in known).encode())
-    if len(args) >= 2 and args[0] in ("enable", "set"):
+    if len(args) >= 2 and args[0] in ("enable", "disable", "set"):
         if args[-1] not in known:
             msg = f"Unknown input method {args[-1]} cannot be selected for user #0\n"
             return Result(err=msg.encode(), code=255)
         if args[0] == "set":
             phone.settings["secure"]["default_input_method"] = args[-1]
             return Result(out=f"Input method {args[-1]} selected for user #0\n".encode())
+        if args[0] == "disable":
+            if phone.ime == args[-1]:
+                phone.settings["secure"]["default_input_method"] = known[0]
+            return Result(out=f"Input method {args[-1]}: now disabled for user #0\n".encode())
         return Result(out=f"Input method {args[-1]}: already enabled for user #0\n".encode())
-    return Result(err=b"usage: ime list|enable|set ID\n", code=255)
+    return Result(err=b"usage: ime list|enable|disable|set ID\n", code=255)
 
 
 def tool_dumpsys(sh: Shell, args: list[str], stdin: bytes) -> Result:
@@ -302,11 +277,26 @@ def tool_dumpsys(sh: Shell, args: list[str], stdin: bytes) -> Result:
                 level = str(state().get("system", {}).get("battery", level))
         text = (f"Current Battery Service state:\n  AC powered: false\n  USB powered: true\n  status: 2\n"
                 f"  health: 2\n  present: true\n  level: {level}\n  scale: 100\n")
+    elif service == "package":
+        names = [a for a in args[1:] if not a.startswith("-")]
+        text = "".join(dump_package_of(phone, p) for p in (names[:1] or sorted(packages(phone))))
     elif not service:
-        text = "Currently running services:\n  activity\n  battery\n  display\n  input\n  power\n  window\n"
+        text = "Currently running services:\n" + "".join(f"  {s}\n" for s in (
+            "activity", "battery", "display", "input", "package", "power", "window"))
     else:
         return Result(out=f"Can't find service: {service}\n".encode())
     return Result(out=text.encode())
+
+
+def dump_package_of(phone: Phone, pkg: str) -> str:
+    """`dumpsys package PKG`: an installed APK's record, an app of the system image, or nothing found."""
+    rec = phone.installed.get(pkg)
+    if rec is not None:
+        return dump_package(rec)
+    label = packages(phone).get(pkg)
+    if label is None:
+        return f"Unable to find package: {pkg}\n"
+    return dump_system_package(pkg, label)
 
 
 def tool_getprop(sh: Shell, args: list[str], stdin: bytes) -> Result:
@@ -317,22 +307,10 @@ def tool_getprop(sh: Shell, args: list[str], stdin: bytes) -> Result:
     return Result(out=f"{props.get(args[0], args[1] if len(args) > 1 else '')}\n".encode())
 
 
-def tool_pm(sh: Shell, args: list[str], stdin: bytes) -> Result:
-    """`pm list packages [FILTER]`, `pm path PKG`."""
-    pkgs = packages(_phone(sh))
-    if args[:2] == ["list", "packages"]:
-        filters = [a for a in args[2:] if not a.startswith("-")]
-        names = [p for p in sorted(pkgs) if not filters or filters[0] in p]
-        return Result(out="".join(f"package:{p}\n" for p in names).encode())
-    if args[:1] == ["path"] and len(args) > 1:
-        if args[1] not in pkgs:
-            return Result(code=1)
-        return Result(out=f"package:/data/app/{args[1]}-1/base.apk\n".encode())
-    return Result(err=b"usage: pm list packages [FILTER] | pm path PACKAGE\n", code=1)
-
-
 def tool_cmd(sh: Shell, args: list[str], stdin: bytes) -> Result:
     """`cmd package|window|activity ...`: the binder shell front of pm, wm and am."""
+    from droidpilot.device.adbd.tools_pm import tool_pm  # pm reads `packages` from this module
+
     table = {"package": tool_pm, "window": tool_wm, "activity": tool_am, "settings": tool_settings,
              "input_method": tool_ime}
     if not args or args[0] not in table:

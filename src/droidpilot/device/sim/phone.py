@@ -7,24 +7,24 @@ time advances one second per input event and by ``wait(seconds)``; nothing ever 
 from __future__ import annotations
 
 import copy
-from collections import OrderedDict
 from pathlib import Path
 from typing import Any
 
+import numpy as np
 from PIL import Image
 
 from droidpilot.device.base import DeviceError
-from droidpilot.device.sim import actions
-from droidpilot.device.sim.canvas import BASE_WIDTH, Node, Tap
-from droidpilot.device.sim.catalog import APPS_DIR, load_catalog
+from droidpilot.device.sim import links
+from droidpilot.device.sim.appmodel import actions
+from droidpilot.device.sim.appmodel.catalog import APPS_DIR, load_catalog
+from droidpilot.device.sim.appmodel.model import App
+from droidpilot.device.sim.draw.canvas import BASE_WIDTH, Node, Tap
+from droidpilot.device.sim.draw.screen import Entry
+from droidpilot.device.sim.draw.uixml import dump
+from droidpilot.device.sim.frames import FrameCache, Shot
 from droidpilot.device.sim.instance import apply_setup
-from droidpilot.device.sim.model import App
-from droidpilot.device.sim.png import encode_png
-from droidpilot.device.sim.render import draw_ops, ops_key
-from droidpilot.device.sim.screen import Entry
 from droidpilot.device.sim.systemui import SystemVerbs
 from droidpilot.device.sim.textinput import TextInput
-from droidpilot.device.sim.uixml import dump
 from droidpilot.device.sim.validate import check_clock, parse_size
 from droidpilot.device.sim.world import STATUS_H, TOAST_SECONDS, View, World, compose
 from droidpilot.errors import InputError
@@ -51,7 +51,7 @@ class SimDevice(TextInput, SystemVerbs):
             raise DeviceError(str(exc)) from None
         self._world = World(catalog, clock=clock, date=date, battery=battery)
         self._view: View | None = None
-        self._frames: OrderedDict[str, tuple[Image.Image, bytes | None]] = OrderedDict()
+        self._frames = FrameCache()
         self.reset(seed)
 
     # -- lifecycle and state ------------------------------------------------------------------
@@ -109,19 +109,9 @@ class SimDevice(TextInput, SystemVerbs):
             self._view = compose(self._world, self._size)
         return self._view
 
-    def _frame(self, png: bool) -> tuple[Image.Image, bytes | None]:
-        view = self.view()
-        key = ops_key(view.ops, self._size)
-        cached = self._frames.get(key)
-        if cached is None:
-            cached = (draw_ops(view.ops, self._size), None)
-        if png and cached[1] is None:
-            cached = (cached[0], encode_png(cached[0]))
-        self._frames[key] = cached
-        self._frames.move_to_end(key)
-        while len(self._frames) > 8:
-            self._frames.popitem(last=False)
-        return cached
+    def _shot(self) -> Shot:
+        """The current frame from the cache (drawn on a miss)."""
+        return self._frames.get(self.view().ops, self._size)
 
     def drop_frame_cache(self) -> None:
         """Forget rendered frames, so the next screenshot renders from scratch (used by benchmarks)."""
@@ -130,13 +120,16 @@ class SimDevice(TextInput, SystemVerbs):
 
     def screenshot(self) -> Image.Image:
         """The current screen, RGB, full resolution."""
-        return self._frame(False)[0].copy()
+        return self._shot().image.copy()
+
+    def screenshot_array(self) -> np.ndarray:
+        """The current screen as a read-only ``uint8`` (height, width, 3) array, cached per distinct frame
+        (learning environments read every frame as an array; converting a repeated frame again is waste)."""
+        return self._shot().pixels()
 
     def screenshot_png(self) -> bytes:
         """The current screen as PNG bytes (cached per distinct frame), for ``screencap -p``."""
-        png = self._frame(True)[1]
-        assert png is not None
-        return png
+        return self._shot().png_bytes()
 
     def ui_xml(self) -> str:
         """The uiautomator dump of the current screen (app window, dialogs, toasts, notifications)."""
@@ -156,6 +149,7 @@ class SimDevice(TextInput, SystemVerbs):
         """Hold (x, y): a text field takes focus (keyboard up); a widget whose app data declares
         ``on_long_press`` acts; anything else ignores it, as on Android. Outside a dialog dismisses it."""
         self._touch(x, y, long=True)
+        self._gesture_time(duration_ms)
 
     def _touch(self, x: int, y: int, long: bool) -> None:
         self._event()
@@ -170,6 +164,8 @@ class SimDevice(TextInput, SystemVerbs):
                 self._run_tap(tap)
             elif hold and tap.ctx is not None:
                 actions.run(self, list(hold), tap.ctx)
+        else:  # a touch on nothing: only time passed, and _event saw to that
+            return
         self._changed()
 
     def swipe(self, x1: int, y1: int, x2: int, y2: int, duration_ms: int = 300) -> None:
@@ -195,6 +191,7 @@ class SimDevice(TextInput, SystemVerbs):
             self._back()
         elif abs(dy) >= 20 and abs(dy) > abs(dx):
             self._scroll(-dy)
+        self._gesture_time(duration_ms)
         self._changed()
 
     def _scroll(self, delta: float) -> None:
@@ -246,12 +243,29 @@ class SimDevice(TextInput, SystemVerbs):
         self.launch(self._resolve(name_or_package))
         self._changed()
 
+    def open_url(self, url: str) -> None:
+        """Open an http(s) ``url`` in the browser, as a VIEW intent does (DeviceError for other URLs)."""
+        try:
+            page = links.page_for(url)
+        except links.LinkError as exc:
+            raise DeviceError(str(exc)) from None
+        self.open_app(links.BROWSER)
+        visited = self._world.states.get(links.BROWSER, {}).get("visited")
+        if isinstance(visited, list):
+            visited.append(url)
+        self.push(links.PAGE_SCREEN, {"page": page})
+        self._changed()
+
     def current_app(self) -> str:
         """The package in the foreground (the launcher on the home and recents screens)."""
         w = self._world
         if w.overlay == "recents" or w.foreground is None:
             return LAUNCHER_PACKAGE
         return w.catalog[w.foreground].package
+
+    def virtual_time(self) -> float:
+        """Virtual seconds since the last reset: one per input event, plus what ``wait`` let pass."""
+        return self._world.time
 
     def wait(self, seconds: float) -> None:
         """Let ``seconds`` of virtual time pass (installs finish, toasts fade); returns at once."""
@@ -290,6 +304,7 @@ class SimDevice(TextInput, SystemVerbs):
     def show_toast(self, text: str) -> None:
         """Show ``text`` as a toast for a few virtual seconds."""
         self._world.toast = (text, self._world.time + TOAST_SECONDS)
+        self._changed()  # the next dump and screenshot show it
 
     def post_notification(self, title: str, text: str, app: str | None = None) -> None:
         """Post a notification (heads-up banner, then in the shade)."""
@@ -334,8 +349,19 @@ class SimDevice(TextInput, SystemVerbs):
         self._view = None
 
     def _event(self) -> None:
+        """An input event takes a second of virtual time; the composed view stays when that second
+        changes nothing shown (composing is most of a step's cost, and a tap composes to find its target)."""
+        shown = self._world.time_shown()
         self._world.advance(1.0)
-        self._view = None
+        if self._world.time_shown() != shown:
+            self._view = None
+
+    def _gesture_time(self, duration_ms: float) -> None:
+        """A gesture longer than the second every event takes costs the rest of its duration in virtual
+        time (a 2 s swipe takes 2 s of the phone's clock)."""
+        extra = max(0.0, float(duration_ms) / 1000 - 1.0)
+        if extra:
+            self._world.advance(extra)
 
     def _check_point(self, x: int, y: int) -> None:
         if not (0 <= x < self._size[0] and 0 <= y < self._size[1]):

@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from droidpilot.device.base import DeviceError
-from droidpilot.device.sim.screen import Entry
+from droidpilot.device.sim.draw.screen import Entry
 
 if TYPE_CHECKING:
     from droidpilot.device.sim.world import World

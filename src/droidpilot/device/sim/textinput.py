@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from droidpilot.device.sim import actions
-from droidpilot.device.sim.launcher import visible_apps
+from droidpilot.device.sim.appmodel import actions
+from droidpilot.device.sim.draw.launcher import visible_apps
 
 if TYPE_CHECKING:
     from droidpilot.device.sim.world import View, World

@@ -9,14 +9,14 @@ import random
 from dataclasses import dataclass, field
 from typing import Any
 
-from droidpilot.device.sim import launcher
-from droidpilot.device.sim.canvas import BASE_WIDTH, Canvas, Node
-from droidpilot.device.sim.chrome import NAV_H, STATUS_H, heads_up, nav_bar, toast
-from droidpilot.device.sim.keyboard import KEYBOARD_H, keyboard
-from droidpilot.device.sim.model import App
-from droidpilot.device.sim.screen import Entry, PageInfo, compose_page, make_ctx
-from droidpilot.device.sim.shade import shade
-from droidpilot.device.sim.theme import palette
+from droidpilot.device.sim.appmodel.model import App
+from droidpilot.device.sim.draw import launcher
+from droidpilot.device.sim.draw.canvas import BASE_WIDTH, Canvas, Node
+from droidpilot.device.sim.draw.chrome import NAV_H, STATUS_H, heads_up, nav_bar, toast
+from droidpilot.device.sim.draw.keyboard import KEYBOARD_H, keyboard
+from droidpilot.device.sim.draw.screen import Entry, PageInfo, compose_page, make_ctx
+from droidpilot.device.sim.draw.shade import shade
+from droidpilot.device.sim.draw.theme import palette
 
 TOAST_SECONDS = 2.5
 HEADS_UP_SECONDS = 3.0
@@ -85,8 +85,7 @@ class World:
 
     def sysinfo(self) -> dict[str, Any]:
         """What templates see as ``sys``: clock, date, settings, installs."""
-        progress = {n: min(99, int(40 + 60 * (self.time - t) / INSTALL_SECONDS))
-                    for n, t in self.installing.items()}
+        progress = self.install_progress()
         day = dt.date.fromisoformat(self.date)
         days = ["Today"] + [(day + dt.timedelta(days=i)).strftime("%a") for i in range(1, 7)]
         return {"clock": self.clock, "date": self.date, "battery": self.battery, "settings": self.settings,
@@ -96,6 +95,18 @@ class World:
                 "date_long": day.strftime("%A, %B %-d, %Y"), "month_day": day.strftime("%B %-d"),
                 "weekday": day.strftime("%A"), "days": days, "year": day.year,
                 "date_zh": f"{day.year}年{day.month}月{day.day}日", "seed": self.seed}
+
+    def install_progress(self) -> dict[str, int]:
+        """Percent shown for each app being installed."""
+        return {n: min(99, int(40 + 60 * (self.time - t) / INSTALL_SECONDS))
+                for n, t in self.installing.items()}
+
+    def time_shown(self) -> tuple[Any, ...]:
+        """Everything on screen that virtual time alone can change (install progress, notifications, the
+        heads-up banner, the toast): equal before and after time passes means the same picture."""
+        banner = bool(self.notifications) and self.time < self.heads_up_until
+        return (tuple(sorted(self.install_progress().items())), tuple(self.installed),
+                len(self.notifications), banner, self.toast, len(self.scheduled))
 
     def stack(self) -> list[Entry] | None:
         """The foreground app's back stack (None on the launcher)."""

@@ -76,3 +76,21 @@ def screenshot_scale(value: Any) -> float:
 def jpeg_quality(value: Any) -> int:
     """A JPEG quality, 0 to 100 as Bitmap.compress takes it."""
     return java_int(value, "quality", 0, 100)
+
+
+MAX_GESTURE_S = 60.0  # the longest gesture SimPhone's server performs (UiAutomator would block longer)
+
+
+def gesture_steps(value: Any, segments: int = 1, name: str = "steps") -> int:
+    """Gesture steps (5 ms each, per segment): fewer than 1 counts as 1, as UiDevice.swipe does; a gesture
+    longer than MAX_GESTURE_S is refused rather than blocking the server for hours."""
+    steps = max(1, java_int(value, name))
+    if steps * segments * 0.005 > MAX_GESTURE_S:
+        raise bad(f"{name}={steps} makes a gesture of {steps * segments * 0.005:.0f} s; SimPhone's server "
+                  f"performs gestures of up to {MAX_GESTURE_S:.0f} s ({int(MAX_GESTURE_S / 0.005)} steps)")
+    return steps
+
+
+def hold_ms(value: Any, name: str = "duration") -> int:
+    """How long a touch is held, in ms: 0 to MAX_GESTURE_S."""
+    return java_int(value, name, 0, int(MAX_GESTURE_S * 1000))

@@ -12,7 +12,16 @@ from PIL import Image
 
 from droidpilot.device.adbd.tools_input import screen_image
 from droidpilot.device.base import DeviceError
-from droidpilot.device.u2.args import java_int, jpeg_quality, key_code, meta_state, number, screenshot_scale
+from droidpilot.device.u2.args import (
+    gesture_steps,
+    hold_ms,
+    java_int,
+    jpeg_quality,
+    key_code,
+    meta_state,
+    number,
+    screenshot_scale,
+)
 from droidpilot.device.u2.rpc import Method, java_error
 from droidpilot.device.u2.session import Session
 
@@ -60,7 +69,7 @@ def device_methods(s: Session) -> dict[str, Method]:
         if len(args) not in (2, 3):
             raise java_error("java.lang.IllegalArgumentException", "click takes (x, y[, ms]) or (selector)")
         return s.tap(number(args[0], "x"), number(args[1], "y"),
-                     java_int(args[2], "duration", 0) if len(args) == 3 else 0)
+                     hold_ms(args[2]) if len(args) == 3 else 0)
 
     def long_click(*args: Any) -> bool:
         if args and not isinstance(args[0], (int, float)):
@@ -69,20 +78,21 @@ def device_methods(s: Session) -> dict[str, Method]:
             raise java_error("java.lang.IllegalArgumentException",
                              "longClick takes (x, y[, ms]) or (selector)")
         return s.tap(number(args[0], "x"), number(args[1], "y"),
-                     java_int(args[2], "duration", 0) if len(args) > 2 else 800)
+                     hold_ms(args[2]) if len(args) > 2 else 800)
 
     def swipe(fx: float, fy: float, tx: float, ty: float, steps: int = 55) -> bool:
-        return s.swipe(fx, fy, tx, ty, steps)
+        return s.swipe(fx, fy, tx, ty, gesture_steps(steps))
 
     def swipe_points(points: list[int], steps: int = 100) -> bool:
         if not isinstance(points, list) or len(points) < 4 or len(points) % 2:
             raise java_error("java.lang.IllegalArgumentException",
                              "swipePoints needs a list of x,y pairs (2 or more)")
         xy = [number(p, f"points[{i}]") for i, p in enumerate(points)]
-        return s.swipe(xy[0], xy[1], xy[-2], xy[-1], steps)
+        segments = len(xy) // 2 - 1
+        return s.swipe(xy[0], xy[1], xy[-2], xy[-1], gesture_steps(steps, segments), segments=segments)
 
     def drag(sx: float, sy: float, ex: float, ey: float, steps: int = 100) -> bool:
-        return s.swipe(sx, sy, ex, ey, steps)
+        return s.swipe(sx, sy, ex, ey, gesture_steps(steps))
 
     def inject(action: int, x: float, y: float, meta: int = 0) -> bool:
         if action == ACTION_DOWN:
@@ -96,9 +106,9 @@ def device_methods(s: Session) -> dict[str, Method]:
         x0, y0, t0 = s.touch
         s.touch = s.touch_last = None
         held = int((time.monotonic() - t0) * 1000)
-        if abs(x - x0) <= 8 and abs(y - y0) <= 8:
-            return s.tap(x0, y0, held)
-        return s.swipe(x0, y0, x, y, max(2, held // 5))
+        if abs(x - x0) <= 8 and abs(y - y0) <= 8:  # the client held it already: no waiting again
+            return s.tap(x0, y0, held, wait=False)
+        return s.swipe(x0, y0, x, y, max(2, held // 5), wait=False)
 
     def press_key(name: str) -> bool:
         code = _KEYS.get(str(name).lower())
@@ -129,15 +139,19 @@ def device_methods(s: Session) -> dict[str, Method]:
             return False
         with phone.lock:
             show(str(text))
-        s.last_toast = str(text)
+        if s.toast_listener:
+            s.last_toast = str(text)
+        s.toast_seen = str(text)
         return True
 
-    def get_last_toast() -> str | None:
+    def get_last_toast(cache_duration: int = 5000) -> str | None:
+        java_int(cache_duration, "cacheDuration", 0, 2**63 - 1)
         s.nodes()  # a toast on screen now becomes the last one
         return s.last_toast
 
-    def clear_last_toast() -> None:
+    def clear_last_toast() -> bool:
         s.last_toast = None
+        return True
 
     def set_clipboard(label: str | None, text: str) -> None:
         phone.clipboard = "" if text is None else str(text)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import itertools
 from typing import Any
 
+from droidpilot.device.u2.args import gesture_steps, number
 from droidpilot.device.u2.rpc import Method, java_error
 from droidpilot.device.u2.session import Session
 from droidpilot.device.u2.tree import UiNode
@@ -70,6 +71,7 @@ def object_methods(s: Session) -> dict[str, Method]:
 
     def scroll(sel: Any, vertical: bool = True, steps: int = 55, forward: bool = True) -> bool:
         node = s.find(sel)
+        steps = gesture_steps(steps)
         x1, y1, x2, y2 = node.bounds
         cx, cy = (x1 + x2) / 2, (y1 + y2) / 2
         before = s.xml()
@@ -120,7 +122,7 @@ def object_methods(s: Session) -> dict[str, Method]:
         else:
             raise java_error("java.lang.IllegalArgumentException", "dragTo takes (selector, x, y, steps) or "
                              "(selector, selector, steps)")
-        return s.swipe(*node.center, x, y, int(steps))
+        return s.swipe(*node.center, number(x, "destX"), number(y, "destY"), gesture_steps(steps))
 
     return {
         "exist": exist, "waitForExists": wait_exists, "waitUntilGone": wait_gone, "objInfo": info,

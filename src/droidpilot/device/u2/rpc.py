@@ -16,7 +16,7 @@ import re
 from collections.abc import Callable, Iterable
 from typing import Any
 
-from droidpilot.datalimits import DataLimitError, check_json
+from droidpilot.datalimits import DataLimitError, check_depth, check_json
 
 log = logging.getLogger(__name__)
 
@@ -105,22 +105,33 @@ def check_numbers(method: str, args: Iterable[Any]) -> None:
             raise illegal(f"argument {i} of {method} is {shown}, outside Java's long range")
 
 
+def _too_deep(text: str) -> RpcError:
+    err = illegal(f"the request is nested more than {MAX_DEPTH} levels deep; SimPhone's uiautomator "
+                  f"server takes up to {MAX_DEPTH} (a UiSelector child/sibling chain of about "
+                  f"{(MAX_DEPTH - 4) // 2} steps)")
+    err.req_id = top_level_id(text)
+    return err
+
+
 def _parse(body: bytes) -> tuple[dict[str, Any], Any]:
     """(the request object, its id); RpcError (with the id when one was found) for anything else."""
     try:
         text = body.decode("utf-8")
     except UnicodeDecodeError as exc:
         raise RpcError(PARSE_ERROR, f"Parse error: not UTF-8 ({exc.reason} at byte {exc.start})") from None
+    number_refused = False
     try:
         check_json(text)
-    except DataLimitError:
-        err = illegal(f"the request is nested more than {MAX_DEPTH} levels deep; SimPhone's uiautomator "
-                      f"server takes up to {MAX_DEPTH} (a UiSelector child/sibling chain of about "
-                      f"{(MAX_DEPTH - 4) // 2} steps)")
-        err.req_id = top_level_id(text)
-        raise err from None
+    except DataLimitError as exc:
+        if not exc.number:  # numbers beyond a double are answered per argument below, as Jackson reads them
+            raise _too_deep(text) from None
+        number_refused = True  # the depth scan stopped at the number: it is done on the parsed request
     try:
         req = json.loads(text, parse_constant=_no_constant)
+        if number_refused:
+            check_depth(req)
+    except (RecursionError, DataLimitError):
+        raise _too_deep(text) from None
     except json.JSONDecodeError as exc:
         raise RpcError(PARSE_ERROR, f"Parse error: {exc}") from None
     except ValueError:  # Python converts integers of up to 4,300 digits

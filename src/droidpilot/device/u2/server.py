@@ -16,6 +16,7 @@ from droidpilot.device.adbd.phone import Phone
 from droidpilot.device.u2 import rpc
 from droidpilot.device.u2.http import client_gone, serve_connection
 from droidpilot.device.u2.methods_device import device_methods
+from droidpilot.device.u2.methods_gesture import gesture_methods
 from droidpilot.device.u2.methods_object import object_methods
 from droidpilot.device.u2.session import Session
 
@@ -27,7 +28,8 @@ class U2Server:
         self.phone = phone
         self.port = port
         self.session = Session(phone)
-        self.methods = {**device_methods(self.session), **object_methods(self.session)}
+        self.methods = {**device_methods(self.session), **object_methods(self.session),
+                        **gesture_methods(self.session)}
         self.stopped = threading.Event()
         self._local = threading.local()
         self.session.cancelled = self._cancelled

@@ -113,7 +113,7 @@ $("rec-stop").onclick = async () => {
   if (r) message("Saved " + r.steps.length + " steps in " + r.folder, true);
 };
 $("ag-start").onclick = () => { $("ag-log").textContent = ""; post("/agent/start", {
-  instruction: $("ag-instruction").value, brain: $("ag-brain").value, max_steps: parseInt($("ag-steps").value, 10),
+  instruction: $("ag-instruction").value, brain: $("ag-brain").value, loop: $("ag-loop").value, max_steps: parseInt($("ag-steps").value, 10),
   model: $("ag-model").value, base_url: $("ag-url").value, responses: $("ag-responses").value }); };
 $("ag-stop").onclick = () => post("/agent/stop");
 $("ag-take").onclick = () => post("/agent/take_over");
