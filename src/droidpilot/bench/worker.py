@@ -16,9 +16,10 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
+from droidpilot.bench.world.brains import BASELINES as BASELINE_BRAINS
 from droidpilot.errors import DroidpilotError, InputError
 
-BRAINS = ("heuristic", "openai", "replay", "reference")
+BRAINS = ("heuristic", "openai", "replay", "reference", *BASELINE_BRAINS)
 
 
 @dataclass(frozen=True)
@@ -81,6 +82,10 @@ def make_brain(config: RunConfig, task: Any) -> Any:
         from droidpilot.bench.reference import ReferenceBrain
 
         return ReferenceBrain(task.reference, wrong_final=config.wrong_final)
+    if name in BASELINE_BRAINS:  # degenerate agents: what a judge must not pass
+        from droidpilot.bench.world.brains import make_baseline
+
+        return make_baseline(name, task, config.seed or 0)
     if name not in BRAINS:
         raise InputError(f"unknown brain {name!r}; choose one of {', '.join(BRAINS)}")
     from droidpilot.agent.brains.factory import make_brain as make_agent_brain

@@ -151,7 +151,9 @@ def bench(
     device: list[str] | None = typer.Option(None, "--device", help="'sim' (default) or a device serial; "
                                                                      "repeat for several phones."),
     devices: int = typer.Option(1, "--devices", help="How many SimPhones to run in parallel."),
-    brain: str = typer.Option("heuristic", "--brain", help="heuristic | openai | replay | reference"),
+    brain: str = typer.Option("heuristic", "--brain", help="heuristic | openai | replay | reference; "
+                                "baselines no judge should pass: do-nothing | random | always-infeasible | "
+                                "number-spray | blind-guess"),
     out: Path = typer.Option(Path("bench-out"), "--out", help="Folder for results, traces and report."),
     resume: bool = typer.Option(False, "--resume", help="Continue an interrupted run in --out."),
     jobs: int = typer.Option(0, "--jobs", help="Processes for re-verifying traces in --judge-eval "

@@ -38,20 +38,6 @@ SAMPLE = [
 ]
 
 
-@pytest.fixture(scope="module")
-def engines() -> dict[str, Any]:
-    from droidpilot.device.sim.phone import SimDevice
-    from droidpilot.perception.cache import cached
-    from droidpilot.perception.ocr import make_ocr_engine
-    from droidpilot.verify.setup import VerifierChoices, build_options
-
-    return {
-        "device": SimDevice(),
-        "ocr_engine": cached(make_ocr_engine("rapidocr")),
-        "options": build_options(VerifierChoices(ocr="rapidocr")),
-    }
-
-
 def test_answer_is_an_action() -> None:
     action = parse_action("answer (555-201-4410)")
     assert action.name == "answer" and action.text == "555-201-4410"
@@ -60,26 +46,26 @@ def test_answer_is_an_action() -> None:
 
 @pytest.mark.parametrize(("template", "seed", "modes"), SAMPLE)
 def test_reference_passes_and_broken_runs_fail(
-    template: str, seed: int, modes: tuple[str, ...], engines: dict[str, Any], tmp_path: Path
+    template: str, seed: int, modes: tuple[str, ...], world_engines: dict[str, Any], tmp_path: Path
 ) -> None:
     task = load_suite("world", seed=seed, templates=template).tasks[0]
     ref = run_mode(
         task,
         "reference",
-        engines["device"],
+        world_engines["device"],
         tmp_path / "reference",
-        ocr_engine=engines["ocr_engine"],
-        options=engines["options"],
+        ocr_engine=world_engines["ocr_engine"],
+        options=world_engines["options"],
     )
     assert (ref.oracle, ref.rule, ref.rule_ocr) == (True, True, True), task.id
     for mode in modes:
         v = run_mode(
             task,
             mode,
-            engines["device"],
+            world_engines["device"],
             tmp_path / mode,
-            ocr_engine=engines["ocr_engine"],
-            options=engines["options"],
+            ocr_engine=world_engines["ocr_engine"],
+            options=world_engines["options"],
             seed=seed,
         )
         assert (v.oracle, v.rule, v.rule_ocr) == (False, False, False), (task.id, mode)
