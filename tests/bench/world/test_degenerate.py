@@ -32,14 +32,7 @@ SAMPLE = [
 BOUND = 0.01  # the goal: at most 1% Su
 
 # (brain, judge) -> why it passes more today; strict, so the fix that closes it shows up as XPASS.
-KNOWN = {
-    ("always-infeasible", "oracle"): "the oracle accepts 'infeasible' with no look at the app "
-                                     "(infeasible tasks have no feasible twin and no evidence check)",
-    ("blind-guess", "oracle"): "fixed answers (a count of 6, 85%) and 'infeasible' are the same "
-                               "for every seed, so the commonest answer is the true one",
-    ("always-infeasible", "rule"): "notes-delete-all's only checkpoint ('Notes') is read off the launcher's "
-                                   "icon label, so the rule holds without the app ever opened",
-    ("blind-guess", "rule"): "notes-delete-all's only checkpoint ('Notes') is the launcher's icon label",
+KNOWN: dict[tuple[str, str], str] = {
 }
 
 

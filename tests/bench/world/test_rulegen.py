@@ -70,7 +70,8 @@ ROUTE = [shows("Lunch", "Amount $12.50"), shows("Taxi", "Amount $168.50"),
 
 def test_an_answer_worked_out_without_the_route_passes_when_the_instruction_names_none() -> None:
     free = rule("What do the expenses Lunch and Taxi add up to?", TOTAL, "181")
-    assert verify(free, [answer("$181")]).ok                      # no Calculator, no Expenses screens
+    assert verify(free, [ROUTE[0], answer("$181")]).ok            # the data seen, no Calculator
+    assert not verify(free, [answer("$181")]).ok                  # never looked: a guess, however right
     assert verify(free, [*ROUTE, answer("181")]).ok
     assert not verify(free, [*ROUTE, answer("$1810")]).ok        # the answer is still judged, typed
     assert not verify(free, [answer("181 or 180")]).ok
@@ -98,17 +99,21 @@ def test_screen_numbers_are_whole_and_values_typed() -> None:
 
 def test_the_answer_is_typed_from_answer_type() -> None:
     money = rule("What is my Checking balance?", [["Checking", "$1,204.10"]], "1204.10", answer_type="money")
-    assert verify(money, [answer("$1,204.10")]).ok
-    assert verify(money, [answer("The balance is 1204.1 dollars.")]).ok
-    assert not verify(money, [answer("$12,041.00")]).ok
+    balance = shows("Checking", "$1,204.10")
+    assert verify(money, [balance, answer("$1,204.10")]).ok
+    assert verify(money, [balance, answer("The balance is 1204.1 dollars.")]).ok
+    assert not verify(money, [balance, answer("$12,041.00")]).ok
     phone = rule("What is Ava's number?", [["Ava", "555-392-7824"]], "555-392-7824", answer_type="phone")
-    assert verify(phone, [answer("(555) 392-7824")]).ok
+    card = shows("Ava", "555-392-7824")
+    assert verify(phone, [card, answer("(555) 392-7824")]).ok
     text = rule("What is Ava's number?", [["Ava", "555-392-7824"]], "555-392-7824")  # the fallback: text
-    assert verify(text, [answer("It is (555) 392-7824.")]).ok
-    assert not verify(text, [answer("555-392-78245")]).ok
+    assert verify(text, [card, answer("It is (555) 392-7824.")]).ok
+    assert not verify(text, [card, answer("555-392-78245")]).ok
     names = rule("Who are my favorites?", [["Favorites"]], "Ava, Noah",
                  answer_type={"type": "set", "of": "name"})
-    assert verify(names, [answer("Noah and Ava")]).ok and not verify(names, [answer("Noah")]).ok
+    favorites = shows("Favorites")
+    assert verify(names, [favorites, answer("Noah and Ava")]).ok
+    assert not verify(names, [favorites, answer("Noah")]).ok
 
 
 def test_a_bad_answer_type_is_a_rule_error() -> None:

@@ -54,6 +54,18 @@ def _open_steps(ops: list[str]) -> list[str]:
     return out
 
 
+def _looked(ops: list[str], apps: dict[str, tuple[str, str]]) -> dict[str, Any] | None:
+    """The evidence a reply needs: the agent opened one of the apps the reference opens (an answer or an
+    infeasibility claim given without looking is a guess, however right), or None when it opens none."""
+    by_label = {label: name for name, (label, _) in apps.items()}
+    names = [by_label[op[len("open App (") : -1]] for op in ops
+             if op.startswith("open App (") and op.endswith(")") and op[len("open App (") : -1] in by_label]
+    leaves = [{"path": "system.recents", "contains": name} for name in dict.fromkeys(names)]
+    if not leaves:
+        return None
+    return leaves[0] if len(leaves) == 1 else {"any": leaves}
+
+
 def draw_params(template: Template, rng: random.Random) -> dict[str, Any]:
     """Every parameter of ``template``, in order."""
     ctx: dict[str, Any] = {}
@@ -136,7 +148,10 @@ def instantiate(template: Template, seed: int, k: int = 0, suite: str = "world")
         # As the agent's answer reads once parsed (full-width punctuation folded, trailing '!' dropped).
         answer = parse_action(f"answer ({answer})").text or answer
         said = {"path": "agent.answer", "value": answer_spec(template, ctx, answer, where)}
+    typed_answer = (said or {}).get("value")  # the oracle's own typed spec, which the rule reads too
     if said is not None:
+        looked = _looked(ops, apps)
+        said = {"all": [looked, said]} if looked else said
         oracle = {"all": [oracle, said]} if oracle else said
     try:
         oracle_lang.validate(oracle, f"{where} oracle")
@@ -148,7 +163,7 @@ def instantiate(template: Template, seed: int, k: int = 0, suite: str = "world")
     try:
         rule, rule_text = build_rule(
             rule_document(task_id, package, template.kind, instruction, checkpoints, answer,
-                          answer_type=(said or {}).get("value"),  # the oracle's own typed spec
+                          answer_type=typed_answer,
                           app_labels=[label for label, _ in apps.values()])
         )
     except InputError as exc:

@@ -9,9 +9,10 @@ A retrieval task adds an ``answer`` milestone: the agent's reply states the true
 template's ``answer_type`` (free text when it has none), so "$1810" fails for $181 and "(555) 392-7824"
 passes for 555-392-7824. Its rule judges the answer, not the route, unless the instruction names the
 route (an app as a place or tool: "in Contacts", "with the Calculator app", "Check Calendar"): then the answer
-must follow the checkpoints; otherwise the answer is an OR-join of the last checkpoint and a
-conditionless ``start`` node, so the answer alone succeeds while the checkpoints stay on the best-scoring
-success path (partial credit, CR, and dense milestone rewards keep them). An infeasible task's answer
+must follow the checkpoints; otherwise the answer is an OR-join of the first checkpoint (the screen
+where the data is: an answer given without looking is a guess, however right) and the last one, so a
+right answer worked out another way succeeds while the checkpoints stay on the best-scoring success path
+(partial credit, CR, and dense milestone rewards keep them). An infeasible task's answer
 must plainly declare the task impossible (``declares: infeasible``), after its checkpoints: the screens
 are the evidence the agent looked.
 """
@@ -127,10 +128,9 @@ def rule_document(
         last = nodes[-1] if nodes else None
         free = last is not None and kind != "infeasible" and not names_route(description, app_labels)
         node = {"id": "answer", "name": f"The agent {said}", "condition": condition}
-        if free and last is not None:  # an OR-join: after the checkpoints, or from the start
+        if free and last is not None and len(nodes) > 1:  # an OR-join: after the first checkpoint or the last
+            nodes[0]["next"] = ["answer"]
             last["next"] = ["answer"]
-            nodes.insert(0, {"id": "start", "name": "The run starts (the answer needs no route)",
-                             "next": ["answer"]})
         elif last is not None:
             node["deps"] = [last["id"]]
         nodes.append(node)
