@@ -9,33 +9,18 @@ from __future__ import annotations
 import base64
 import io
 import re
-from collections.abc import Iterator
 
 import adbutils
 import pytest
 import uiautomator2 as u2
 from PIL import Image, ImageChops
-from tests.device.adbd_support import Front, running_front
-from tests.device.u2_support import connect, reset_phone
+from tests.device.adbd_support import Front
+from tests.device.u2_support import front_fixtures
 
 pytestmark = pytest.mark.slow
 
 
-@pytest.fixture(scope="module")
-def front() -> Iterator[Front]:
-    with running_front(2) as f:
-        yield f
-
-
-@pytest.fixture(scope="module")
-def d(front: Front) -> u2.Device:
-    return connect(front.port)
-
-
-@pytest.fixture(autouse=True)
-def fresh(front: Front) -> None:
-    for phone in front.server.phones:
-        reset_phone(phone)
+front, d, fresh = front_fixtures(2)
 
 
 def adb(front: Front) -> adbutils.AdbDevice:

@@ -5,37 +5,20 @@ with broadcasts; app_install/app_info/app_auto_grant_permissions go through pm a
 from __future__ import annotations
 
 import warnings
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 import uiautomator2 as u2
-from tests.device.adbd_support import Front, running_front
+from tests.device.adbd_support import Front
 from tests.device.apk_builder import apk, axml, manifest
-from tests.device.u2_support import connect, reset_phone
+from tests.device.u2_support import front_fixtures
 
 pytestmark = pytest.mark.slow
 U2_IME = "com.github.uiautomator/.AdbKeyboard"
 SEARCH_BOX = "com.simphone.browser:id/search_box"
 
 
-@pytest.fixture(scope="module")
-def front() -> Iterator[Front]:
-    with running_front(1) as f:
-        yield f
-
-
-@pytest.fixture(scope="module")
-def d(front: Front) -> u2.Device:
-    return connect(front.port)
-
-
-@pytest.fixture(autouse=True)
-def fresh(front: Front) -> None:
-    for phone in front.server.phones:
-        reset_phone(phone)
-
-
+front, d, fresh = front_fixtures(1)
 
 
 def test_set_input_ime_installs_and_selects_the_clients_keyboard(front: Front, d: u2.Device) -> None:

@@ -10,9 +10,12 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
+from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import adbutils
+import pytest
 import uiautomator2 as u2
 
 from droidpilot.device.adbd.phone import Phone
@@ -47,3 +50,26 @@ def reset_phone(phone: Phone) -> None:
         phone.device.reset()  # type: ignore[attr-defined]
         phone.settings["secure"]["default_input_method"] = "com.android.adbkeyboard/.AdbIME"
         phone.clipboard = ""
+
+
+def front_fixtures(phones: int) -> tuple[Any, Any, Any]:
+    """The fixtures a uiautomator2 client test module shares: ``front`` (SimPhone's ADB front with ``phones``
+    phones, once per module), ``d`` (the client connected to it) and ``fresh`` (every phone reset before
+    each test). Assign them at module level: ``front, d, fresh = front_fixtures(1)``."""
+    from tests.device.adbd_support import Front, running_front
+
+    @pytest.fixture(scope="module", name="front")
+    def front() -> Iterator[Front]:
+        with running_front(phones) as f:
+            yield f
+
+    @pytest.fixture(scope="module", name="d")
+    def d(front: Front) -> u2.Device:
+        return connect(front.port)
+
+    @pytest.fixture(autouse=True, name="fresh")
+    def fresh(front: Front) -> None:
+        for phone in front.server.phones:
+            reset_phone(phone)
+
+    return front, d, fresh
