@@ -161,7 +161,7 @@ def _unreadable(kind: str, path: Path) -> None:
     ("dangling symlink", "No such file or directory"),
     ("folder", "not a regular file"),
     ("deep", "too large: line 1: nested more than 100 levels deep"),
-    ("huge int", "Exceeds the limit (4300 digits)"),
+    ("huge int", "a number with 5,000 digits"),
     ("not json", "Expecting value"),
     ("no tasks", "not a droidpilot results file (no 'tasks' list)"),
 ])

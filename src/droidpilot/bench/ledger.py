@@ -7,6 +7,7 @@ atomically, so an interrupted run keeps every task it finished, whichever runner
 
 from __future__ import annotations
 
+import json
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass
@@ -56,6 +57,7 @@ def _same_run(data: dict[str, Any], config: RunConfig, meta: dict[str, Any]) -> 
         raise InputError(f"{where}: the earlier run used --brain {data.get('brain')}, not "
                          f"{config.brain}; resume with the same brain or {fix}")
     before, now = data.get("settings"), meta.get("settings", settings(config))
+    now = json.loads(json.dumps(now, default=str))  # as results.json holds them (tuples are lists there)
     if not isinstance(before, dict):
         raise InputError(f"{where}: the earlier results record no settings, so nothing says they match "
                          f"this run's; {fix}")
