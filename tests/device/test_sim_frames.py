@@ -6,6 +6,7 @@ import numpy as np
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from tests.support.hypothesis_profiles import examples
 
 from droidpilot.device.sim.phone import KEYS, SimDevice
 
@@ -57,7 +58,7 @@ def _do(dev: SimDevice, ev: tuple) -> None:
         dev.wait(args[0])
 
 
-@settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(15), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(seed=st.integers(0, 3), events=st.lists(event, min_size=1, max_size=20))
 def test_keeping_the_view_across_time_changes_nothing_seen(seed: int, events: list[tuple]) -> None:
     fast, slow = SimDevice(size=(W, H), seed=seed), RecomposingDevice(size=(W, H), seed=seed)

@@ -31,7 +31,7 @@ def test_studio_command_serves_and_stops_on_ctrl_c(tmp_path: Path) -> None:
 
 
 @pytest.mark.parametrize(("args", "message"), [
-    (["--devices", "0"], "--devices must be from 1 to 16"),
+    (["--devices", "0"], "--devices must be at least 1, got 0"),
     (["--port", "70000"], "--port must be from 0 to 65535"),
 ])
 def test_bad_options_exit_2(args: list[str], message: str) -> None:

@@ -90,9 +90,11 @@ def test_positional_leaves_into_a_declared_list_are_dropped() -> None:
     assert drop_positional(negated, declared) == negated  # only plain conjuncts are dropped
 
 
-def _judge(task: Any, answer: Any, edit: Any = None) -> bool:
+def _judge(task: Any, answer: Any, edit: Any = None, looked: bool = True) -> bool:
+    """The oracle's verdict on ``answer`` given after opening the task's app (``looked``) or without."""
     start = start_state(task)
-    final = {**start, "agent": {"answer": answer}}
+    system = {**start["system"], "recents": list(task.apps) if looked else []}
+    final = {**start, "system": system, "agent": {"answer": answer}}
     if edit:
         final = edit(final)
     return oracle_lang.evaluate(task.oracle, final, start=start, effects=task.effects).ok
@@ -104,6 +106,7 @@ def test_infeasible_tasks_pass_only_on_a_plain_claim_and_no_side_effect() -> Non
     assert not _judge(task, "It is not infeasible, I applied.")
     assert not _judge(task, "maybe infeasible?")
     assert not _judge(task, None)
+    assert not _judge(task, "infeasible: 30:00 is not a time of day", looked=False)  # said without looking
 
     def extra_alarm(state: dict[str, Any]) -> dict[str, Any]:
         clock = state["clock"]
@@ -117,11 +120,13 @@ def test_a_retrieval_answer_is_one_value_of_its_type() -> None:
     template.answer_type = {"type": "count"}  # as the suite declares it (read with getattr until then)
     task = instantiate(template, 1)
     want = {"type": "count", "equals": str(task.params["total"])}
-    assert task.oracle == {"path": "agent.answer", "value": want}
+    assert task.oracle == {"all": [{"path": "system.recents", "contains": "clock"},
+                                   {"path": "agent.answer", "value": want}]}
     total = len(task.setup["state"]["clock.alarms"])
     assert _judge(task, f"You have {total} alarms.")
     assert not _judge(task, " ".join(str(i) for i in range(401)))
     assert not _judge(task, f"{total} or {total + 1}")
+    assert not _judge(task, f"You have {total} alarms.", looked=False)  # a right guess is still a guess
 
 
 def test_without_an_answer_type_the_answer_is_text() -> None:
@@ -129,6 +134,6 @@ def test_without_an_answer_type_the_answer_is_text() -> None:
     template.answer_type = {}
     task = instantiate(template, 0)
     label = task.params["target"]["label"]
-    assert task.oracle == {"path": "agent.answer", "value": {"type": "text", "equals": label}}
+    assert task.oracle["all"][-1] == {"path": "agent.answer", "value": {"type": "text", "equals": label}}
     assert _judge(task, f"The label is {label}.") and _judge(task, label.upper())
     assert not _judge(task, f"{label} or Bus") and not _judge(task, f"not {label}")

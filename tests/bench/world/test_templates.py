@@ -63,13 +63,17 @@ def test_selection_by_pattern_tier_and_instances() -> None:
 
 def test_retrieval_and_infeasible_are_judged_on_the_answer() -> None:
     task = load_suite("world", seed=2, templates="clock-label").tasks[0]
-    assert task.oracle["path"] == "agent.answer"
-    assert task.oracle["value"]["equals"] == task.params["target"]["label"]  # read as its answer_type
+    looked, said = task.oracle["all"]  # opened Clock (no guessing), then the answer
+    assert looked == {"path": "system.recents", "contains": "clock"}
+    assert said["path"] == "agent.answer"
+    assert said["value"]["equals"] == task.params["target"]["label"]  # read as its answer_type
     assert task.reference[-1].action == f"answer ({task.params['target']['label']})"
     assert task.rule.nodes[-1].id == "answer"
     infeasible = load_suite("world", templates="files-zip").tasks[0]
     assert "infeasible" in infeasible.reference[-1].action
-    assert {"path": "agent.answer", "declares_infeasible": True} in infeasible.oracle["all"]
+    claim = {"all": [{"path": "system.recents", "contains": "files"},
+                     {"path": "agent.answer", "declares_infeasible": True}]}
+    assert claim in infeasible.oracle["all"]  # a plain claim, made after opening Files
     assert infeasible.effects == {}  # and nothing may change
 
 
@@ -164,5 +168,6 @@ def test_the_last_missed_call_is_placed_where_the_task_says() -> None:
     calls = task.setup["state"]["dialer.calls"]
     assert len(calls) == 32 and calls[-2] == task.params["missed"] and calls[-2]["kind"] == "Missed"
     assert calls[-1]["kind"] in ("Incoming", "Outgoing")  # a newer answered call sits above it
-    assert task.oracle["path"] == "agent.answer"
-    assert task.oracle["value"]["equals"] == task.params["missed"]["name"]
+    said = task.oracle["all"][-1]
+    assert said["path"] == "agent.answer"
+    assert said["value"]["equals"] == task.params["missed"]["name"]
