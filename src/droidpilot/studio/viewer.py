@@ -53,10 +53,10 @@ async def serve_viewer(websocket: WebSocket, sessions: dict[str, PhoneSession], 
     viewer = session.connect()
     sender = asyncio.create_task(_send_loop(websocket, viewer.queue))
     try:
-        while (await websocket.receive())["type"] != "websocket.disconnect":
-            pass  # the page sends nothing that matters; reading notices a disconnect
-    except (WebSocketDisconnect, RuntimeError, OSError):
-        pass
+        with contextlib.suppress(WebSocketDisconnect, RuntimeError, OSError):
+            message = await websocket.receive()  # the page sends nothing that matters: reading
+            while message["type"] != "websocket.disconnect":  # only notices a disconnect
+                message = await websocket.receive()
     finally:
         sender.cancel()
         with contextlib.suppress(asyncio.CancelledError, Exception):
