@@ -7,6 +7,7 @@ itself is not loaded, so nothing pretends to be fetched content.
 from __future__ import annotations
 
 import re
+from typing import Any
 from urllib.parse import urlsplit
 
 BROWSER = "browser"
@@ -35,3 +36,20 @@ def page_for(url: str) -> dict[str, str]:
         raise LinkError(f"{url[:200]!r} names no host")
     return {"url": url, "title": host,
             "body": f"{url}\nSimPhone is offline: this page is shown by its address and is not loaded."}
+
+
+def open_in_browser(phone: Any, url: str) -> None:
+    """Open an http(s) ``url`` on a SimDevice as a VIEW intent does: the browser's page screen, the URL
+    kept in its visited list; DeviceError for a URL no app can open."""
+    from droidpilot.device.base import DeviceError
+
+    try:
+        page = page_for(url)
+    except LinkError as exc:
+        raise DeviceError(str(exc)) from None
+    phone.open_app(BROWSER)
+    visited = phone._world.states.get(BROWSER, {}).get("visited")
+    if isinstance(visited, list):
+        visited.append(url)
+    phone.push(PAGE_SCREEN, {"page": page})
+    phone._changed()

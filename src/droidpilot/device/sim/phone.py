@@ -6,7 +6,6 @@ time advances one second per input event and by ``wait(seconds)``; nothing ever 
 
 from __future__ import annotations
 
-import copy
 from pathlib import Path
 from typing import Any
 
@@ -18,11 +17,12 @@ from droidpilot.device.sim import links
 from droidpilot.device.sim.appmodel import actions
 from droidpilot.device.sim.appmodel.catalog import APPS_DIR, load_catalog
 from droidpilot.device.sim.appmodel.model import App
-from droidpilot.device.sim.draw.canvas import BASE_WIDTH, Node, Tap
+from droidpilot.device.sim.draw.canvas import BASE_WIDTH, Tap
 from droidpilot.device.sim.draw.screen import Entry
 from droidpilot.device.sim.draw.uixml import dump
 from droidpilot.device.sim.frames import FrameCache, Shot
 from droidpilot.device.sim.instance import apply_setup
+from droidpilot.device.sim.snapshot import snapshot
 from droidpilot.device.sim.systemui import SystemVerbs
 from droidpilot.device.sim.textinput import TextInput
 from droidpilot.device.sim.validate import check_clock, parse_size
@@ -71,23 +71,7 @@ class SimDevice(TextInput, SystemVerbs):
 
     def state(self) -> dict[str, Any]:
         """JSON-able snapshot of everything a task can change: one key per app, plus foreground/system."""
-        w = self._world
-        stack = w.stack()
-        out: dict[str, Any] = {name: copy.deepcopy(st) for name, st in w.states.items()}
-        out["foreground"] = {
-            "app": "recents" if w.overlay == "recents" else (w.foreground or "launcher"),
-            "package": self.current_app(),
-            "screen": "recents" if w.overlay == "recents" else (stack[-1].screen if stack else "home"),
-            "params": copy.deepcopy(stack[-1].params) if stack else {},
-            "fields": copy.deepcopy(stack[-1].fields) if stack else {"query": w.launcher_query},
-        }
-        out["system"] = {
-            "clock": w.clock, "date": w.date, "battery": w.battery, "dark_mode": w.dark, "seed": w.seed,
-            "installed_apps": list(w.installed), "installing": sorted(w.installing),
-            "notifications": copy.deepcopy(w.notifications), "recents": list(w.recents), "time": w.time,
-            "shade_open": w.overlay == "shade",
-        }
-        return out
+        return snapshot(self._world, self.current_app())
 
     def apply_setup(self, setup: dict[str, Any]) -> None:
         """Start a task instance from here (``instance.apply_setup``): state patches, distractors."""
@@ -155,8 +139,8 @@ class SimDevice(TextInput, SystemVerbs):
         self._event()
         view = self.view()
         self._check_point(x, y)
-        target = next((n for n in reversed(view.targets) if n.tap and _inside(n, x, y)), None)
-        if view.modal is not None and not _inside(view.modal, x, y) and (target is None or target.in_xml):
+        target = next((n for n in reversed(view.targets) if n.tap and n.contains(x, y)), None)
+        if view.modal is not None and not view.modal.contains(x, y) and (target is None or target.in_xml):
             self._back()
         elif target is not None and target.tap is not None:
             tap, hold = target.tap, target.tap.hold
@@ -182,7 +166,7 @@ class SimDevice(TextInput, SystemVerbs):
             w.overlay = None
         elif w.overlay == "recents" and dy < -300:
             card = next((n for n in self.view().targets if n.tap and n.tap.arg.startswith("open:")
-                         and _inside(n, x1, y1)), None)
+                         and n.contains(x1, y1)), None)
             if card is not None:  # swiping a task card up removes the task, as on Android
                 self._close_task(card.tap.arg[5:])
         elif stack is None or w.overlay:
@@ -245,16 +229,7 @@ class SimDevice(TextInput, SystemVerbs):
 
     def open_url(self, url: str) -> None:
         """Open an http(s) ``url`` in the browser, as a VIEW intent does (DeviceError for other URLs)."""
-        try:
-            page = links.page_for(url)
-        except links.LinkError as exc:
-            raise DeviceError(str(exc)) from None
-        self.open_app(links.BROWSER)
-        visited = self._world.states.get(links.BROWSER, {}).get("visited")
-        if isinstance(visited, list):
-            visited.append(url)
-        self.push(links.PAGE_SCREEN, {"page": page})
-        self._changed()
+        links.open_in_browser(self, url)
 
     def current_app(self) -> str:
         """The package in the foreground (the launcher on the home and recents screens)."""
@@ -417,7 +392,3 @@ class SimDevice(TextInput, SystemVerbs):
             assert tap.ctx is not None
             actions.run(self, tap.actions, tap.ctx)
 
-
-def _inside(node: Node, x: int, y: int) -> bool:
-    x1, y1, x2, y2 = node.bounds
-    return x1 <= x < x2 and y1 <= y < y2

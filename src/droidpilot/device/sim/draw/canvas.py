@@ -60,6 +60,11 @@ class Node:
     in_xml: bool = True
     drawn: str = ""
 
+    def contains(self, x: int, y: int) -> bool:
+        """Whether the device-pixel point (x, y) lies in the node's bounds."""
+        x1, y1, x2, y2 = self.bounds
+        return x1 <= x < x2 and y1 <= y < y2
+
     def walk(self) -> list[Node]:
         """This node and all its descendants, in drawing order."""
         out = [self]
