@@ -48,3 +48,43 @@ def test_bad_files_are_input_errors(tmp_path: Path, content: str, fragment: str)
         ReplayBrain(path)
     with pytest.raises(InputError, match="not found"):
         ReplayBrain(tmp_path / "missing.json")
+
+
+def _demo(tmp_path: Path, target: str, must_ground: bool | None) -> Path:
+    """A studio-style responses file: one click, stop, completion; the click flagged as it says."""
+    click: dict[str, object] = {"text": f"Thought: t\nAction: click text ({target})", "kind": "operate"}
+    if must_ground is not None:
+        click["must_ground"] = must_ground
+    path = tmp_path / "responses.json"
+    path.write_text(json.dumps([click, {"text": "Thought: t\nAction: stop", "kind": "operate"},
+                                {"text": "Yes", "kind": "complete"}]))
+    return path
+
+
+@pytest.mark.parametrize(("target", "must_ground", "termination"), [
+    ("New note", True, "brain_error"),  # a content-desc, not on the screen: the replay diverged
+    ("New note", None, "completed"),  # an old responses file without the flag keeps its meaning
+    ("Settings", True, "completed"),  # on the screen: it grounds and the replay completes
+])
+def test_a_reply_that_must_ground_ends_the_replay_when_it_does_not(
+        tmp_path: Path, target: str, must_ground: bool | None, termination: str) -> None:
+    from droidpilot.agent.loop import Agent, Limits
+    from droidpilot.device.sim.phone import SimDevice
+    from droidpilot.perception.cache import cached
+    from droidpilot.perception.ocr import make_ocr_engine
+
+    brain = ReplayBrain(_demo(tmp_path, target, must_ground))
+    agent = Agent(SimDevice(), brain, ocr_engine=cached(make_ocr_engine("rapidocr")),
+                  limits=Limits(max_steps=5, max_model_calls=10))
+    result = agent.run("Open the app.")
+    assert result.termination == termination, result.error
+    assert result.completed is (termination == "completed")
+    if termination == "brain_error":
+        assert "replay diverged at step 1: 'click text (New note)'" in result.error
+
+
+def test_must_ground_must_be_a_boolean(tmp_path: Path) -> None:
+    path = tmp_path / "r.json"
+    path.write_text(json.dumps([{"text": "Action: back", "must_ground": "yes"}]))
+    with pytest.raises(InputError, match="item 0: must_ground must be true or false, got 'yes'"):
+        ReplayBrain(path)
