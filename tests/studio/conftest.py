@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 import urllib.error
 import urllib.request
@@ -49,3 +50,35 @@ def sim_label_center(xml: str, label: str) -> tuple[int, int]:
             return (x1 + x2) // 2, (y1 + y2) // 2
     raise AssertionError(f"no node with text {label!r} on the screen")
 
+
+
+@contextlib.contextmanager
+def phone_page(studio: Studio, chromium: Any, pid: str = "phone1", *, width: int = 1280, height: int = 1000,
+               control: bool = True) -> Iterator[Any]:
+    """A phone's page in the session's Chromium (control taken unless ``control`` is False); a console
+    error other than a refused request (409) fails the test that used it."""
+    errors: list[str] = []
+    context = chromium.new_context(viewport={"width": width, "height": height})
+    try:
+        pg = context.new_page()
+        pg.set_default_timeout(30_000)
+        pg.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
+        pg.on("pageerror", lambda e: errors.append(str(e)))
+        pg.goto(studio.url + "phone/" + pid)
+        pg.wait_for_function("window.__studio.frames.length > 0 && window.__studio.client")
+        if control:
+            pg.click("#take")
+            pg.wait_for_function("window.__studio.status && window.__studio.status.controller === "
+                                 "window.__studio.client")
+        yield pg
+    finally:
+        context.close()
+    assert [e for e in errors if "409" not in e] == []
+
+
+def tap_device(page: Any, x: int, y: int, size: tuple[int, int] = (1080, 2400)) -> None:
+    """Click the screen image where device pixel (x, y) is shown, and wait for the next frame."""
+    before = page.evaluate("window.__studio.frames.length")
+    box = page.locator("#frame").bounding_box()
+    page.mouse.click(box["x"] + x * box["width"] / size[0], box["y"] + y * box["height"] / size[1])
+    page.wait_for_function(f"window.__studio.frames.length > {before}")

@@ -16,7 +16,7 @@ import pytest
 from droidpilot.bench.suite import load_task, suite_folder
 from droidpilot.studio.server import Studio
 
-from .conftest import sim_label_center
+from .conftest import phone_page, sim_label_center, tap_device
 
 pytestmark = [pytest.mark.slow]
 
@@ -24,22 +24,8 @@ pytestmark = [pytest.mark.slow]
 @pytest.fixture(scope="module")
 def page(studio: Studio, chromium: Any) -> Iterator[Any]:
     """phone1's page (in the session's Chromium), with control taken; console errors fail the module."""
-    errors: list[str] = []
-    context = chromium.new_context(viewport={"width": 1280, "height": 1000})
-    try:
-        pg = context.new_page()
-        pg.set_default_timeout(30_000)
-        pg.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
-        pg.on("pageerror", lambda e: errors.append(str(e)))
-        pg.goto(studio.url + "phone/phone1")
-        pg.wait_for_function("window.__studio.frames.length > 0 && window.__studio.client")
-        pg.click("#take")
-        pg.wait_for_function("window.__studio.status && window.__studio.status.controller === "
-                             "window.__studio.client")
+    with phone_page(studio, chromium) as pg:
         yield pg
-    finally:
-        context.close()
-    assert [e for e in errors if "409" not in e] == []
 
 
 def _device(studio: Studio) -> Any:
@@ -47,11 +33,7 @@ def _device(studio: Studio) -> Any:
 
 
 def _tap(page: Any, x: int, y: int) -> None:
-    """Click the screen image where device pixel (x, y) is shown, and wait for the next frame."""
-    before = page.evaluate("window.__studio.frames.length")
-    box = page.locator("#frame").bounding_box()
-    page.mouse.click(box["x"] + x * box["width"] / 1080, box["y"] + y * box["height"] / 2400)
-    page.wait_for_function(f"window.__studio.frames.length > {before}")
+    tap_device(page, x, y)
 
 
 def _tap_label(page: Any, studio: Studio, label: str) -> None:
@@ -96,8 +78,13 @@ def test_recorded_demonstration_verifies(page: Any, studio: Studio, tmp_path_fac
     page.wait_for_function("document.getElementById('msg').textContent.startsWith('Saved 3 steps')")
     folder = Path(page.locator("#msg").text_content().split(" in ", 1)[1])
     steps = [json.loads(line) for line in (folder / "steps.jsonl").read_text().splitlines()]
-    assert [s["action"]["text"] for s in steps] == [
-        "click text (Settings)", "click text (Network & internet)", "click text (Airplane mode)"]
+    # The launcher's Settings node is tapped on its icon, so it is written as that icon; the rows as text.
+    assert steps[0]["action"]["name"] == "click_icon"
+    assert [s["action"]["text"] for s in steps[1:]] == ["click text (Network & internet)",
+                                                        "click text (Airplane mode)"]
+    page.wait_for_function("document.getElementById('rec-replay').textContent.includes('replays')")
+    assert page.locator("#rec-replay").text_content().startswith("replays cleanly 3/3")
+    assert page.locator("#rec-replay a").get_attribute("href").startswith("/review?path=")
     assert json.loads((folder / "run.json").read_text())["status"] == "finished"
     assert len(json.loads((folder / "responses.json").read_text())) == 5
     task = load_task(suite_folder("mobile-eval") / "settings-2.yaml")

@@ -6,35 +6,33 @@ import pytest
 
 from droidpilot.device.sim.phone import SimDevice
 from droidpilot.studio.errors import StudioError
-from droidpilot.studio.manual import execute, label_at, resolve
+from droidpilot.studio.manual import execute, resolve
 
 from .conftest import sim_label_center
 
 VIEW = {"view_w": 540, "view_h": 1200}
 
 
-def test_a_click_on_a_unique_label_is_click_text_else_tap() -> None:
+def test_a_click_is_a_tap_at_once_and_its_words_are_chosen_later() -> None:
     phone = SimDevice()
-    xml = phone.ui_xml()
-    x, y = sim_label_center(xml, "Settings")
-    manual = resolve({"op": "click", "x": x / 2, "y": y / 2, **VIEW}, phone.size(), xml)
-    assert manual.action.format() == "click text (Settings)" and manual.grounding.box is not None
+    x, y = sim_label_center(phone.ui_xml(), "Settings")
+    manual = resolve({"op": "click", "x": x / 2, "y": y / 2, **VIEW}, phone.size())
+    assert manual.action.format() == f"tap ({x}, {y})" and manual.click  # the words come from ``faithful``
     execute(phone, manual)
     assert phone.current_app() == "com.android.settings"
-    blank = resolve({"op": "click", "x": 500, "y": 1100, **VIEW}, phone.size(), None)
+    blank = resolve({"op": "click", "x": 500, "y": 1100, **VIEW}, phone.size())
     assert blank.action.format() == "tap (1000, 2200)" and blank.grounding.point == (1000, 2200)
-    assert label_at(xml, 1000, 2200) is None
 
 
 def test_swipe_long_press_type_keys_and_apps() -> None:
     size = (1080, 2400)
-    swipe = resolve({"op": "swipe", "x": 270, "y": 900, "x2": 270, "y2": 300, **VIEW}, size, None)
+    swipe = resolve({"op": "swipe", "x": 270, "y": 900, "x2": 270, "y2": 300, **VIEW}, size)
     assert swipe.action.format() == "swipe (540, 1800, 540, 600)" and swipe.grounding.end == (540, 600)
-    press = resolve({"op": "long_press", "x": 10, "y": 10, **VIEW}, size, None)
+    press = resolve({"op": "long_press", "x": 10, "y": 10, **VIEW}, size)
     assert press.action.format() == "long press (20, 20)"
-    assert resolve({"op": "type", "text": "a (b)"}, size, None).action.format() == "type (a (b))"
-    assert resolve({"op": "key", "key": "recents"}, size, None).action.format() == "recents"
-    assert resolve({"op": "open_app", "app": " Notes "}, size, None).action.format() == "open App (Notes)"
+    assert resolve({"op": "type", "text": "a (b)"}, size).action.format() == "type (a (b))"
+    assert resolve({"op": "key", "key": "recents"}, size).action.format() == "recents"
+    assert resolve({"op": "open_app", "app": " Notes "}, size).action.format() == "open App (Notes)"
 
 
 @pytest.mark.parametrize(("op", "message"), [
@@ -49,4 +47,4 @@ def test_swipe_long_press_type_keys_and_apps() -> None:
 ])
 def test_bad_operations_say_what_is_wrong(op: dict[str, object], message: str) -> None:
     with pytest.raises(StudioError, match=message.replace("(", r"\(").replace(")", r"\)")):
-        resolve(op, (1080, 2400), None)
+        resolve(op, (1080, 2400))

@@ -13,7 +13,7 @@ from droidpilot.bench.suite import load_task, suite_folder
 from droidpilot.device.sim.phone import SimDevice
 from droidpilot.studio import review
 from droidpilot.studio.errors import Conflict, NotFound, StudioError
-from droidpilot.studio.manual import execute, resolve
+from droidpilot.studio.manual import execute, faithful, resolve
 from droidpilot.studio.recording import Recording, save_as_task
 
 
@@ -27,7 +27,7 @@ def bench_folder(tmp_path_factory: pytest.TempPathFactory) -> Path:
     for op in ({"op": "open_app", "app": "Settings"}, {"op": "key", "key": "recents"},
                {"op": "key", "key": "back"}):
         before, xml = phone.screenshot(), phone.ui_xml()
-        manual = resolve(op, phone.size(), xml)
+        manual = resolve(op, phone.size())
         execute(phone, manual)
         rec.add(before, xml, manual)
     rec.stop(phone.screenshot(), phone.ui_xml())
@@ -111,19 +111,19 @@ def test_a_recorded_demonstration_replays_with_the_replay_brain(tmp_path: Path) 
 
     from .conftest import sim_label_center
 
-    phone = SimDevice()
+    phone, ocr = SimDevice(), cached(make_ocr_engine("rapidocr"))
     rec = Recording(tmp_path / "demo", "Turn on the airplane mode.", {"serial": phone.serial})
     for label in ("Settings", "Network & internet", "Airplane mode"):
         xml = phone.ui_xml()
         x, y = sim_label_center(xml, label)
-        manual = resolve({"op": "click", "x": x, "y": y, "view_w": 1080, "view_h": 2400}, phone.size(), xml)
+        manual = resolve({"op": "click", "x": x, "y": y, "view_w": 1080, "view_h": 2400}, phone.size())
         before = phone.screenshot()
         execute(phone, manual)
-        rec.add(before, xml, manual)
+        rec.add(before, xml, faithful(manual, before, ocr))
     rec.stop(phone.screenshot(), phone.ui_xml())
     assert phone.state()["settings"]["airplane_mode"] is True
     fresh = SimDevice()
     brain = make_brain("replay", responses=tmp_path / "demo" / "responses.json")
-    result = Agent(fresh, brain, ocr_engine=cached(make_ocr_engine("rapidocr")),
+    result = Agent(fresh, brain, ocr_engine=ocr,
                    out_dir=tmp_path / "replayed").run("Turn on the airplane mode.")
     assert result.completed and fresh.state()["settings"]["airplane_mode"] is True

@@ -43,7 +43,8 @@ def studio(
         limits.check("--seed", seed, limits.SEED)
         phones = make_phones(devices, device, adb_host=adb_host, adb_port=adb_port, seed=seed)
         the_studio = create_studio(phones, host=host or "127.0.0.1", port=port,
-                                   explicit_host=host is not None, out_root=out, allow_hosts=allow_host)
+                                   explicit_host=host is not None, out_root=out, allow_hosts=allow_host,
+                                   seed=seed)
         console.print(f"droidpilot studio: [bold]{escape(the_studio.url)}[/]  ({len(phones)} phone(s); "
                       f"Ctrl-C stops it)", soft_wrap=True)
         if the_studio.token:

@@ -126,9 +126,8 @@ def build_app(sessions: dict[str, PhoneSession]) -> Starlette:
     async def record(request: Request) -> Any:
         session, body = session_of(request), await read_body(request)
         if request.path_params["what"] == "start":
-            return await run_in_threadpool(session.start_recording, body.get("client"),
-                                           body.get("instruction"),
-                                           text_field(body, "app_name", required=False) or "")
+            text_field(body, "app_name", required=False)  # a bad field is 400 before control is asked
+            return await run_in_threadpool(session.start_recording, body.get("client"), body)
         if request.path_params["what"] == "stop":
             return await run_in_threadpool(session.stop_recording, body.get("client"))
         raise NotFound("use record/start or record/stop")
@@ -149,8 +148,9 @@ def build_app(sessions: dict[str, PhoneSession]) -> Starlette:
             "verify": lambda: review.verify_folder(body.get("path"), body.get("rule")),
             "label": lambda: review.save_label(body.get("path"), body.get("label"), body.get("note", "")),
             "export": lambda: review.export_labels(body.get("path")),
-            "save-task": lambda: {"path": str(save_as_task(review.trace_folder(body.get("path")),
-                                                           _path(body, "task_file"), _path(body, "out")))},
+            "save-task": lambda: {"path": str(save_as_task(
+                review.trace_folder(body.get("path")),
+                _path(body, "task_file") if body.get("task_file") else None, _path(body, "out")))},
         }
         if what not in calls:
             raise NotFound(f"unknown review call {shown(what)}; use {', '.join(calls)}")

@@ -3,16 +3,17 @@
 A request names an operation and, for touches, a point on the displayed screen image plus that image's
 size; ``agent.coords.view_to_device`` turns it into device pixels. Each operation becomes an ``Action``
 with a direct ``Grounding`` so it is executed by the agent's own ``perform`` and can be recorded in the
-same trace format as an agent's step. A click on a label that appears once on screen is written as
-``click text (LABEL)``, which replays by OCR; any other click as ``tap (x, y)``.
+same trace format as an agent's step. A click is executed at once as a tap; what a recording writes for
+it is chosen by ``faithful`` (the words a replay grounds at that point of the screen it was made on).
 """
 
 from __future__ import annotations
 
 import math
-import xml.etree.ElementTree as ET
 from dataclasses import dataclass
 from typing import Any
+
+from PIL import Image
 
 from droidpilot.agent.actions import Action
 from droidpilot.agent.coords import view_to_device
@@ -21,6 +22,7 @@ from droidpilot.agent.execute import trace_entries as agent_entries
 from droidpilot.agent.grounding import Grounding
 from droidpilot.device.base import Device
 from droidpilot.studio.errors import StudioError
+from droidpilot.studio.faithful import faithful_click
 
 OPS = ("click", "long_press", "swipe", "type", "key", "open_app")
 KEYS = {"back": "back", "home": "home", "enter": "enter", "recents": "recents"}
@@ -33,6 +35,7 @@ class Manual:
 
     action: Action
     grounding: Grounding
+    click: bool = False  # a click on the screen, recorded in the words a replay grounds (``faithful``)
 
     def describe(self) -> dict[str, Any]:
         return {"action": self.action.to_dict(), "grounding": self.grounding.to_dict()}
@@ -64,43 +67,7 @@ def _point(op: dict[str, Any], xk: str, yk: str, size: tuple[int, int]) -> tuple
         raise StudioError(f"{xk}/{yk}: {exc}") from None
 
 
-def _nodes(xml: str | None) -> list[tuple[str, tuple[int, int, int, int]]]:
-    """(label, bounds) of every labelled node of a uiautomator dump (empty when there is none)."""
-    if not xml:
-        return []
-    try:
-        root = ET.fromstring(xml)
-    except ET.ParseError:
-        return []
-    out = []
-    for node in root.iter("node"):
-        label = (node.get("text") or node.get("content-desc") or "").strip()
-        bounds = node.get("bounds", "")
-        try:
-            a, b = bounds.strip("[]").split("][")
-            x1, y1 = (int(v) for v in a.split(","))
-            x2, y2 = (int(v) for v in b.split(","))
-        except ValueError:
-            continue
-        if label:
-            out.append((label, (x1, y1, x2, y2)))
-    return out
-
-
-def label_at(xml: str | None, x: int, y: int) -> tuple[str, tuple[int, int, int, int]] | None:
-    """The label of the smallest labelled node under (x, y), if that label appears once on the screen."""
-    nodes = _nodes(xml)
-    under = [(label, box) for label, box in nodes if box[0] <= x < box[2] and box[1] <= y < box[3]]
-    if not under:
-        return None
-    label, box = min(under, key=lambda n: (n[1][2] - n[1][0]) * (n[1][3] - n[1][1]))
-    same = sum(1 for other, _ in nodes if other.casefold() == label.casefold())
-    if same != 1 or "(" in label or ")" in label or "\n" in label:
-        return None
-    return label, box
-
-
-def resolve(op: dict[str, Any], size: tuple[int, int], xml: str | None) -> Manual:
+def resolve(op: dict[str, Any], size: tuple[int, int]) -> Manual:
     """Turn a request into an Action with its Grounding (StudioError for a bad request)."""
     kind = op.get("op")
     if kind not in OPS:
@@ -109,11 +76,7 @@ def resolve(op: dict[str, Any], size: tuple[int, int], xml: str | None) -> Manua
         x, y = _point(op, "x", "y", size)
         if kind == "long_press":
             return Manual(Action("long_press", coords=(x, y)), Grounding("direct", point=(x, y)))
-        found = label_at(xml, x, y)
-        if found:
-            return Manual(Action("click_text", text=found[0]),
-                          Grounding("direct", point=(x, y), box=found[1], target=found[0]))
-        return Manual(Action("tap", coords=(x, y)), Grounding("direct", point=(x, y)))
+        return Manual(Action("tap", coords=(x, y)), Grounding("direct", point=(x, y)), click=True)
     if kind == "swipe":
         start, end = _point(op, "x", "y", size), _point(op, "x2", "y2", size)
         return Manual(Action("swipe", coords=(*start, *end)), Grounding("direct", point=start, end=end))
@@ -125,6 +88,14 @@ def resolve(op: dict[str, Any], size: tuple[int, int], xml: str | None) -> Manua
             raise StudioError(f"unknown key {key!r}; use one of {', '.join(KEYS)}")
         return Manual(Action(KEYS[key]), Grounding("direct"))
     return Manual(Action("open_app", text=_text(op, "app").strip()), Grounding("direct"))
+
+
+def faithful(manual: Manual, before: Image.Image, ocr_engine: Any | None) -> Manual:
+    """The operation as a trace records it: a click in the words a replay grounds on ``before``."""
+    if not manual.click or manual.grounding.point is None:
+        return manual
+    action, grounding = faithful_click(before, manual.grounding.point, ocr_engine)
+    return Manual(action, grounding)
 
 
 def execute(device: Device, manual: Manual) -> None:

@@ -24,11 +24,13 @@ from pathlib import Path
 from typing import Any
 
 from droidpilot.device.base import Device, DeviceError
+from droidpilot.studio import startstate
 from droidpilot.studio.agent_run import AgentRun, AgentSettings
 from droidpilot.studio.errors import Conflict, StudioError
 from droidpilot.studio.inputs import shown
-from droidpilot.studio.manual import execute, resolve
+from droidpilot.studio.manual import execute, faithful, resolve
 from droidpilot.studio.recording import Recording
+from droidpilot.studio.replay import frame_reader, replay
 from droidpilot.studio.watched import WatchedDevice
 
 MAX_QUEUE = 64  # messages waiting for a slow viewer before frames are dropped for it
@@ -48,8 +50,9 @@ class PhoneSession:
 
     def __init__(self, pid: str, device: Device, *, out_root: Path, settle_s: float = 0.0,
                  ocr: Callable[[], Any] | None = None, poll_s: float = 0.5, max_side: int = 1200,
-                 quality: int = 80) -> None:
+                 quality: int = 80, seed: int = 0) -> None:
         self.pid = pid
+        self.seed = seed  # the seed a fresh recording starts from unless it asks for another
         self.device = WatchedDevice(device)
         self.out_root = Path(out_root)
         self.settle_s = settle_s
@@ -61,12 +64,14 @@ class PhoneSession:
         self.viewers: dict[str, Viewer] = {}
         self.controller: str | None = None
         self.recording: Recording | None = None
+        self._start: startstate.StartState | None = None
         self.agent: AgentRun | None = None
         self.steps: deque[dict[str, Any]] = deque(maxlen=100)
         self.seq = 0
         self.frame: bytes | None = None
         self._digest = b""
         self._mutex = threading.RLock()
+        self._record_lock = threading.Lock()
         self._loop: asyncio.AbstractEventLoop | None = None
         self._dirty: asyncio.Event | None = None
         self._task: asyncio.Task[None] | None = None
@@ -218,21 +223,25 @@ class PhoneSession:
             raise Conflict("the agent is operating this phone: take over first")
         if run is not None and run.state in ("pausing", "paused") and not run.parked.wait(60):
             raise Conflict("the agent is still finishing its step; try again")
-        with self.device.lock:
-            recording = self.recording
-            xml = self._xml() if recording or (op.get("op") == "click" and self.device.pushes) else None
-            manual = resolve(op, self.size, xml)
-            taken = run is not None and run.state in ("pausing", "paused")
-            if taken and xml is None:
-                xml = self._xml()
-            before = self.device.screenshot() if recording or taken else None
-            try:
-                execute(self.device, manual)
-            except DeviceError as exc:
-                raise StudioError(f"the phone refused {manual.action.format()!r}: {exc}") from None
-            frame = recording.add(before, xml, manual) if recording and before is not None else None
-            if taken and run is not None and before is not None:
-                run.record_manual(before, xml, manual)
+        with self._record_lock:  # a recorded click is described after its tap, before the next operation
+            with self.device.lock:
+                recording = self.recording
+                manual = resolve(op, self.size)
+                taken = run is not None and run.state in ("pausing", "paused")
+                keep = recording is not None or taken
+                xml = self._xml() if keep else None
+                before = self.device.screenshot() if keep else None
+                try:
+                    execute(self.device, manual)
+                except DeviceError as exc:
+                    raise StudioError(f"the phone refused {manual.action.format()!r}: {exc}") from None
+            frame = None
+            if before is not None:  # OCR and icon search run while the new frame is already shown
+                manual = faithful(manual, before, self.ocr() if self.ocr else None)
+                if recording is not None:
+                    frame = recording.add(before, xml, manual)
+                if taken and run is not None:
+                    run.record_manual(before, xml, manual)
         if recording:
             self.publish_status()
         return {"ok": True, **manual.describe(), "frame": frame}
@@ -243,32 +252,54 @@ class PhoneSession:
         except DeviceError:
             return None
 
-    def start_recording(self, client: Any, instruction: Any, app_name: str = "") -> dict[str, Any]:
+    def start_recording(self, client: Any, body: dict[str, Any]) -> dict[str, Any]:
+        """Start recording; a SimPhone is first put in a fresh start state (``startstate``) unless the
+        request says ``start: current``, so the demonstration can be replayed after Stop."""
         self._require(client)
+        instruction = body.get("instruction")
         if not isinstance(instruction, str) or not instruction.strip():
             raise StudioError("field 'instruction' must say what the demonstration does")
+        app_name = body.get("app_name") or ""
+        if not isinstance(app_name, str):
+            raise StudioError(f"field 'app_name' must be a string, got {shown(app_name)}")
+        start = startstate.from_request(body, self.device.inner, self.seed)
         with self._mutex:
             if self.recording is not None:
                 raise Conflict("a recording is already running on this phone")
             if self.agent is not None and self.agent.state != "finished":
                 raise Conflict("an agent is running on this phone; stop it before recording")
+            if start is not None:
+                with self.device.lock:
+                    startstate.prepare(self.device.inner, start)
+                self.device.changed()
             folder = self._folder("recordings")
-            self.recording = Recording(folder, instruction.strip(), self._device_info(), app_name)
+            self.recording = Recording(folder, instruction.strip(), self._device_info(), app_name,
+                                       start.to_dict() if start else None)
+            self._start = start
         self.publish_status()
         return self.recording.summary()
 
     def stop_recording(self, client: Any) -> dict[str, Any]:
+        """Close the recording, then replay it on a fresh phone from the same start (when it had one)."""
         self._require(client)
         with self._mutex:
             recording = self.recording
             if recording is None:
                 raise Conflict("no recording is running on this phone")
             self.recording = None
-        with self.device.lock:
+        with self._record_lock, self.device.lock:
             image, xml = self.device.screenshot(), self._xml()
-        summary = recording.stop(image, xml)
+        recording.stop(image, xml)
+        if self._start is not None:
+            phone = startstate.fresh_phone(self.device, self._start)
+            report = replay(phone, recording.manuals, self.ocr() if self.ocr else None,
+                            frame_reader(recording.folder))
+            recording.save_replay(report.to_dict())
+        else:
+            recording.save_replay({"text": "not replayed: the recording did not start from a fresh SimPhone",
+                                   "clean": None, "steps": len(recording.steps), "replayed": 0})
         self.publish_status()
-        return summary
+        return recording.summary()
 
     # -- agent ------------------------------------------------------------------------------------
     def start_agent(self, client: Any, body: dict[str, Any]) -> dict[str, Any]:

@@ -22,7 +22,8 @@ from droidpilot.atomicio import atomic_write_bytes, atomic_write_json
 from droidpilot.datalimits import DataLimitError, check_yaml
 from droidpilot.errors import DroidpilotError
 from droidpilot.studio.errors import Conflict, NotFound, StudioError
-from droidpilot.studio.files import read_text
+from droidpilot.studio.faithful import GROUNDED
+from droidpilot.studio.files import read_json, read_text
 from droidpilot.studio.manual import Manual, trace_entries
 
 THOUGHT = "Demonstrated by a person in droidpilot studio."
@@ -31,16 +32,21 @@ THOUGHT = "Demonstrated by a person in droidpilot studio."
 class Recording:
     """One demonstration being recorded into ``folder`` (which must not hold a trace yet)."""
 
-    def __init__(self, folder: Path, instruction: str, device: dict[str, Any], app_name: str = "") -> None:
+    def __init__(self, folder: Path, instruction: str, device: dict[str, Any], app_name: str = "",
+                 start: dict[str, Any] | None = None) -> None:
+        """``start``: how the phone was put in its start state (seed, task), so a replay can do the same."""
         self.folder = Path(folder)
         self.instruction = instruction
+        self.start = start
         self.recorder = TraceRecorder(self.folder, instruction, app_name)
         self.steps: list[str] = []
+        self.manuals: list[Manual] = []
+        self.replay: dict[str, Any] | None = None
         self.started = time.time()
         self.finished = False
         self.recorder.write_run({"instruction": instruction, "status": "recording", "device": device,
                                  "brain": {"name": "human", "source": "droidpilot studio"},
-                                 "started_at": self.started})
+                                 "start": start, "started_at": self.started})
 
     def add(self, before: Image.Image, xml: str | None, manual: Manual, outcome: str = "ok",
             error: str = "") -> int:
@@ -51,6 +57,7 @@ class Recording:
         frame = self.recorder.record_frame(before, xml, entry, THOUGHT, function)
         text = manual.action.format()
         self.steps.append(text)
+        self.manuals.append(manual)
         record = {"step": len(self.steps), "source": "human", "thought": THOUGHT, "frame": frame,
                   "response": format_response("-", THOUGHT, text), **manual.describe(),
                   "outcome": outcome}
@@ -64,8 +71,10 @@ class Recording:
         if self.finished:
             raise Conflict("the recording is already stopped")
         self.finished = True
-        replies: list[dict[str, Any]] = [{"kind": "operate", "text": format_response("-", THOUGHT, s)}
-                                         for s in self.steps]
+        # A step in words must ground when replayed, or the replay diverged (the replay brain stops there).
+        replies: list[dict[str, Any]] = [{"kind": "operate", "text": format_response("-", THOUGHT, s),
+                                          **({"must_ground": True} if m.action.name in GROUNDED else {})}
+                                         for s, m in zip(self.steps, self.manuals, strict=True)]
         replies.append({"kind": "operate", "text": format_response("-", THOUGHT, "stop")})
         replies.append({"kind": "complete", "text": "Yes, the demonstration is complete."})
         atomic_write_json(self.folder / "responses.json", replies)
@@ -82,12 +91,18 @@ class Recording:
     def summary(self) -> dict[str, Any]:
         """What the page shows about this recording."""
         return {"folder": str(self.folder), "instruction": self.instruction, "steps": list(self.steps),
-                "finished": self.finished}
+                "finished": self.finished, "start": self.start, "replay": self.replay}
+
+    def save_replay(self, report: dict[str, Any]) -> None:
+        """Keep how the demonstration replayed (``replay.json`` beside the trace)."""
+        self.replay = report
+        atomic_write_json(self.folder / "replay.json", report)
 
 
-def save_as_task(trace: Path, task_file: Path, out: Path) -> Path:
+def save_as_task(trace: Path, task_file: Path | None, out: Path) -> Path:
     """Write a copy of suite task ``task_file`` whose ``reference`` is the demonstration in ``trace``.
 
+    Without ``task_file``, the task the recording started from (``run.json``'s ``start.task_file``) is used.
     The copy's id is ``out``'s file name (a suite names each task file after its id); a copy that does not
     load as a suite task is removed and the loader's error raised.
     """
@@ -96,6 +111,8 @@ def save_as_task(trace: Path, task_file: Path, out: Path) -> Path:
     ref = trace / "reference.yaml"
     if not ref.is_file():
         raise NotFound(f"{trace}: no reference.yaml; stop the recording first")
+    if task_file is None:
+        task_file = _started_from(trace)
     if not task_file.is_file():
         raise NotFound(f"{task_file}: no such task file")
     reference = _load_yaml(ref)
@@ -115,6 +132,17 @@ def save_as_task(trace: Path, task_file: Path, out: Path) -> Path:
         out.unlink(missing_ok=True)
         raise
     return out
+
+
+def _started_from(trace: Path) -> Path:
+    """The suite task file a recording started from (StudioError when it started from none)."""
+    run = read_json(trace / "run.json")
+    start = run.get("start") if isinstance(run, dict) else None
+    task_file = start.get("task_file") if isinstance(start, dict) else None
+    if not isinstance(task_file, str) or not task_file:
+        raise StudioError(f"{trace}: the recording did not start from a suite task; name the task file "
+                          "(task_file) whose copy gets this demonstration as its reference")
+    return Path(task_file)
 
 
 def _load_yaml(path: Path) -> Any:

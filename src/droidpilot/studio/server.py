@@ -133,14 +133,16 @@ class Studio:
 
 def create_studio(phones: list[tuple[Any, float]], *, host: str = "127.0.0.1", port: int = 0,
                   explicit_host: bool = False, out_root: str | Path = "studio-runs",
-                  ocr: Callable[[], Any] | None = None, allow_hosts: Sequence[str] = ()) -> Studio:
+                  ocr: Callable[[], Any] | None = None, allow_hosts: Sequence[str] = (), seed: int = 0
+                  ) -> Studio:
     """Bind ``host:port`` (0: any free port) and build the studio over ``phones``; ``allow_hosts`` are
-    extra Host names (``NAME`` or ``NAME:PORT``) it answers to besides its own addresses."""
+    extra Host names (``NAME`` or ``NAME:PORT``) it answers to besides its own addresses; ``seed`` is the
+    SimPhone seed a fresh recording starts from."""
     token = check_bind(host, explicit_host)
     HostPolicy(host, port, list(allow_hosts))  # a bad --allow-host fails before anything starts
     ocr = ocr or _shared_ocr()
     sessions = {f"phone{i + 1}": PhoneSession(f"phone{i + 1}", device, out_root=Path(out_root),
-                                              settle_s=settle, ocr=ocr)
+                                              settle_s=settle, ocr=ocr, seed=seed)
                 for i, (device, settle) in enumerate(phones)}
     family = socket.AF_INET6 if ":" in host else socket.AF_INET
     sock = socket.socket(family, socket.SOCK_STREAM)

@@ -107,11 +107,26 @@ $("type").onclick = async () => { if (await post("/op", { op: "type", text: $("t
 $("open").onclick = () => post("/op", { op: "open_app", app: $("app").value });
 $("take").onclick = () => post("/control", { action: "take" });
 $("release").onclick = () => post("/control", { action: "release" });
-$("rec-start").onclick = () => post("/record/start", { instruction: $("rec-instruction").value });
+$("rec-start").onclick = () => { $("rec-replay").textContent = ""; post("/record/start", {
+  instruction: $("rec-instruction").value, task_file: $("rec-task").value || undefined,
+  start: $("rec-fresh").checked ? "fresh" : "current" }); };
 $("rec-stop").onclick = async () => {
+  $("rec-replay").textContent = "Stopping and replaying on a fresh phone…"; $("rec-replay").className = "muted";
   const r = await post("/record/stop");
-  if (r) message("Saved " + r.steps.length + " steps in " + r.folder, true);
+  if (!r) { $("rec-replay").textContent = ""; return; }
+  message("Saved " + r.steps.length + " steps in " + r.folder, true);
+  showReplay(r);
 };
+// After Stop: "replays cleanly N/N" or the first step that diverged, and a link to the review.
+function showReplay(r) {
+  const box = $("rec-replay"); box.textContent = "";
+  const rep = r.replay || {};
+  box.className = rep.clean === true ? "ok" : (rep.clean === false ? "err" : "muted");
+  box.appendChild(studio.el("span", rep.text || ""));
+  const link = studio.el("a", " review this recording");
+  link.href = "/review?path=" + encodeURIComponent(r.folder);
+  box.appendChild(link);
+}
 $("ag-start").onclick = () => { $("ag-log").textContent = ""; post("/agent/start", {
   instruction: $("ag-instruction").value, brain: $("ag-brain").value, loop: $("ag-loop").value, max_steps: parseInt($("ag-steps").value, 10),
   model: $("ag-model").value, base_url: $("ag-url").value, responses: $("ag-responses").value }); };
