@@ -24,7 +24,7 @@ from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket
 
 from droidpilot.errors import DroidpilotError
-from droidpilot.studio import review
+from droidpilot.studio import inspect_api, review
 from droidpilot.studio.errors import NotFound, StudioError
 from droidpilot.studio.inputs import read_body, shown, text_field, text_path
 from droidpilot.studio.phone import PhoneSession
@@ -86,6 +86,7 @@ async def _server_error(request: Request, exc: Exception) -> Response:
 
 def build_app(sessions: dict[str, PhoneSession]) -> Starlette:
     """The studio app over ``sessions`` (phone id -> session)."""
+    ocr = next(iter(sessions.values())).ocr if sessions else None  # the OCR engine the phones share
 
     def session_of(request: Request | WebSocket) -> PhoneSession:
         pid = request.path_params["pid"]
@@ -139,6 +140,18 @@ def build_app(sessions: dict[str, PhoneSession]) -> Starlette:
             return await run_in_threadpool(session.start_agent, body.get("client"), body)
         return await run_in_threadpool(session.steer_agent, body.get("client"), command)
 
+    async def inspect_live(request: Request) -> Any:
+        session = session_of(request)
+        what = request.path_params.get("what")
+        if what is None:
+            return await run_in_threadpool(inspect_api.live_tree, session)
+        body = await read_body(request)
+        if what == "find":
+            return await run_in_threadpool(inspect_api.live_find, session, body)
+        if what == "words":
+            return await run_in_threadpool(inspect_api.live_words, session, body)
+        raise NotFound(f"unknown inspector call {shown(what)}; use find or words")
+
     async def review_call(request: Request) -> Any:
         body = await read_body(request)
         what = request.path_params["what"]
@@ -148,6 +161,10 @@ def build_app(sessions: dict[str, PhoneSession]) -> Starlette:
             "verify": lambda: review.verify_folder(body.get("path"), body.get("rule")),
             "label": lambda: review.save_label(body.get("path"), body.get("label"), body.get("note", "")),
             "export": lambda: review.export_labels(body.get("path")),
+            "inspect": lambda: inspect_api.frame_tree(body),
+            "find": lambda: inspect_api.frame_find(body, ocr),
+            "words": lambda: inspect_api.frame_words(body, ocr),
+            "perception": lambda: inspect_api.frame_perception(body, ocr),
             "save-task": lambda: {"path": str(save_as_task(
                 review.trace_folder(body.get("path")),
                 _path(body, "task_file") if body.get("task_file") else None, _path(body, "out")))},
@@ -186,6 +203,8 @@ def build_app(sessions: dict[str, PhoneSession]) -> Starlette:
         Route("/api/phones/{pid}/op", api(operate), methods=["POST"]),
         Route("/api/phones/{pid}/record/{what}", api(record), methods=["POST"]),
         Route("/api/phones/{pid}/agent/{what}", api(agent), methods=["POST"]),
+        Route("/api/phones/{pid}/inspect", api(inspect_live)),
+        Route("/api/phones/{pid}/inspect/{what}", api(inspect_live), methods=["POST"]),
         Route("/api/review/image", api(review_image)),
         Route("/api/review/{what}", api(review_call), methods=["POST"]),
         WebSocketRoute("/ws/phones/{pid}", viewer_socket), WebSocketRoute("/{rest:path}", unknown_socket),

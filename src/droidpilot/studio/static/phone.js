@@ -24,6 +24,7 @@ function showFrame(buffer) {
     state.url = url;
     state.frames.push({ seq: header.seq, changed: header.changed, sent: header.sent, shown: Date.now() / 1000 });
     if (state.frames.length > 2000) state.frames.shift();
+    if (state.inspecting) refreshInspector();
   };
   img.src = url;
   state.size = header.size;
@@ -84,9 +85,34 @@ function connect() {
   };
 }
 
-// Gestures on the screen image: a click, a hold (long press) or a drag (swipe), in view pixels.
+// The inspector: its tree follows the live screen (one request at a time, the latest screen wins).
+const insp = inspector.create({
+  panel: $("insp-panel"), overlay: $("insp-overlay"), image: $("frame"),
+  load: () => studio.get(api("/inspect")),
+  find: (selector) => studio.post(api("/inspect/find"), { selector }),
+  words: (x, y) => studio.post(api("/inspect/words"), { x, y }),
+});
+state.inspector = insp;
+let inspBusy = false, inspAgain = false;
+async function refreshInspector() {
+  if (inspBusy) { inspAgain = true; return; }
+  inspBusy = true;
+  try { await inspector.refresh(insp); state.inspected = (state.inspected || 0) + 1; }
+  finally { inspBusy = false; if (inspAgain) { inspAgain = false; refreshInspector(); } }
+}
+$("inspect-toggle").onchange = () => {
+  state.inspecting = $("inspect-toggle").checked;
+  $("inspector").hidden = !state.inspecting;
+  if (state.inspecting) refreshInspector(); else { insp.hovered = null; insp.selected = null; inspector.draw(insp); }
+};
+
+// Gestures on the screen image: a click, a hold (long press) or a drag (swipe), in view pixels; while
+// inspecting, a hover outlines and a click selects the deepest element instead.
 let down = null;
 const screen = $("screen");
+screen.addEventListener("pointermove", (e) => {
+  if (state.inspecting && insp.tree) { const [x, y] = inspector.devicePoint(insp, e); inspector.hoverAt(insp, x, y); }
+});
 screen.addEventListener("pointerdown", (e) => {
   const r = $("frame").getBoundingClientRect();
   down = { x: e.clientX - r.left, y: e.clientY - r.top, t: Date.now(), w: r.width, h: r.height };
@@ -94,6 +120,7 @@ screen.addEventListener("pointerdown", (e) => {
 });
 screen.addEventListener("pointerup", (e) => {
   if (!down) return;
+  if (state.inspecting) { const [x, y] = inspector.devicePoint(insp, e); inspector.selectAt(insp, x, y); down = null; return; }
   const r = $("frame").getBoundingClientRect();
   const x = Math.min(Math.max(e.clientX - r.left, 0), r.width - 1), y = Math.min(Math.max(e.clientY - r.top, 0), r.height - 1);
   const moved = Math.hypot(x - down.x, y - down.y) > 12;

@@ -53,6 +53,7 @@ function showFrame() {
   const img = $("shot");
   img.onload = () => studio.drawAction($("shot-overlay"), [img.naturalWidth, img.naturalHeight], entryGeometry(f.action));
   img.src = "/api/review/image?path=" + encodeURIComponent(t.path) + "&n=" + f.index;
+  if (view.inspecting) { if (insp.percBox) insp.percBox.checked = false; insp.extra = null; insp.percNote.textContent = ""; inspector.refresh(insp); }
   const box = $("step"); box.textContent = "";
   const act = (f.step.action && f.step.action.text) || f.action.type;
   box.appendChild(studio.el("div", "action: " + act));
@@ -86,6 +87,29 @@ function showOracle(o) {
   for (const c of (o.checks || [])) box.appendChild(studio.el("div", (c.ok ? "✓ " : "✗ ") + c.path + " " + c.op + " " +
     JSON.stringify(c.expected) + " (got " + JSON.stringify(c.actual) + ")"));
 }
+
+// The inspector on the frame shown: its UI dump, selectors, and what perception saw at this step.
+const frameBody = (extra) => Object.assign({ path: view.trace.path, n: view.trace.frames[view.index].index }, extra || {});
+const insp = inspector.create({
+  panel: $("insp-panel"), overlay: $("insp-overlay"), image: $("shot"),
+  load: () => studio.post("/api/review/inspect", frameBody()),
+  find: (selector) => studio.post("/api/review/find", frameBody({ selector })),
+  words: (x, y) => studio.post("/api/review/words", frameBody({ x, y })),
+  perception: () => studio.post("/api/review/perception", frameBody()),
+});
+view.inspector = insp;
+$("inspect-toggle").onchange = () => {
+  view.inspecting = $("inspect-toggle").checked;
+  $("inspector").hidden = !view.inspecting;
+  if (view.inspecting && view.trace) inspector.refresh(insp);
+  else { insp.tree = null; inspector.draw(insp); }
+};
+$("shot-box").addEventListener("pointermove", (e) => {
+  if (view.inspecting && insp.tree) { const [x, y] = inspector.devicePoint(insp, e); inspector.hoverAt(insp, x, y); }
+});
+$("shot-box").addEventListener("click", (e) => {
+  if (view.inspecting && insp.tree) { const [x, y] = inspector.devicePoint(insp, e); inspector.selectAt(insp, x, y); }
+});
 
 $("open").onclick = openFolder;
 $("path").addEventListener("keydown", (e) => { if (e.key === "Enter") openFolder(); });
