@@ -189,7 +189,7 @@ def test_failure_reason_names_reached_milestones_first_unmet_and_its_checks() ->
     result = verify(task, trace(("home", "open_cart"), ("cart", "back"), ("home", None)))
     assert not result.ok
     assert result.reason.startswith("no satisfying path")
-    assert "reached: home (frame 0 screen) -> cart (frame 0 action)" in result.reason
+    assert "reached: home (frame 1 screen) -> cart (frame 1 action)" in result.reason  # counted from 1
     assert "never met: pay" in result.reason and "2 no" in result.reason
     assert result.total_score == 20 and result.max_score == 30
     assert pairs(result) == [("home", 0), ("cart", 0)]
@@ -239,8 +239,8 @@ def test_debug_lines_are_kept_in_the_result_and_not_printed(caplog: pytest.LogCa
 def test_each_evaluation_is_logged_when_debug_is_on(caplog: pytest.LogCaptureFixture) -> None:
     caplog.set_level(logging.DEBUG, logger="droidpilot.verify")
     result = verify(rule(Node(id="a", condition=on("a"))), trace(("b", None), ("a", None)))
-    assert any("node a at frame 1 screen: yes" in line for line in result.logs)
-    assert any("node a at frame 1 screen: yes" in r.getMessage() for r in caplog.records)
+    assert any("node a at frame 2 screen: yes" in line for line in result.logs)  # 2.jpg, the second frame
+    assert any("node a at frame 2 screen: yes" in r.getMessage() for r in caplog.records)
 
 
 def test_decisions_record_each_evaluation_with_the_checkers_answer() -> None:

@@ -166,12 +166,12 @@ def _witness_section(console: Console, result: VerifyResult) -> None:
         console.print(f"\n[bold]{title}[/]: no milestone reached")
         return
     table = Table(title=title, title_justify="left", show_lines=False)
-    for col in ("#", "node", "name", "frame", "event", "score"):
+    for col in ("#", "node", "name", "frame (from 1)", "event", "score"):
         table.add_column(col)
     for n in result.conditionless_witness[:ROW_LIMIT]:
         table.add_row("-", Text(printable(n)), Text("(no condition)"), "-", "start", "")
     for i, m in enumerate(result.matched[:max(0, ROW_LIMIT - len(result.conditionless_witness))], 1):
-        table.add_row(str(i), Text(printable(m.node)), Text(printable(m.name)), str(m.frame), m.event,
+        table.add_row(str(i), Text(printable(m.node)), Text(printable(m.name)), str(m.frame + 1), m.event,
                       f"{m.score:g}")
     console.print()
     console.print(table)
@@ -195,7 +195,7 @@ def _node_detail(status: Any, decisions: list[dict[str, Any]], verbose: bool) ->
     if not shown:
         return "never checked"
     picked = shown if verbose else shown[:2]
-    lines = [f"frame {d['frame']} {d['event']}: {check_summary(d['check'])}" for d in picked]
+    lines = [f"frame {d['frame'] + 1} {d['event']}: {check_summary(d['check'])}" for d in picked]
     if len(shown) > len(picked):
         lines.append(f"... {len(shown) - len(picked)} more")
     return "\n".join(lines)
@@ -219,10 +219,10 @@ def _decisions_section(console: Console, result: VerifyResult, verbose: bool) ->
     for status in shown:
         at = ""
         if status.event is not None:
-            at = "start" if status.event < 0 else f"f{status.event // 2} {event_kind(status.event)}"
+            at = "start" if status.event < 0 else f"f{status.event // 2 + 1} {event_kind(status.event)}"
         elif status.enabled_after is not None and status.state == "never met":
             after = status.enabled_after
-            at = "from start" if after < 0 else f"after f{after // 2} {event_kind(after)}"
+            at = "from start" if after < 0 else f"after f{after // 2 + 1} {event_kind(after)}"
         style = {"reached": "green", "never met": "red", "not enabled": "yellow"}.get(status.state, "dim")
         label = status.node + (f"\n{status.name}" if status.name and status.name != status.node else "")
         table.add_row(Text(printable(label)), Text(status.state, style=style), at,

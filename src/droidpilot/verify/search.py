@@ -40,10 +40,12 @@ def event_kind(event: int) -> str:
 
 
 def describe_event(event: int) -> str:
-    """``frame 3 action`` / ``before the first frame``: an event as people read it."""
+    """``frame 3 action`` / ``before the first frame``: an event as people read it. Frames are counted
+    from 1 there, as a trace folder's ``N.jpg`` and the studio's review count them (JSON ``frame`` fields
+    stay MobiFlow's 0-based ``frame_index``)."""
     if event < 0:
         return "before the first frame"
-    return f"frame {event // 2} {event_kind(event)}"
+    return f"frame {event // 2 + 1} {event_kind(event)}"
 
 
 @dataclass(frozen=True)
