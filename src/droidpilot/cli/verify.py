@@ -72,7 +72,8 @@ def _choices(ocr: str, llm_base_url: str | None, llm_model: str | None, icons_di
 
 
 def verify_command(
-    rule: Annotated[Path, typer.Argument(help="Rule file (YAML or JSON) in MobiFlow's format.")],
+    rule: Annotated[Path, typer.Argument(help="Rule file (YAML or JSON) in MobiFlow's format, or a suite "
+                                         "task file (its rule: is used).")],
     trace: Annotated[Path, typer.Argument(help="Trace folder (runner format) or JSON list of frames.")],
     as_json: Annotated[bool, typer.Option("--json", help="Print exactly one JSON object.")] = False,
     log_level: LogOpt = "warning",
@@ -89,15 +90,15 @@ def verify_command(
     from droidpilot.verify.prefetch import prefetch_ocr
 
     prefetch_ocr(rule, trace, ocr)  # first: the OCR models load while the verifier's modules import
+    from droidpilot.bench.rulefile import load_rule_file
     from droidpilot.verify.engine import verify
     from droidpilot.verify.setup import build_options
-    from droidpilot.verify.spec import load_rule
     from droidpilot.verify.trace import load_trace
 
     configure_logging(log_level)
     with guard():
         choices = _choices(ocr, llm_base_url, llm_model, icons_dir, escalation_order)
-        task = load_rule(rule)  # its warnings are logged (stderr) by the loader
+        task = load_rule_file(rule).rule  # a suite task file gives its rule:; warnings go to stderr
         the_trace = load_trace(trace, task_description)
         result = verify(task, the_trace, build_options(choices))
     if as_json:
