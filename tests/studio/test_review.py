@@ -66,8 +66,8 @@ def test_review_opens_bench_folders_and_refuses_what_is_not_a_trace(bench_folder
         review.image_path(str(bench_folder / "traces" / "settings-2"), 9)
     with pytest.raises(StudioError, match="whole number"):
         review.image_path(str(bench_folder / "traces" / "settings-2"), "../x")
-    with pytest.raises(NotFound, match="no rule file"):
-        review.verify_folder(str(bench_folder / "traces" / "settings-2"))
+    with pytest.raises(NotFound, match="no such rule or suite task file"):
+        review.verify_folder(str(bench_folder / "traces" / "settings-2"), str(tmp_path / "none.yaml"))
 
 
 def test_labels_are_saved_beside_the_trace_and_exported(bench_folder: Path) -> None:
@@ -96,6 +96,7 @@ def test_verify_a_trace_against_a_rule(bench_folder: Path, tmp_path: Path) -> No
     rule.write_text(load_task(suite_folder("mobile-eval") / "settings-2.yaml").rule_text)
     verdict = review.verify_folder(str(bench_folder / "traces" / "settings-2"), str(rule))
     assert verdict["ok"] is False and verdict["matched"][0]["node"] == "settings_open"
+    assert verdict["rule"] == {"source": "given", "name": f"rule file {rule}"}
     assert verdict["decisions"] and {n["node"] for n in verdict["nodes"]} >= {"network_page", "airplane_on"}
     rule.write_text("task_id: x\nnodes: []\n")
     with pytest.raises(StudioError, match="rule"):

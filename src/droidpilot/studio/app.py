@@ -24,7 +24,7 @@ from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket
 
 from droidpilot.errors import DroidpilotError
-from droidpilot.studio import inspect_api, review
+from droidpilot.studio import browse, inspect_api, review
 from droidpilot.studio.errors import NotFound, StudioError
 from droidpilot.studio.inputs import read_body, shown, text_field, text_path
 from droidpilot.studio.phone import PhoneSession
@@ -86,7 +86,9 @@ async def _server_error(request: Request, exc: Exception) -> Response:
 
 def build_app(sessions: dict[str, PhoneSession]) -> Starlette:
     """The studio app over ``sessions`` (phone id -> session)."""
-    ocr = next(iter(sessions.values())).ocr if sessions else None  # the OCR engine the phones share
+    first = next(iter(sessions.values()), None)
+    ocr = first.ocr if first else None  # the OCR engine the phones share
+    out_root = first.out_root if first else Path("studio-runs")  # where recordings and agent runs go
 
     def session_of(request: Request | WebSocket) -> PhoneSession:
         pid = request.path_params["pid"]
@@ -161,6 +163,7 @@ def build_app(sessions: dict[str, PhoneSession]) -> Starlette:
             "verify": lambda: review.verify_folder(body.get("path"), body.get("rule")),
             "label": lambda: review.save_label(body.get("path"), body.get("label"), body.get("note", "")),
             "export": lambda: review.export_labels(body.get("path")),
+            "browse": lambda: browse.browse(body.get("path") or str(Path.cwd())),
             "inspect": lambda: inspect_api.frame_tree(body),
             "find": lambda: inspect_api.frame_find(body, ocr),
             "words": lambda: inspect_api.frame_words(body, ocr),
@@ -172,6 +175,9 @@ def build_app(sessions: dict[str, PhoneSession]) -> Starlette:
         if what not in calls:
             raise NotFound(f"unknown review call {shown(what)}; use {', '.join(calls)}")
         return await run_in_threadpool(calls[what])
+
+    async def review_recent(request: Request) -> Any:
+        return await run_in_threadpool(browse.recent, out_root)
 
     async def review_image(request: Request) -> Any:
         path = await run_in_threadpool(review.image_path, request.query_params.get("path"),
@@ -206,6 +212,7 @@ def build_app(sessions: dict[str, PhoneSession]) -> Starlette:
         Route("/api/phones/{pid}/inspect", api(inspect_live)),
         Route("/api/phones/{pid}/inspect/{what}", api(inspect_live), methods=["POST"]),
         Route("/api/review/image", api(review_image)),
+        Route("/api/review/recent", api(review_recent)),
         Route("/api/review/{what}", api(review_call), methods=["POST"]),
         WebSocketRoute("/ws/phones/{pid}", viewer_socket), WebSocketRoute("/{rest:path}", unknown_socket),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),

@@ -16,6 +16,7 @@ from droidpilot.errors import DroidpilotError
 from droidpilot.studio.errors import NotFound, StudioError
 from droidpilot.studio.files import file_problem, is_dir, load_json, read_json, read_jsonl, write_json
 from droidpilot.studio.inputs import shown, text_path
+from droidpilot.studio.rule_choice import choose_rule
 
 LABELS = ("pass", "fail", "unsure")
 LABEL_FILE = "label.json"
@@ -116,27 +117,23 @@ def image_path(value: Any, index: Any) -> Path:
 
 
 def verify_folder(value: Any, rule: Any = None, ocr: str = "rapidocr") -> dict[str, Any]:
-    """Verify a trace against ``rule`` (a path; default: the trace's own rule.yaml): verify.json's content."""
+    """Verify a trace against the rule chosen for it (``rule_choice``): verify.json's content, plus
+    ``rule`` naming the rule used (the verdict says which) and ``frames_from`` (1: how frames are counted)."""
     from droidpilot.bench.execute import verification_record
     from droidpilot.verify.engine import verify
     from droidpilot.verify.setup import VerifierChoices, build_options
-    from droidpilot.verify.spec import load_rule
     from droidpilot.verify.trace import load_trace
 
     path = trace_folder(value)
-    rule_path = text_path(rule, "rule", "a rule file") if rule not in (None, "") else path / "rule.yaml"
-    problem = file_problem(rule_path)
-    if problem == "missing":
-        raise NotFound(f"{shown(str(rule_path))}: no rule file; give the rule to verify against")
-    if problem is not None:
-        raise StudioError(f"{rule_path.parent}: {problem}")
+    actions = read_json(path / "actions.json")
+    instruction = actions.get("task_description", "") if isinstance(actions, dict) else ""
+    choice = choose_rule(path, rule, instruction if isinstance(instruction, str) else "")
     try:
-        task = load_rule(rule_path)
         trace = load_trace(path)
-        result = verify(task, trace, build_options(VerifierChoices(ocr=ocr)))
+        result = verify(choice.rule, trace, build_options(VerifierChoices(ocr=ocr)))
     except DroidpilotError as exc:
         raise StudioError(str(exc)) from None
-    return verification_record(result)
+    return {**verification_record(result), "rule": choice.to_dict()}
 
 
 def save_label(value: Any, label: Any, note: Any = "") -> dict[str, Any]:

@@ -44,6 +44,10 @@ function showStatus(s) {
   const ag = s.agent;
   $("ag-status").textContent = ag ? ("Agent " + ag.state + " · " + ag.steps + " steps · " + ag.folder +
     (ag.result ? " · " + ag.result.termination : "")) : "No agent run.";
+  if (ag && ag.state === "finished") {  // a finished run links to its review
+    const link = studio.el("a", " review this run"); link.id = "ag-review";
+    link.href = "/review?path=" + encodeURIComponent(ag.folder); $("ag-status").appendChild(link);
+  }
   const running = ag && ag.state !== "finished";
   $("ag-start").disabled = !!running; $("ag-stop").disabled = !running;
   $("ag-take").disabled = !(ag && ag.state === "running"); $("ag-back").disabled = !(ag && (ag.state === "paused" || ag.state === "pausing"));
