@@ -76,9 +76,9 @@ def frame_figure(folder: Path, rel: str, n: int, action: dict[str, Any], anchor:
     src = f"{rel}/{n}.jpg"
     return (f'<figure class="shot" id="{escape(anchor)}" tabindex="0" title="click to enlarge" '
             f'data-caption="{escape(caption)}">'
-            f'<img src="{escape(src)}" alt="frame {n - 1}" loading="lazy">'
+            f'<img src="{escape(src)}" alt="frame {n}" loading="lazy">'
             f'{overlay(action, _image_size(image))}'
-            f'<figcaption>frame {n - 1} · {n}.jpg</figcaption></figure>')
+            f'<figcaption>frame {n} · {n}.jpg</figcaption></figure>')  # counted from 1, as N.jpg
 
 
 def _usage(rec: dict[str, Any]) -> str:
