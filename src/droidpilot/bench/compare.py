@@ -1,8 +1,10 @@
 """Compare two benchmark runs (two results folders): Su per level side by side and per-task differences.
 
 A task's score in a run is its Su (the mean over its trials when the run had several); a task is
-``fixed`` when B passes what A failed, ``broken`` the other way round, ``same`` otherwise, and ``only in
-A`` / ``only in B`` when one run did not have it.
+``fixed`` when B passes what A failed, ``broken`` the other way round, ``cause changed`` when it fails in
+both with a different failure cause (a "same" score that hides a new failure), ``same`` otherwise, and
+``only in A`` / ``only in B`` when one run did not have it. ``settings_diff`` lists the settings and
+provenance (brain, model, droidpilot revision, suite version, ...) that differ between the runs.
 """
 
 from __future__ import annotations
@@ -13,11 +15,14 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from droidpilot.bench.failures import failure_reason
+from droidpilot.bench.failures import failure_cause, failure_reason
 from droidpilot.bench.results import load_results
 from droidpilot.errors import InputError
 
-CHANGES = ("fixed", "broken", "same", "only in A", "only in B")
+CHANGES = ("fixed", "broken", "cause changed", "only in A", "only in B", "same")
+UNCHANGED = ("same",)
+META_KEYS = ("suite", "brain", "model", "endpoint_host", "date", "settings", "droidpilot", "suite_info")
+NOT_COMPARED = ("date",)  # differs between any two runs: shown, never counted as a difference
 
 
 @dataclass
@@ -47,6 +52,31 @@ class Comparison:
     def counts(self) -> dict[str, int]:
         """How many tasks had each kind of change."""
         return {c: sum(1 for t in self.tasks if t.change == c) for c in CHANGES}
+
+    def changed(self) -> list[TaskDiff]:
+        """The tasks whose result or failure cause changed, in the order of CHANGES, then by id."""
+        order = {c: i for i, c in enumerate(CHANGES)}
+        changed = [t for t in self.tasks if t.change not in UNCHANGED]
+        return sorted(changed, key=lambda t: (order[t.change], t.id))
+
+    def unchanged(self) -> list[TaskDiff]:
+        return sorted((t for t in self.tasks if t.change in UNCHANGED), key=lambda t: t.id)
+
+    def settings_diff(self) -> list[dict[str, Any]]:
+        """``{key, a, b}`` for every setting or provenance field (dotted key) that differs between A and B."""
+        a, b = _flatten(self.a_meta), _flatten(self.b_meta)
+        return [{"key": k, "a": a.get(k), "b": b.get(k)} for k in sorted(set(a) | set(b))
+                if a.get(k) != b.get(k) and k.split(".")[0] not in NOT_COMPARED]
+
+
+def _flatten(value: Any, prefix: str = "", depth: int = 0) -> dict[str, Any]:
+    """Nested mappings as dotted keys (lists and deeper values kept whole)."""
+    if not isinstance(value, Mapping) or depth > 4:
+        return {prefix: value} if prefix else {}
+    out: dict[str, Any] = {}
+    for key, inner in value.items():
+        out.update(_flatten(inner, f"{prefix}.{key}" if prefix else str(key), depth + 1))
+    return out
 
 
 def _load(folder: Path, name: str) -> dict[str, Any]:
@@ -79,6 +109,8 @@ def _by_task(rows: Sequence[Mapping[str, Any]]) -> dict[str, dict[str, Any]]:
                     "trials": len(group), "level": str(first.get("level")), "app": str(first.get("app")),
                     "instruction": str(first.get("instruction") or ""),
                     "reason": str(first.get("failure_reason") or failure_reason(first, [])),
+                    "cause": str(first.get("failure") if first.get("failure") is not None
+                                 else failure_cause(first, [])),
                     "trace": str(first.get("trace") or "")}
     return out
 
@@ -92,6 +124,8 @@ def _change(a: Mapping[str, Any] | None, b: Mapping[str, Any] | None) -> str:
         return "fixed"
     if b["su"] < a["su"]:
         return "broken"
+    if a["su"] < 1 and a.get("cause", "") != b.get("cause", ""):
+        return "cause changed"
     return "same"
 
 
@@ -100,9 +134,8 @@ def compare_runs(run_a: str | Path, run_b: str | Path) -> Comparison:
     a_path, b_path = Path(run_a), Path(run_b)
     a_doc, b_doc = _load(a_path, "RUN_A"), _load(b_path, "RUN_B")
     a_tasks, b_tasks = _by_task(a_doc["tasks"]), _by_task(b_doc["tasks"])
-    meta_keys = ("suite", "brain", "model", "endpoint_host", "date", "settings", "droidpilot", "suite_info")
-    comparison = Comparison(a_path, b_path, {k: a_doc.get(k) for k in meta_keys},
-                            {k: b_doc.get(k) for k in meta_keys})
+    comparison = Comparison(a_path, b_path, {k: a_doc.get(k) for k in META_KEYS},
+                            {k: b_doc.get(k) for k in META_KEYS})
     for tid in [*a_tasks, *(t for t in b_tasks if t not in a_tasks)]:
         a, b = a_tasks.get(tid), b_tasks.get(tid)
         ref = a or b or {}

@@ -53,6 +53,7 @@ def compare(
         from droidpilot.atomicio import atomic_write_bytes
         from droidpilot.bench.compare import compare_runs
         from droidpilot.bench.report.compare_page import render_compare
+        from droidpilot.bench.report.compare_task import pair_path, render_task_pair
 
         comparison = compare_runs(run_a, run_b)
         levels = Listing(("group", "tasks A", "tasks B", "Su A", "Su B", "Δ Su", "Su-oracle A",
@@ -61,7 +62,7 @@ def compare(
             delta = "-" if r["delta"] is None else f"{r['delta'] * 100:+.0f} pts"
             levels.add(r["group"], str(r["tasks_a"] or "-"), str(r["tasks_b"] or "-"), _pct(r["su_a"]),
                        _pct(r["su_b"]), delta, _pct(r["su_oracle_a"]), _pct(r["su_oracle_b"]))
-        shown = [t for t in comparison.tasks if all_tasks or t.change != "same"]
+        shown = comparison.changed() + (comparison.unchanged() if all_tasks else [])
         tasks = Listing(("task", "level", "change", "A", "B", "A ended", "B ended", "why it failed"),
                         title="tasks" if all_tasks else "tasks that changed")
         for t in shown:
@@ -69,16 +70,27 @@ def compare(
                       str((t.a or {}).get("termination") or "-"), str((t.b or {}).get("termination") or "-"),
                       _why(t.a, t.b))
         target = html or Path(run_b) / "compare.html"
-        atomic_write_bytes(target, render_compare(comparison, target).encode("utf-8"))
+        pairs = {}
+        for t in comparison.tasks:  # one side-by-side page per task both runs have a trace of
+            where = pair_path(target, t.id)
+            page = render_task_pair(comparison, t, where)
+            if page is not None:
+                where.parent.mkdir(parents=True, exist_ok=True)
+                atomic_write_bytes(where, page.encode("utf-8"))
+                pairs[t.id] = where
+        atomic_write_bytes(target, render_compare(comparison, target, pairs).encode("utf-8"))
         if as_json:
             emit(console, tasks, as_json=True, document={
                 "a": str(run_a), "b": str(run_b), "levels": comparison.levels,
                 "tasks": [{"id": t.id, "level": t.level, "app": t.app, "change": t.change, "a": t.a, "b": t.b}
                           for t in shown],
-                "counts": comparison.counts(), "html": str(target)})
+                "counts": comparison.counts(), "settings_diff": comparison.settings_diff(),
+                "html": str(target)})
             return
         counts = ", ".join(f"{n} {c}" for c, n in comparison.counts().items() if n)
-        notes = [f"{len(comparison.tasks)} tasks: {counts}", f"html: {target}"]
+        differ = ", ".join(d["key"] for d in comparison.settings_diff()) or "none"
+        notes = [f"{len(comparison.tasks)} tasks: {counts}", f"settings that differ: {differ}",
+                 f"html: {target}"]
         if not console.is_terminal:  # rows on stdout, the notes on stderr: a script reads only rows
             emit(console, levels)
             console.file.write("\n")
