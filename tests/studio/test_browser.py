@@ -110,6 +110,8 @@ def test_agent_from_the_page_with_take_over_and_stop(page: Any, studio: Studio) 
     page.wait_for_function("document.getElementById('msg').textContent === ''")
     page.wait_for_timeout(300)
     assert page.evaluate("document.querySelectorAll('#ag-log > div').length") == steps  # paused: no steps
+    last_step = page.evaluate("window.__studio.lastStep.step")
+    assert f" · {last_step} steps · " in page.locator("#ag-status").text_content()  # counted live
     page.click("#ag-back")
     page.wait_for_function(f"document.querySelectorAll('#ag-log > div').length > {steps}", timeout=60_000)
     # The agent may finish the task on its own first, which disables Stop: a script click does nothing
@@ -119,7 +121,8 @@ def test_agent_from_the_page_with_take_over_and_stop(page: Any, studio: Studio) 
     result = page.evaluate("window.__studio.status.agent.result")
     assert result["termination"] in ("stopped", "completed"), result
     last = page.evaluate("window.__studio.lastStep")
-    assert last["action"] and last["action"] in page.locator("#caption").text_content()  # drawn over it
+    assert last["action"] and last["action"] in page.locator("#ag-current").text_content()
+    assert page.locator("#caption").is_hidden()  # the caption over the screen goes with the run
     trace = Path(page.evaluate("window.__studio.status.agent.folder"))
     assert (trace / "steps.jsonl").is_file()
     assert json.loads((trace / "run.json").read_text())["status"] == "finished"

@@ -49,6 +49,8 @@ def test_hostile_bodies_get_json_errors(studio: Studio) -> None:
     _error(request(port, "POST", "/api/review/open", DEEP), 400, "nested more than 100 levels")
     _error(post(port, "/api/phones/phone2/control", {"client": {"a": 1}}), 400, "'client' must be a string")
     _error(post(port, "/api/phones/phone2/control", {"client": ["x"], "action": "release"}), 400, "'client'")
+    _error(post(port, "/api/phones/phone2/control", {"client": "c", "force": "yes"}), 400,
+           "field 'force' must be true or false, got 'yes'")
     _error(request(port, "POST", "/api/phones/phone2/op", b'{"client": 1' + b"0" * 5000 + b"}"), 400,
            "a number with 5,001 digits")
     _error(request(port, "POST", "/api/phones/phone2/op", b'{"x": NaN}'), 400, "NaN is not a number")

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 from typing import Any
 
@@ -43,6 +44,10 @@ def _demonstrate(phone: SimDevice, folder: Path, ocr: Any) -> Recording:
 def test_a_demonstration_replays_cleanly_on_a_fresh_phone(tmp_path: Path, ocr: Any) -> None:
     recording = _demonstrate(SimDevice(seed=3), tmp_path / "rec", ocr)
     assert [m.action.name for m in recording.manuals] == ["open_app", "click_icon", "type", "click_icon"]
+    records = [json.loads(line) for line in (recording.folder / "steps.jsonl").read_text().splitlines()]
+    # A person's step has one schema, as in an agent run taken over: by "person", counted by "manual".
+    assert [(r["by"], r["manual"], "source" in r) for r in records] == [("person", n, False)
+                                                                        for n in (1, 2, 3, 4)]
     fresh = fresh_phone(SimDevice(), StartState(3))
     report = replay(fresh, recording.manuals, ocr, frame_reader(recording.folder))
     assert report.text == "replays cleanly 4/4" and report.clean

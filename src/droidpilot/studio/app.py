@@ -115,7 +115,10 @@ def build_app(sessions: dict[str, PhoneSession]) -> Starlette:
         session, body = session_of(request), await read_body(request)
         what = body.get("action", "take")
         if what == "take":
-            session.take_control(text_field(body, "client"))
+            force = body.get("force", False)
+            if not isinstance(force, bool):
+                raise StudioError(f"field 'force' must be true or false, got {shown(force)}")
+            session.take_control(text_field(body, "client"), force)
         elif what == "release":
             session.release(text_field(body, "client"))
         else:

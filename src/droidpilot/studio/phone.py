@@ -28,6 +28,7 @@ from droidpilot.studio import startstate
 from droidpilot.studio.agent_run import AgentRun, AgentSettings
 from droidpilot.studio.errors import Conflict, StudioError
 from droidpilot.studio.inputs import shown
+from droidpilot.studio.inspect import UiTree
 from droidpilot.studio.manual import execute, faithful, resolve
 from droidpilot.studio.recording import Recording
 from droidpilot.studio.replay import frame_reader, replay
@@ -194,13 +195,15 @@ class PhoneSession:
                 self._loop.call_soon_threadsafe(self._broadcast, text)
 
     # -- control ----------------------------------------------------------------------------------
-    def take_control(self, client: Any) -> None:
-        """Make ``client`` the controller, if nobody else is."""
+    def take_control(self, client: Any, force: bool = False) -> None:
+        """Make ``client`` the controller, if nobody else is; ``force`` takes it from another viewer (a tab
+        left open elsewhere), which then only watches."""
         with self._mutex:
             if not isinstance(client, str) or client not in self.viewers:
                 raise StudioError(f"unknown client {shown(client)}: open the phone's page first")
-            if self.controller not in (None, client) and self.controller in self.viewers:
-                raise Conflict("another viewer controls this phone; ask them to release it")
+            if self.controller not in (None, client) and self.controller in self.viewers and not force:
+                raise Conflict("another viewer controls this phone; ask them to release it, or take control "
+                               "from them (force)")
             self.controller = client
         self.publish_status()
 
@@ -227,6 +230,8 @@ class PhoneSession:
             with self.device.lock:
                 recording = self.recording
                 manual = resolve(op, self.size)
+                if manual.action.name == "type":
+                    self._check_focus()
                 taken = run is not None and run.state in ("pausing", "paused")
                 keep = recording is not None or taken
                 xml = self._xml() if keep else None
@@ -245,6 +250,19 @@ class PhoneSession:
         if recording:
             self.publish_status()
         return {"ok": True, **manual.describe(), "frame": frame}
+
+    def _check_focus(self) -> None:
+        """Refuse to type when the UI dump shows no focused element (the text would go nowhere)."""
+        xml = self._xml()
+        if xml is None:
+            return  # no dump: the phone alone can tell
+        try:
+            focused = any(n.attrs.get("focused") == "true" for n in UiTree.parse(xml).nodes)
+        except StudioError:
+            return
+        if not focused:
+            raise StudioError("nothing on the screen is focused, so the text would go nowhere: tap a text "
+                              "field first")
 
     def _xml(self) -> str | None:
         try:

@@ -58,7 +58,9 @@ class Recording:
         text = manual.action.format()
         self.steps.append(text)
         self.manuals.append(manual)
-        record = {"step": len(self.steps), "source": "human", "thought": THOUGHT, "frame": frame,
+        # One schema for a person's step, here and in an agent run taken over: by "person", the manual count.
+        record = {"step": len(self.steps), "manual": len(self.steps), "by": "person", "thought": THOUGHT,
+                  "frame": frame,
                   "response": format_response("-", THOUGHT, text), **manual.describe(),
                   "outcome": outcome}
         if error:

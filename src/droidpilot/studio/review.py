@@ -96,7 +96,7 @@ def load(value: Any) -> dict[str, Any]:
         frames.append({"index": n, "image": file_problem(path / f"{n}.jpg") is None, "action": item,
                        "reasoning": reacts.get(n, {}).get("reasoning", ""),
                        "step": {k: step.get(k) for k in ("step", "thought", "outcome", "error", "grounding",
-                                                         "action", "source", "by") if k in step}})
+                                                         "action", "manual", "by") if k in step}})
     return {"path": str(path), "instruction": actions.get("task_description", "") if isinstance(actions, dict)
             else "", "frames": frames, "run": read_json(path / "run.json"),
             "verify": read_json(path / "verify.json"), "oracle": read_json(path / "oracle.json"),

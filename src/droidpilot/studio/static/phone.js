@@ -28,6 +28,7 @@ function showFrame(buffer) {
   };
   img.src = url;
   state.size = header.size;
+  document.documentElement.style.setProperty("--ar", header.size[0] / header.size[1]);
 }
 
 function showStatus(s) {
@@ -37,6 +38,7 @@ function showStatus(s) {
   $("control").textContent = mine ? "You control this phone." :
     (s.controller ? "Someone else controls this phone; you watch." : "Nobody controls this phone.");
   $("take").disabled = !!mine; $("release").disabled = !mine;
+  $("take").textContent = s.controller && !mine ? "Take control from the other viewer" : "Take control";
   const rec = s.recording;
   $("rec-status").textContent = rec ? "Recording into " + rec.folder : "Not recording.";
   const steps = $("rec-steps"); steps.textContent = "";
@@ -55,6 +57,9 @@ function showStatus(s) {
 
 function showStep(ev) {
   state.lastStep = ev;
+  if (state.status && state.status.agent && typeof ev.step === "number") {  // the live step count
+    state.status.agent.steps = Math.max(state.status.agent.steps || 0, ev.step); showStatus(state.status);
+  }
   const line = studio.el("div");
   line.appendChild(studio.el("b", "step " + ev.step + ": "));
   line.appendChild(studio.el("span", ev.action || ev.outcome || "-"));
@@ -68,6 +73,37 @@ function showStep(ev) {
   caption.hidden = false;
   caption.textContent = "step " + ev.step + ": " + (ev.action || ev.outcome || "-") + (ev.thought ? "\n" + ev.thought : "");
 }
+
+function clearCaption() {
+  $("caption").hidden = true; $("caption").textContent = "";
+  studio.drawAction($("overlay"), state.size, null);
+}
+
+// A touch echo where the pointer went down, as a phone's "show taps" draws it.
+function echo(e) {
+  const r = $("screen").getBoundingClientRect();
+  const dot = studio.el("div", null, "echo");
+  dot.style.left = (e.clientX - r.left) + "px"; dot.style.top = (e.clientY - r.top) + "px";
+  $("screen").appendChild(dot);
+  setTimeout(() => dot.remove(), 450);
+}
+
+// Typing on the focused screen: characters are sent in small batches, Enter as the Enter key.
+let typed = "", typeTimer = null;
+function flushTyped() {
+  clearTimeout(typeTimer); typeTimer = null;
+  if (!typed) return Promise.resolve();
+  const text = typed; typed = "";
+  return post("/op", { op: "type", text });
+}
+$("screen").addEventListener("keydown", async (e) => {
+  if (state.inspecting || e.ctrlKey || e.metaKey || e.altKey) return;
+  if (e.key === "Enter") { e.preventDefault(); await flushTyped(); post("/op", { op: "key", key: "enter" }); return; }
+  if (e.key.length !== 1) return;
+  e.preventDefault();
+  typed += e.key;
+  clearTimeout(typeTimer); typeTimer = setTimeout(flushTyped, 250);
+});
 
 function connect() {
   const proto = location.protocol === "https:" ? "wss://" : "ws://";
@@ -84,7 +120,10 @@ function connect() {
     if (ev.type === "hello") { state.client = ev.client; state.size = ev.size; }
     else if (ev.type === "status") showStatus(ev);
     else if (ev.type === "step") showStep(ev);
-    else if (ev.type === "agent") { if (state.status) showStatus(Object.assign({}, state.status, { agent: ev })); }
+    else if (ev.type === "agent") {
+      if (state.status) showStatus(Object.assign({}, state.status, { agent: ev }));
+      if (ev.state === "finished") clearCaption();  // the last step's caption does not outlive the run
+    }
     else if (ev.type === "error") message(ev.message);
   };
 }
@@ -118,6 +157,8 @@ screen.addEventListener("pointermove", (e) => {
   if (state.inspecting && insp.tree) { const [x, y] = inspector.devicePoint(insp, e); inspector.hoverAt(insp, x, y); }
 });
 screen.addEventListener("pointerdown", (e) => {
+  screen.focus();
+  if (!state.inspecting) echo(e);
   const r = $("frame").getBoundingClientRect();
   down = { x: e.clientX - r.left, y: e.clientY - r.top, t: Date.now(), w: r.width, h: r.height };
   e.preventDefault();
@@ -136,7 +177,10 @@ screen.addEventListener("pointerup", (e) => {
 for (const b of document.querySelectorAll("[data-key]")) b.onclick = () => post("/op", { op: "key", key: b.dataset.key });
 $("type").onclick = async () => { if (await post("/op", { op: "type", text: $("text").value })) $("text").value = ""; };
 $("open").onclick = () => post("/op", { op: "open_app", app: $("app").value });
-$("take").onclick = () => post("/control", { action: "take" });
+$("take").onclick = () => {  // a tab left open elsewhere must not lock the phone: take it from that tab
+  const other = !!(state.status && state.status.controller && state.status.controller !== state.client);
+  post("/control", { action: "take", force: other });
+};
 $("release").onclick = () => post("/control", { action: "release" });
 $("rec-start").onclick = () => { $("rec-replay").textContent = ""; post("/record/start", {
   instruction: $("rec-instruction").value, task_file: $("rec-task").value || undefined,

@@ -61,7 +61,7 @@ function showFrame() {
   const box = $("step"); box.textContent = "";
   const act = (f.step.action && f.step.action.text) || f.action.type;
   box.appendChild(studio.el("div", "action: " + act));
-  if (f.step.by === "person") box.appendChild(studio.el("div", "by a person (the agent was paused)", "muted"));
+  if (f.step.by === "person") box.appendChild(studio.el("div", "a person's step (manual step " + f.step.manual + ")", "muted"));
   if (f.action.text) box.appendChild(studio.el("div", "target: " + f.action.text, "muted"));
   if (f.step.thought || f.reasoning) box.appendChild(studio.el("div", "thought: " + (f.step.thought || f.reasoning)));
   if (f.step.outcome) box.appendChild(studio.el("div", "outcome: " + f.step.outcome));
