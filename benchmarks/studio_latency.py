@@ -2,8 +2,9 @@
 
 Figures: the latency from a SimPhone change to the frame shown in the browser (median, p95; the change
 made directly on the phone), the same from a manual key press sent by HTTP (what a person clicking the
-page waits for), and the frames per second the browser shows during a heuristic agent run, with that
-run's change-to-browser latency.
+page waits for), a click on the page's Recents button with the element inspector open (to the new frame,
+and to the inspector's tree of that screen), and the frames per second the browser shows during a
+heuristic agent run, with that run's change-to-browser latency.
 
 Run: ``.venv/bin/python benchmarks/studio_latency.py [--rounds N] [--instruction TEXT]``. Prints one figure
 per line. Needs the distribution's chromium (/usr/bin/chromium).
@@ -78,6 +79,18 @@ def main() -> None:
                     sent = time.time()
                     _post(base, "/api/phones/phone1/op", {"client": client, "op": "key", "key": "recents"})
                     manual.append(_next_frame(page, count)["shown"] - sent)
+                page.check("#inspect-toggle")  # the inspector open: every frame also refreshes its tree
+                page.wait_for_function("window.__studio.inspected > 0")
+                inspect_frame, inspect_tree = [], []
+                for _ in range(args.rounds):
+                    count, trees = page.evaluate("[window.__studio.frames.length, window.__studio.inspected]")
+                    clicked = page.evaluate("(() => { const t = Date.now() / 1000; document.querySelector("
+                                            "'[data-key=recents]').click(); return t; })()")
+                    inspect_frame.append(_next_frame(page, count)["shown"] - clicked)
+                    page.wait_for_function(f"window.__studio.inspected > {trees} && "
+                                           f"window.__studio.inspectedAt > {clicked}", timeout=30_000)
+                    inspect_tree.append(page.evaluate("window.__studio.inspectedAt") - clicked)
+                page.uncheck("#inspect-toggle")
                 count = page.evaluate("window.__studio.frames.length")
                 burst = time.time()
                 for _ in range(args.rounds * 5):  # a change every 20 ms: what the pipe sustains
@@ -100,6 +113,8 @@ def main() -> None:
             studio.stop()
     _line("frame latency, SimPhone change -> browser", direct)
     _line("manual key press (HTTP) -> frame in browser", manual)
+    _line("click on the page, inspector open -> frame in browser", inspect_frame)
+    _line("click on the page, inspector open -> inspector tree of the new screen", inspect_tree)
     last = max((f["shown"] for f in sustained), default=burst + 1)
     print(f"frames per second under continuous changes: {len(sustained) / (last - burst):.1f} "
           f"({len(sustained)} frames for {args.rounds * 5} changes)")

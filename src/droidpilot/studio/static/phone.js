@@ -140,7 +140,7 @@ let inspBusy = false, inspAgain = false;
 async function refreshInspector() {
   if (inspBusy) { inspAgain = true; return; }
   inspBusy = true;
-  try { await inspector.refresh(insp); state.inspected = (state.inspected || 0) + 1; }
+  try { await inspector.refresh(insp); state.inspected = (state.inspected || 0) + 1; state.inspectedAt = Date.now() / 1000; }
   finally { inspBusy = false; if (inspAgain) { inspAgain = false; refreshInspector(); } }
 }
 $("inspect-toggle").onchange = () => {
