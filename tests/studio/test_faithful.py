@@ -80,7 +80,9 @@ def test_without_ocr_a_text_tap_is_not_written_as_text() -> None:
 
 @pytest.mark.parametrize(("text", "ok"), [
     ("Settings", True), ("Network & internet", True), ("10:30", True),
-    ("+", False), ("□", False), ("", False), ("  ", False), ("a (b)", False), ("two\nlines", False),
+    ("7", True), ("X", True), ("微聊", True),
+    ("+", False), ("□", False), ("个", False), ("十", False), ("", False), ("  ", False), ("a (b)", False),
+    ("two\nlines", False),
 ])
 def test_writable_text_near_misses(text: str, ok: bool) -> None:
     assert writable_text(text) is ok

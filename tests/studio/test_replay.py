@@ -79,3 +79,12 @@ def test_words_that_ground_elsewhere_diverge(ocr: Any) -> None:
     report = replay(phone, steps, ocr)
     assert report.diverged is not None
     assert "but the demonstration tapped (540, 2000)" in report.diverged.reason
+
+
+def test_an_app_opened_by_name_off_the_launcher_does_not_replay(ocr: Any) -> None:
+    """The studio opens an app by name; a replay (like the agent) must find its label on the screen."""
+    on_screen = resolve({"op": "open_app", "app": "Notes"}, (1080, 2400))
+    off_screen = resolve({"op": "open_app", "app": "Calculator"}, (1080, 2400))  # not on the first screen
+    assert replay(SimDevice(), [on_screen], ocr).text == "replays cleanly 1/1"
+    report = replay(SimDevice(), [off_screen], ocr)
+    assert report.text.startswith("replays 0/1: step 1 (open App (Calculator)) diverges: it does not ground")

@@ -23,7 +23,8 @@ from droidpilot.perception.icons import describe_icons
 from droidpilot.perception.icons.rank import where_on_screen
 from droidpilot.perception.types import Box, OcrLine
 
-GROUNDED = ("click_text", "click_icon")  # actions a replay grounds from the screen, not a point
+# Actions a replay grounds from the screen (open App too: the agent finds the app's label by OCR).
+GROUNDED = ("click_text", "click_icon", "open_app")
 TEXT_PAD = 6  # device pixels around an OCR line that still count as tapping it
 MAX_ICON_TRIES = 4  # icon regions under the point whose description is tried, smallest first
 
@@ -41,10 +42,13 @@ def _area(box: Sequence[int]) -> int:
 
 
 def writable_text(text: str) -> bool:
-    """Can ``text`` be written inside ``click text (...)`` and mean words (not a glyph read as a symbol)?"""
+    """Can ``text`` be written inside ``click text (...)`` and mean words? Not a glyph OCR read as a symbol
+    ("+"), nor as one foreign character (an up arrow read as "个", a plus as "十"): a one-character label
+    counts only as an ASCII letter or digit, such as a calculator's keys."""
     text = text.strip()
-    return (bool(text) and not any(ch in text for ch in "()\n\r")
-            and any(ch.isalnum() for ch in text))
+    if not text or any(ch in text for ch in "()\n\r") or not any(ch.isalnum() for ch in text):
+        return False
+    return len(text) > 1 or (text.isascii() and text.isalnum())
 
 
 def grounds_at(action: Action, screen: ScreenView, point: tuple[int, int]) -> Grounding | None:

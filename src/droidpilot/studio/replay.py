@@ -86,7 +86,7 @@ def _replay_step(device: Device, manual: Manual, ocr_engine: Any) -> tuple[str, 
     if not grounding.ok or grounding.point is None:
         detail = grounding.message or grounding.status
         return f"it does not ground on the replayed screen ({grounding.status}: {detail})", None
-    tapped = manual.grounding.point
+    tapped = manual.grounding.point  # None for open App: the app was opened by name, any icon of it will do
     if tapped is not None and not (contains(grounding.box, tapped) or contains(manual.grounding.box,
                                                                                grounding.point)):
         return (f"it grounds at {tuple(grounding.point)}, but the demonstration tapped {tuple(tapped)}",
