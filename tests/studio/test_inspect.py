@@ -91,3 +91,11 @@ def test_selector_near_misses_say_what_is_wrong(selector: str, message: str) -> 
 def test_a_broken_dump_names_where() -> None:
     with pytest.raises(InspectError, match=r"3.xml: not a readable UI dump \(XML error at line 1, column"):
         UiTree.parse("<hierarchy><node></hierarchy>", "3.xml")
+
+
+def test_a_long_list_of_look_alike_rows_gets_one_selector_per_row() -> None:
+    tree = UiTree.parse(_dump(*[f"item {i % 7}" for i in range(300)]))
+    selectors = [tree.selectors(n.id) for n in tree.nodes]
+    assert len({s["u2"] for s in selectors}) == len({s["xpath"] for s in selectors}) == len(tree.nodes)
+    for node, sel in list(zip(tree.nodes, selectors, strict=True))[::37]:  # found back, a sample
+        assert tree.find(sel["u2"]) == [node.id] and tree.find(sel["xpath"]) == [node.id]

@@ -91,6 +91,7 @@ class UiTree:
     def __init__(self, nodes: list[UiNode]) -> None:
         self.nodes = nodes
         self._etree: ET.Element | None = None
+        self._indexes: dict[tuple[str, ...], dict[tuple[str, ...], list[int]]] = {}  # who shares what
 
     @classmethod
     def parse(cls, xml: str, where: str = "the UI dump") -> UiTree:
@@ -133,7 +134,8 @@ class UiTree:
         if not keys:
             keys = ["className"]
         parts = {k: a[U2_KEYS[k][0]] for k in keys}
-        same = self._u2_matches(parts)
+        fields = tuple(U2_KEYS[k][0] for k in keys)
+        same = self._index(fields)[tuple(parts.values())]
         args = ", ".join(f"{k}={_quote_py(v)}" for k, v in parts.items())
         if len(same) > 1:
             args += f", instance={same.index(nid)}"
@@ -148,12 +150,23 @@ class UiTree:
             if literal is None:
                 continue
             expr = f"//{node.tag}[@{attr}={literal}]"
-            found = self.find_xpath(expr)
+            found = self._index((":tag", attr))[(node.tag, value)]
             if found == [nid]:
                 return expr
             if nid in found:
                 return f"({expr})[{found.index(nid) + 1}]"
         return self._absolute(nid)
+
+    def _index(self, fields: tuple[str, ...]) -> dict[tuple[str, ...], list[int]]:
+        """Node ids grouped by their values of ``fields`` (attribute names; ``:tag`` is the XPath element
+        name), in document order: what ``find`` returns for the same selector. Built in one pass per set
+        of fields, so the selectors of a whole tree take linear time."""
+        if fields not in self._indexes:
+            index: dict[tuple[str, ...], list[int]] = {}
+            for n in self.nodes:
+                index.setdefault(tuple(n.tag if f == ":tag" else n.attrs[f] for f in fields), []).append(n.id)
+            self._indexes[fields] = index
+        return self._indexes[fields]
 
     def _absolute(self, nid: int) -> str:
         steps = []
