@@ -11,7 +11,7 @@ from typing import Any
 
 from PIL import Image
 
-from droidpilot.bench.metrics import read_steps
+from droidpilot.bench.metrics import read_steps, step_stats
 
 
 def _json(path: Path, default: Any) -> Any:
@@ -163,6 +163,20 @@ def _row(rec: dict[str, Any], fig: str, badges: str, thought: str) -> str:
     return f'<li class="step {cls}">{fig}<div class="sd">{"".join(fields)}</div></li>'
 
 
+def timeline_count(records: list[dict[str, Any]]) -> str:
+    """What the timeline's rows are, against the "N steps" of the row (``metrics.step_stats``: the agent's
+    steps, without its stop, a person's steps or E's learning), so the two numbers never seem to disagree."""
+    stats = step_stats(records)
+    person = sum(1 for r in records if r.get("by") == "person")
+    stop = sum(1 for r in records
+               if (r.get("action") or {}).get("name") == "stop" and r.get("by") != "person")
+    learn = sum(1 for r in records if r.get("phase") == "experience")
+    extra = [f"{n} {what}" for n, what in ((stop, "stop"), (person, "by a person"),
+                                            (learn, "learning after the task")) if n]
+    text = f"{len(records)} rows: {stats['steps']} agent steps (the steps counted above)"
+    return text + (" + " + " + ".join(extra) if extra else "")
+
+
 def timeline(folder: Path, rel: str, tid: str, matched: dict[int, list[str]]) -> str:
     """The ``<ol class="timeline">`` of a trace folder's steps (``matched``: frame N -> milestone names)."""
     actions = (_json(folder / "actions.json", {}) or {}).get("actions", [])
@@ -172,6 +186,7 @@ def timeline(folder: Path, rel: str, tid: str, matched: dict[int, list[str]]) ->
     steps = read_steps(folder)
     if not steps:
         return '<p class="muted">no steps were recorded</p>'
+    note = f'<p class="muted tlcount">{escape(timeline_count(steps))}</p>'
     last_frame = max(by_frame) if by_frame else 0
     rows = []
     for rec in steps:
@@ -193,4 +208,4 @@ def timeline(folder: Path, rel: str, tid: str, matched: dict[int, list[str]]) ->
         badges = "".join(f'<span class="ms">✓ {escape(m)}</span>' for m in names)
         thought = str(rec.get("thought") or (thoughts.get(int(n), "") if n else ""))
         rows.append(_row(rec, fig, badges, thought))
-    return f'<ol class="timeline">{"".join(rows)}</ol>'
+    return f'{note}<ol class="timeline">{"".join(rows)}</ol>'
