@@ -88,3 +88,17 @@ def test_must_ground_must_be_a_boolean(tmp_path: Path) -> None:
     path.write_text(json.dumps([{"text": "Action: back", "must_ground": "yes"}]))
     with pytest.raises(InputError, match="item 0: must_ground must be true or false, got 'yes'"):
         ReplayBrain(path)
+
+
+def test_droidpilot_run_of_a_demonstration_that_no_longer_grounds_exits_4(tmp_path: Path) -> None:
+    import os
+    import subprocess
+    import sys
+
+    responses = _demo(tmp_path, "New note", True)  # the old recorder's words for the Notes "+"
+    out = subprocess.run([sys.executable, "-m", "droidpilot", "run", "Write a note.", "--device", "sim",
+                          "--brain", "replay", "--responses", str(responses), "--out", str(tmp_path / "t")],
+                         capture_output=True, text=True, cwd=tmp_path, timeout=300,
+                         env={**os.environ, "COLUMNS": "200"})
+    assert out.returncode == 4, out.stdout + out.stderr  # a model error: never 0, never "completed"
+    assert "replay diverged at step 1" in " ".join(out.stdout.split())
