@@ -45,3 +45,22 @@ def test_a_frame_without_a_dump_says_so(studio: Studio, tmp_path: Path) -> None:
     assert status == 400 and "this screen has no UI dump" in answer["error"]
     status, answer = call(studio.url, "/api/review/inspect", {"path": str(tmp_path / "rec"), "n": 9})
     assert status == 404 and "no frame 9" in answer["error"]
+
+
+def test_an_agent_steps_grounding_candidates_are_overlaid(studio: Studio, tmp_path: Path) -> None:
+    from droidpilot.agent.brains.replay import ReplayBrain
+    from droidpilot.agent.loop import Agent, Limits
+    from droidpilot.perception.cache import cached
+    from droidpilot.perception.ocr import make_ocr_engine
+
+    brain = ReplayBrain(["Thought: t\nAction: click text (Settings)", "Thought: t\nAction: stop",
+                         {"text": "Yes", "kind": "complete"}])
+    Agent(SimDevice(), brain, ocr_engine=cached(make_ocr_engine("rapidocr")), out_dir=tmp_path / "run",
+          limits=Limits(max_steps=3, max_model_calls=8)).run("Open Settings.")
+    status, seen = call(studio.url, "/api/review/perception", {"path": str(tmp_path / "run"), "n": 1})
+    assert status == 200, seen
+    assert [c["chosen"] for c in seen["candidates"]] == [True] and "Settings" in seen["candidates"][0]["text"]
+    assert any(line["text"] == "Settings" for line in seen["ocr"]) and seen["icons"]
+    hit = seen["hit"]
+    status, tree = call(studio.url, "/api/review/inspect", {"path": str(tmp_path / "run"), "n": 1})
+    assert tree["nodes"][hit]["attrs"]["text"] == "Settings"  # the launcher's Settings node, tapped

@@ -15,7 +15,7 @@ from PIL import Image
 
 from droidpilot.device.base import DeviceError
 from droidpilot.studio.errors import StudioError
-from droidpilot.studio.files import file_problem, load_json, read_text
+from droidpilot.studio.files import file_problem, load_json, read_jsonl, read_text
 from droidpilot.studio.inputs import shown, text_field
 from droidpilot.studio.inspect import UiTree
 from droidpilot.studio.inspect_words import find_words, is_words, perception, words_at
@@ -128,7 +128,22 @@ def _tap_point(folder: Path, n: int) -> tuple[int, int] | None:
     return None
 
 
+def _grounding_candidates(folder: Path, n: int) -> list[dict[str, Any]]:
+    """The grounding candidates the step on frame n weighed (steps.jsonl), with the one chosen marked."""
+    steps = read_jsonl(folder / "steps.jsonl") if file_problem(folder / "steps.jsonl") is None else []
+    for step in steps:
+        grounding = step.get("grounding") if step.get("frame") == n else None
+        if isinstance(grounding, dict) and isinstance(grounding.get("candidates"), list):
+            chosen = grounding.get("chosen")
+            return [{"box": c["box"], "text": str(c.get("text") or c.get("description") or ""),
+                     "chosen": chosen == i or len(grounding["candidates"]) == 1}
+                    for i, c in enumerate(grounding["candidates"], start=1)
+                    if isinstance(c, dict) and isinstance(c.get("box"), list) and len(c["box"]) == 4]
+    return []
+
+
 def frame_perception(body: dict[str, Any], ocr: OcrFactory) -> dict[str, Any]:
-    """Frame n's OCR lines and icon candidates, and the node its tap hit."""
+    """Frame n's OCR lines and icon candidates, its step's grounding candidates, and the node its tap hit."""
     folder, n, image, tree, _ = _frame(body)
-    return perception(image, _ocr(ocr), tree, _tap_point(folder, n))
+    return {**perception(image, _ocr(ocr), tree, _tap_point(folder, n)),
+            "candidates": _grounding_candidates(folder, n)}

@@ -137,7 +137,9 @@ const inspector = {
       try {
         self.extra = await self.opts.perception();
         const hit = self.extra.hit !== null && self.extra.hit !== undefined ? " · the tap hit " + inspector.label(self.tree.nodes[self.extra.hit]) : "";
-        self.percNote.textContent = self.extra.ocr.length + " OCR lines, " + self.extra.icons.length + " icon candidates" + hit;
+        const cands = (self.extra.candidates || []).length;
+        self.percNote.textContent = self.extra.ocr.length + " OCR lines, " + self.extra.icons.length + " icon candidates" +
+          (cands ? ", " + cands + " grounding candidates" : "") + hit;
       } catch (e) { self.percNote.textContent = e.message; }
     } else self.percNote.textContent = "";
     inspector.draw(self);
@@ -157,6 +159,7 @@ const inspector = {
     if (self.extra) {
       for (const l of self.extra.ocr) inspector.rect(svg, l.box, "insp-ocr", "OCR: " + l.text);
       for (const i of self.extra.icons) inspector.rect(svg, i.box, "insp-icon", "icon: " + i.description);
+      for (const c of (self.extra.candidates || [])) inspector.rect(svg, c.box, c.chosen ? "insp-cand chosen" : "insp-cand", "grounding candidate: " + c.text);
       if (self.extra.hit !== null && self.extra.hit !== undefined && nodes[self.extra.hit]) inspector.rect(svg, nodes[self.extra.hit].bounds, "insp-hit");
       if (self.extra.point) svg.appendChild(studio.svg("circle", { cx: self.extra.point[0], cy: self.extra.point[1], r: 24, class: "pt" }));
     }
