@@ -92,3 +92,22 @@ def test_typing_echo_errors_and_a_second_tab(studio: Studio, chromium: Any) -> N
         device.inner.key("back")
         device.inner.key("home")
         device.changed()
+
+
+def test_a_click_on_a_scrolled_page_lands_where_it_was_made(studio: Studio, chromium: Any) -> None:
+    """Focusing the screen (for typing) must not scroll the page between pointer down and up."""
+    device = studio.sessions["phone2"].device
+    device.inner.open_app("Notes")
+    device.changed()
+    with phone_page(studio, chromium, "phone2", width=1366, height=768, control=False) as page:
+        page.check("#inspect-toggle")
+        page.wait_for_function("window.__studio.inspector.tree && window.__studio.inspector.tree.nodes.some("
+                               "n => n.attrs['content-desc'] === 'New note')")
+        page.evaluate("window.scrollTo(0, document.documentElement.scrollHeight)")  # the screen's top is cut
+        assert page.evaluate("scrollY") > 60
+        box = page.locator("#frame").bounding_box()
+        page.mouse.click(box["x"] + 935 * box["width"] / 1080, box["y"] + 2120 * box["height"] / 2400)
+        page.wait_for_function("document.querySelector('.insp-node.sel') !== null")
+        assert "New note" in page.locator(".insp-node.sel").text_content()
+    device.inner.key("home")
+    device.changed()

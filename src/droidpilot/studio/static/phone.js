@@ -157,7 +157,7 @@ screen.addEventListener("pointermove", (e) => {
   if (state.inspecting && insp.tree) { const [x, y] = inspector.devicePoint(insp, e); inspector.hoverAt(insp, x, y); }
 });
 screen.addEventListener("pointerdown", (e) => {
-  screen.focus();
+  screen.focus({ preventScroll: true });  // for typing; scrolling now would move the point under the finger
   if (!state.inspecting) echo(e);
   const r = $("frame").getBoundingClientRect();
   down = { x: e.clientX - r.left, y: e.clientY - r.top, t: Date.now(), w: r.width, h: r.height };
