@@ -9,12 +9,13 @@ from pathlib import Path
 
 import pytest
 
-from droidpilot.bench.rulefile import is_task_file, load_rule_file
+from droidpilot.bench.rulefile import load_rule_file
 from droidpilot.bench.suite import load_task, suite_folder
 from droidpilot.device.sim.phone import SimDevice
 from droidpilot.errors import InputError
 from droidpilot.studio.manual import execute, resolve
 from droidpilot.studio.recording import Recording
+from droidpilot.taskfile import is_task_file
 
 NOTES_2 = suite_folder("mobile-eval") / "notes-2.yaml"
 

@@ -10,13 +10,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-import yaml
-
-from droidpilot.datalimits import DataLimitError, check_yaml
-from droidpilot.pathcheck import file_problem
+from droidpilot.taskfile import is_task_file
 from droidpilot.verify.rule import Task
-
-TASK_KEYS = ("instruction", "rule")
 
 
 @dataclass(frozen=True)
@@ -26,19 +21,6 @@ class RuleFile:
     rule: Task
     name: str
     task_id: str | None = None
-
-
-def is_task_file(path: Path) -> bool:
-    """Does ``path`` hold a suite task (a mapping with ``instruction`` and ``rule``) rather than a rule?"""
-    if path.suffix.lower() not in (".yaml", ".yml") or file_problem(path) is not None:
-        return False
-    try:
-        text = path.read_text(encoding="utf-8-sig")
-        check_yaml(text)
-        data = yaml.safe_load(text)
-    except (OSError, UnicodeDecodeError, DataLimitError, yaml.YAMLError):
-        return False  # not readable as a task: the rule loader says what is wrong with it
-    return isinstance(data, dict) and all(key in data for key in TASK_KEYS)
 
 
 def load_rule_file(path: str | Path) -> RuleFile:

@@ -90,15 +90,21 @@ def verify_command(
     from droidpilot.verify.prefetch import prefetch_ocr
 
     prefetch_ocr(rule, trace, ocr)  # first: the OCR models load while the verifier's modules import
-    from droidpilot.bench.rulefile import load_rule_file
+    from droidpilot.taskfile import is_task_file
     from droidpilot.verify.engine import verify
     from droidpilot.verify.setup import build_options
+    from droidpilot.verify.spec import load_rule
     from droidpilot.verify.trace import load_trace
 
     configure_logging(log_level)
     with guard():
         choices = _choices(ocr, llm_base_url, llm_model, icons_dir, escalation_order)
-        task = load_rule_file(rule).rule  # a suite task file gives its rule:; warnings go to stderr
+        if is_task_file(rule):  # its rule:, loaded as the benchmark loads it (that loader only then)
+            from droidpilot.bench.rulefile import load_rule_file
+
+            task = load_rule_file(rule).rule
+        else:
+            task = load_rule(rule)  # its warnings are logged (stderr) by the loader
         the_trace = load_trace(trace, task_description)
         result = verify(task, the_trace, build_options(choices))
     if as_json:
