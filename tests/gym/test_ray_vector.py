@@ -9,7 +9,6 @@ from functools import partial
 import numpy as np
 import pytest
 from gymnasium.vector import SyncVectorEnv
-from tests.support.ray_cluster import LoopbackCluster
 
 from droidpilot.gym.factories import world_env
 from droidpilot.gym.ray_vector import EnvHost, RayVectorEnv
@@ -57,17 +56,13 @@ def test_the_host_autoresets_the_step_after_an_episode_ends():
 
 
 @pytest.mark.slow
-def test_ray_vector_env_spreads_over_nodes_and_matches_sync(tmp_path_factory, sync_run):
-    cluster = LoopbackCluster(tmp_path_factory.mktemp("ray") / "r").start({}, {"w1": {}})
+def test_ray_vector_env_spreads_over_nodes_and_matches_sync(ray_cluster, sync_run):
+    vec = RayVectorEnv([FACTORY, FACTORY], address=ray_cluster.address())  # one CPU per node: one env each
     try:
-        vec = RayVectorEnv([FACTORY, FACTORY], address=cluster.address())  # one CPU per node: one env each
-        try:
-            assert {cluster.name_of(n) for n in vec.nodes()} == {"head", "w1"}
-            ray_run = _run(vec)
-        finally:
-            vec.close()
+        assert {ray_cluster.name_of(n) for n in vec.nodes()} == {"head", "w1"}
+        ray_run = _run(vec)
     finally:
-        cluster.shutdown()
+        vec.close()
     assert sync_run[3 + 4 * 0 + 3] == [False, False] and sync_run[3 + 5 + 3] == [True, True]  # truncated
     assert len(ray_run) == len(sync_run)
     for mine, theirs in zip(ray_run, sync_run, strict=True):
