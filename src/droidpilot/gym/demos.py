@@ -125,12 +125,11 @@ def make_demos(out: str | Path, seeds: Sequence[int], *, suite: str = "world", t
     if use_ray:
         done = _on_ray(chunks, traces, suite, templates, ray_address, on_done)
     elif workers == 1:
-        done = [d for chunk in chunks
-                for d in _report(record_seeds(chunk, traces, suite, templates), on_done)]
+        done = [d for part in chunks for d in _report(record_seeds(part, traces, suite, templates), on_done)]
     else:
         spawn = multiprocessing.get_context("spawn")  # not fork: the parent may hold threads' locks
         with ProcessPoolExecutor(min(workers, len(chunks)), mp_context=spawn) as pool:
-            jobs = [pool.submit(record_seeds, chunk, traces, suite, templates) for chunk in chunks]
+            jobs = [pool.submit(record_seeds, part, traces, suite, templates) for part in chunks]
             done = [d for job in jobs for d in _report(job.result(), on_done)]
     done.sort(key=lambda d: d.seed)
     summary = DemoSummary(suite, templates, seeds_text or _seeds_text(seeds), fmt, episodes=len(done),
