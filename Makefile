@@ -50,7 +50,7 @@ demo: venv demo-deps
 	$(BIN)/droidpilot demo
 
 lint: venv
-	$(BIN)/ruff check src tests benchmarks
+	$(BIN)/ruff check src tests benchmarks examples
 
 # Hypothesis policy: `make test` (and CI, which runs it) uses the derandomized `ci` profile registered in
 # tests/support/hypothesis_profiles.py, so each run tries the same examples; `make fuzz` uses `fuzz`:

@@ -60,3 +60,23 @@ def test_refuses_to_mix_two_traces(tmp_path: Path) -> None:
         TraceRecorder(tmp_path, "second")
     TraceRecorder(tmp_path, "second", overwrite=True)
     assert json.loads((tmp_path / "actions.json").read_text())["task_description"] == "second"
+
+
+@pytest.mark.parametrize("durable", [True, False])
+def test_a_trace_that_need_not_survive_a_crash_skips_only_the_fsyncs(tmp_path: Path, monkeypatch,
+                                                                       durable: bool) -> None:
+    import os
+
+    synced: list[int] = []
+    real_fsync = os.fsync
+    monkeypatch.setattr(os, "fsync", lambda fd: (synced.append(fd), real_fsync(fd))[1])
+    rec = TraceRecorder(tmp_path / "t", "Open Settings", durable=durable)
+    rec.record_frame(_screen("white"), "<hierarchy/>", {"type": "click", "position_x": 1, "position_y": 2},
+                     "", {"name": "click", "parameters": {}})
+    rec.append_step({"step": 1})
+    rec.finish(_screen("black"), None, "", "completed", {"termination": "completed"})
+    assert bool(synced) is durable
+    folder = tmp_path / "t"
+    assert json.loads((folder / "actions.json").read_text())["action_count"] == 2  # written all the same
+    assert sorted(p.name for p in folder.glob("*.jpg")) == ["1.jpg", "2.jpg"]
+    assert json.loads((folder / "run.json").read_text())["termination"] == "completed"

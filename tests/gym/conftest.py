@@ -1,7 +1,23 @@
-"""Skip the gym tests where the optional ``gym`` extra (gymnasium) is not installed."""
+"""Skip the gym tests where the optional ``gym`` extra (gymnasium) is not installed; the loopback Ray
+cluster (head and one worker node, one CPU each) that the gym's Ray tests share."""
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+
 import pytest
 
+# Before anything imports ray: its node-IP lookup must answer 127.0.0.1 (see tests/support/ray_cluster.py).
+from tests.support.ray_cluster import LoopbackCluster
+
 pytest.importorskip("gymnasium")
+
+
+@pytest.fixture(scope="session")
+def ray_cluster(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LoopbackCluster]:
+    pytest.importorskip("ray")
+    running = LoopbackCluster(tmp_path_factory.mktemp("ray") / "r").start({}, {"w1": {}})
+    try:
+        yield running
+    finally:
+        running.shutdown()

@@ -38,10 +38,12 @@ def _fsync_dir(folder: Path) -> None:
 
 
 class TraceRecorder:
-    """Writes one run's trace into ``folder`` (created; it must not already hold a trace)."""
+    """Writes one run's trace into ``folder`` (created; it must not already hold a trace). ``durable``
+    False skips the fsyncs (still atomic renames): for traces regenerated at will, such as demonstrations
+    recorded from seeds, where a dozen fsyncs a frame cost more than the episode."""
 
     def __init__(self, folder: str | Path, instruction: str, app_name: str = "",
-                 jpeg_quality: int = 92, overwrite: bool = False) -> None:
+                 jpeg_quality: int = 92, overwrite: bool = False, durable: bool = True) -> None:
         self.folder = Path(folder)
         if self.folder.exists() and not self.folder.is_dir():
             raise InputError(f"{self.folder}: the trace output exists and is not a folder")
@@ -55,6 +57,7 @@ class TraceRecorder:
         self.instruction = instruction
         self.app_name = app_name
         self.jpeg_quality = jpeg_quality
+        self.durable = durable
         self.actions: list[dict[str, Any]] = []
         self.react: list[dict[str, Any]] = []
         self.run_info: dict[str, Any] = {}
@@ -70,8 +73,8 @@ class TraceRecorder:
         return self.folder / f"{index}.jpg"
 
     def _write_lists(self) -> None:
-        atomic_write_json(self.folder / "react.json", self.react)
-        atomic_write_json(self.folder / "actions.json", {
+        atomic_write_json(self.folder / "react.json", self.react, fsync=self.durable)
+        atomic_write_json(self.folder / "actions.json", fsync=self.durable, value={
             "app_name": self.app_name,
             "task_description": self.instruction,
             "old_task_description": self.instruction,
@@ -90,13 +93,14 @@ class TraceRecorder:
         index = len(self.actions) + 1
         buffer = io.BytesIO()
         screenshot.convert("RGB").save(buffer, format="JPEG", quality=self.jpeg_quality)
-        atomic_write(self.image_path(index), buffer.getvalue())
+        atomic_write(self.image_path(index), buffer.getvalue(), fsync=self.durable)
         if xml:
-            atomic_write(self.folder / f"{index}.xml", xml.encode("utf-8"))
+            atomic_write(self.folder / f"{index}.xml", xml.encode("utf-8"), fsync=self.durable)
         self.actions.append({**action, "action_index": index})
         self.react.append({"reasoning": reasoning, "function": function, "action_index": index})
         self._write_lists()
-        _fsync_dir(self.folder)
+        if self.durable:
+            _fsync_dir(self.folder)
         return index
 
     # -- droidpilot's own files ----------------------------------------------------------------------
@@ -106,13 +110,15 @@ class TraceRecorder:
         with open(self.folder / "steps.jsonl", "a", encoding="utf-8") as fh:
             fh.write(line)
             fh.flush()
-            os.fsync(fh.fileno())
+            if self.durable:
+                os.fsync(fh.fileno())
 
     def write_run(self, info: dict[str, Any]) -> None:
         """Replace ``run.json`` with ``info`` merged over what was written before."""
         self.run_info.update(info)
         atomic_write(self.folder / "run.json",
-                     json.dumps(self.run_info, ensure_ascii=False, indent=1, default=_jsonable).encode())
+                     json.dumps(self.run_info, ensure_ascii=False, indent=1, default=_jsonable).encode(),
+                     fsync=self.durable)
 
     def finish(self, screenshot: Image.Image | None, xml: str | None, reasoning: str, status: str,
                info: dict[str, Any]) -> None:

@@ -31,6 +31,7 @@ _loaded: set[str] = set()  # command modules whose register() has run
 COMMAND_MODULES: dict[str, tuple[str, ...]] = {
     "bench": ("bench",),
     "demo": ("demo",),
+    "demos": ("demos",),
     "export": ("export",),
     "icons": ("icons",),
     "locate": ("perception",),

@@ -6,6 +6,7 @@
     obs, info = env.reset(seed=7)
 
 Needs the optional ``gym`` extra (``pip install droidpilot[gym]``); nothing else in droidpilot imports it.
+``RayVectorEnv`` (environments in Ray actors over a cluster's nodes) needs the ``ray`` extra as well.
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ import gymnasium
 
 from droidpilot.gym.action_spaces import STRUCTURED_TYPES, ActionError
 from droidpilot.gym.env import PhoneEnv
+from droidpilot.gym.ray_vector import RayVectorEnv
 from droidpilot.gym.tasks import SuiteTasks, WorldTasks
 
 ENV_IDS = ("droidpilot/World-v0", "droidpilot/MobileEval-v0")
@@ -30,5 +32,6 @@ def register_envs() -> None:
 
 register_envs()
 
-__all__ = ["ENV_IDS", "STRUCTURED_TYPES", "ActionError", "PhoneEnv", "SuiteTasks", "WorldTasks",
+__all__ = ["ENV_IDS", "STRUCTURED_TYPES", "ActionError", "PhoneEnv", "RayVectorEnv", "SuiteTasks",
+           "WorldTasks",
            "register_envs"]

@@ -35,6 +35,7 @@ from droidpilot.gym.action_spaces import (
 )
 from droidpilot.gym.judge import judge
 from droidpilot.gym.milestones import MilestoneJudge
+from droidpilot.gym.perception import PerceptionText
 from droidpilot.gym.text_space import UnicodeText
 from droidpilot.gym.uiground import ground
 
@@ -42,6 +43,7 @@ REWARDS = ("oracle", "milestones")
 DEFAULT_SIZE = (540, 1200)
 MAX_INSTRUCTION = 2000
 MAX_TEXT = 2000
+MAX_PERCEPTION = 50_000
 COORD_SPACES = ("image", "normalized", "thousand")
 
 
@@ -53,7 +55,10 @@ class PhoneEnv(gymnasium.Env[dict[str, Any], Any]):
     def __init__(self, tasks: Any, *, action: str = "text", reward: str = "oracle",
                  size: tuple[int, int] | str = DEFAULT_SIZE, ui_tree: bool = False,
                  max_steps: int | None = None, coord_space: str = "image", ui_tree_max: int = 200_000,
-                 render_mode: str | None = None) -> None:
+                 render_mode: str | None = None, perception: str | None = None, ocr: str = "rapidocr"
+                 ) -> None:
+        """``perception``: None (off), ``labels`` or ``ocr``: the agent's perception list as the
+        observation's ``perception`` text (see ``gym.perception``); ``ocr`` names the engine it uses."""
         if action not in ACTION_MODES:
             raise ActionError(f"action={action!r} is not one of: {', '.join(ACTION_MODES)}")
         if reward not in REWARDS:
@@ -78,6 +83,9 @@ class PhoneEnv(gymnasium.Env[dict[str, Any], Any]):
         }
         if ui_tree:
             obs["ui_tree"] = UnicodeText(ui_tree_max)
+        self._perception = PerceptionText(perception, ocr) if perception is not None else None
+        if self._perception is not None:
+            obs["perception"] = UnicodeText(MAX_PERCEPTION)
         self.observation_space = spaces.Dict(obs)
         self.action_space = action_space(action, MAX_TEXT)
         self._gestures = TouchGestures()
@@ -232,7 +240,15 @@ class PhoneEnv(gymnasium.Env[dict[str, Any], Any]):
         obs: dict[str, Any] = {"screenshot": self._pixels(), "instruction": self.task.instruction}
         if self.ui_tree:
             obs["ui_tree"] = self.device.ui_xml()
+        if self._perception is not None:
+            obs["perception"] = self._perception.describe(self.device, self._list_frame())[:MAX_PERCEPTION]
         return obs
+
+    def _list_frame(self) -> CoordFrame:
+        """The space of the perception list's points: the one text actions are read in; normalised for
+        structured and touch actions, which take normalised coordinates."""
+        space = self.coord_space if self.action_mode == "text" else "normalized"
+        return CoordFrame(space, self.device_size, self.size)  # type: ignore[arg-type]
 
 
 def _size(size: tuple[int, int] | str) -> tuple[int, int]:

@@ -7,6 +7,7 @@ Each episode becomes ``OUT/<task id>-<episode>/`` with what a bench run writes: 
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -17,12 +18,17 @@ from droidpilot.atomicio import atomic_write_bytes, atomic_write_json
 
 
 class RecordTraces(gymnasium.Wrapper):
-    """Wraps a ``PhoneEnv``; every episode is written as a trace folder under ``out``."""
+    """Wraps a ``PhoneEnv``; every episode is written as a trace folder under ``out``, named by ``name``
+    from the reset's info (default: ``<task id>-<episode number>``). ``durable`` False skips the fsyncs
+    (see ``TraceRecorder``), for traces made again at will from their seeds."""
 
-    def __init__(self, env: gymnasium.Env, out: str | Path) -> None:
+    def __init__(self, env: gymnasium.Env, out: str | Path,
+                 name: Callable[[dict[str, Any]], str] | None = None, durable: bool = True) -> None:
         super().__init__(env)
         env.unwrapped.trace_info = True
         self.out = Path(out)
+        self.name = name
+        self.durable = durable
         self.episodes = 0
         self.folders: list[Path] = []
         self._recorder: TraceRecorder | None = None
@@ -32,11 +38,12 @@ class RecordTraces(gymnasium.Wrapper):
         obs, info = self.env.reset(**kwargs)
         phone = self.env.unwrapped
         task = phone.task
-        folder = self.out / f"{task.id}-{self.episodes}"
+        folder = self.out / (self.name(info) if self.name else f"{task.id}-{self.episodes}")
         self.episodes += 1
-        self._recorder = TraceRecorder(folder, task.instruction, task.apps[0], overwrite=True)
+        self._recorder = TraceRecorder(folder, task.instruction, task.apps[0], overwrite=True,
+                                       durable=self.durable)
         self.folders.append(folder)
-        atomic_write_bytes(folder / "rule.yaml", task.rule_text.encode("utf-8"))
+        atomic_write_bytes(folder / "rule.yaml", task.rule_text.encode("utf-8"), fsync=self.durable)
         self._recorder.write_run({"instruction": task.instruction, "status": "running", "task_id": task.id,
                                   "reference": [op.action for op in task.reference],
                                   "device_size": list(phone.device_size)})
@@ -63,6 +70,6 @@ class RecordTraces(gymnasium.Wrapper):
             recorder.finish(image, xml, "", status, {"status": status, "answer": info.get("answer"),
                                                      "success": info.get("success")})
             verdict = info.get("oracle") or {"ok": None, "checks": []}
-            atomic_write_json(recorder.folder / "oracle.json", verdict)
+            atomic_write_json(recorder.folder / "oracle.json", verdict, fsync=self.durable)
             self._recorder = None
         return obs, reward, terminated, truncated, info

@@ -1,5 +1,5 @@
 """SimDevice's cache of rendered frames: a frame is drawn once per distinct screen, and what is derived
-from it (PNG bytes for ``screencap -p``, a pixel array for learning environments) is made once too."""
+from it (PNG bytes for ``screencap -p``, a Pillow image for ``screenshot()``) is made once too."""
 
 from __future__ import annotations
 
@@ -11,29 +11,37 @@ import numpy as np
 from PIL import Image
 
 from droidpilot.device.sim.draw.png import encode_png
-from droidpilot.device.sim.draw.render import draw_ops, ops_key
+from droidpilot.device.sim.draw.render import draw_pixels, ops_key
 
 KEEP = 8  # the most recent distinct frames kept (going back and forth between screens hits the cache)
 
 
 @dataclass
 class Shot:
-    """One rendered frame, and its PNG and array once asked for."""
+    """One rendered frame: its pixels (drawn as an array: learning environments read every frame as one),
+    and its Pillow image and PNG once asked for."""
 
-    image: Image.Image
+    array: np.ndarray
     png: bytes | None = None
-    array: np.ndarray | None = None
+    picture: Image.Image | None = None
+
+    def __post_init__(self) -> None:
+        self.array.flags.writeable = False
+
+    @property
+    def image(self) -> Image.Image:
+        """The frame as an RGB Pillow image (shared: copy it before drawing on it)."""
+        if self.picture is None:
+            self.picture = Image.fromarray(self.array, "RGB")
+        return self.picture
 
     def png_bytes(self) -> bytes:
         if self.png is None:
-            self.png = encode_png(self.image)
+            self.png = encode_png(self.array)
         return self.png
 
     def pixels(self) -> np.ndarray:
         """The frame as a read-only ``uint8`` (height, width, 3) array."""
-        if self.array is None:
-            self.array = np.asarray(self.image, dtype=np.uint8)
-            self.array.flags.writeable = False
         return self.array
 
 
@@ -54,7 +62,7 @@ class FrameCache:
             self._last = (ops, size, key)
         shot = self._shots.get(key)
         if shot is None:
-            shot = Shot(draw_ops(ops, size))
+            shot = Shot(draw_pixels(ops, size))
             self._shots[key] = shot
         self._shots.move_to_end(key)
         while len(self._shots) > KEEP:

@@ -117,7 +117,10 @@ class SimDevice(TextInput, SystemVerbs):
 
     def ui_xml(self) -> str:
         """The uiautomator dump of the current screen (app window, dialogs, toasts, notifications)."""
-        return dump(self.view().windows)
+        view = self.view()
+        if view.xml is None:
+            view.xml = dump(view.windows)
+        return view.xml
 
     def labels(self) -> list[tuple[str, tuple[int, int, int, int]]]:
         """Every text drawn as a whole label with the box it was drawn in (what OCR must read back)."""

@@ -160,6 +160,7 @@ class View:
     info: PageInfo
     modal: Node | None = None
     focused: Node | None = None
+    xml: str | None = None  # the uiautomator dump, made once per view (a dense reward reads it every step)
 
 
 def compose(world: World, size: tuple[int, int]) -> View:

@@ -53,11 +53,13 @@ def _filter_band(pixels: np.ndarray, rows: np.ndarray, start: int, end: int) -> 
         np.subtract(flat[first:end], flat[first - 1:end - 1], out=rows[first:end, 1:])
 
 
-def encode_png(image: Image.Image) -> bytes:
-    """PNG bytes of ``image`` (8-bit RGB, no interlace)."""
-    if image.mode != "RGB":
-        image = image.convert("RGB")
-    pixels = np.asarray(image)
+def encode_png(image: Image.Image | np.ndarray) -> bytes:
+    """PNG bytes of ``image`` (8-bit RGB, no interlace): a Pillow image, or its (height, width, 3)
+    ``uint8`` array (SimPhone's frames are drawn as arrays: converting an image to one costs milliseconds)."""
+    if isinstance(image, np.ndarray):
+        pixels = image
+    else:
+        pixels = np.asarray(image if image.mode == "RGB" else image.convert("RGB"))
     height, width, _ = pixels.shape
     rows = np.empty((height, width * 3 + 1), np.uint8)
     starts = list(range(0, height, _BAND_ROWS))
