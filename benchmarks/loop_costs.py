@@ -1,12 +1,13 @@
 """Cost per step of the agent loops (v1, v2, e) with scripted brains on SimPhone: model calls, prompt
-tokens (estimated: prompt characters / 4, images not counted) and wall time per step, and Su.
+tokens (estimated: prompt characters / 4, images not counted) and wall time per step, Su, and the
+Satisfaction Score (rubric milestones met / rubrics, Mobile-Eval-E's measure) with the reference brain.
 
 The acting role (v1's operate, v2's decider, E's operator) plays each task's reference operations (the
 reference brain); every other role gets a fixed, well-formed answer, so the figures measure the loops'
 own overhead, not a model. No model weights are involved. Prints one figure per line.
 
-    .venv/bin/python benchmarks/loop_costs.py [--suite mobile-eval] [--tasks multi-1,multi-2]
-                                              [--loops v1,v2,e]
+    .venv/bin/python benchmarks/loop_costs.py [--suite mobile-eval] [--tasks multi-1,multi-2 | all]
+                                              [--loops v1,v2,e] [--templates 'contacts-*'] [--rounds 1]
 """
 
 from __future__ import annotations
@@ -70,7 +71,7 @@ def main() -> None:
     wanted = [t.strip() for t in args.tasks.split(",") if t.strip()] if args.tasks != "all" else []
     tasks = [t for t in suite.tasks if not wanted or t.id in wanted]
     engine = cached(make_ocr_engine("rapidocr"))
-    options = VerifierOptions()
+    options = VerifierOptions(ocr_engine=engine)  # as bench verifies: rubrics read by OCR are decided
     print(f"suite {args.suite}, tasks {len(tasks)}: {', '.join(t.id for t in tasks)}")
     with tempfile.TemporaryDirectory() as tmp:
         for _ in range(args.rounds - 1):
@@ -80,7 +81,8 @@ def main() -> None:
                              ocr_engine=engine, options=options, loop=loop)
         for loop in args.loops.split(","):
             calls = tokens = steps = solved = 0
-            wall = 0.0
+            wall = satisfaction = 0.0
+            ended: dict[str, int] = {}
             for task in tasks:
                 start = time.perf_counter()
                 row = run_task(task, SimDevice(), ScriptedRoles(task), Path(tmp) / loop / task.id,
@@ -89,10 +91,15 @@ def main() -> None:
                 n = max(1, int(row["steps"]) + 1)  # the stop step costs calls too
                 calls, tokens, steps = calls + row["model_calls"], tokens + row["prompt_tokens"], steps + n
                 solved += int(row["su"] == 1)
+                satisfaction += float(row["ss"] or 0.0)
+                if row["termination"] != "completed":
+                    ended[row["termination"]] = ended.get(row["termination"], 0) + 1
             print(f"{loop}: model calls per step {calls / steps:.2f}")
             print(f"{loop}: prompt tokens per step (estimated) {tokens / steps:.0f}")
             print(f"{loop}: wall time per step {wall / steps:.2f} s")
             print(f"{loop}: Su {solved}/{len(tasks)}")
+            print(f"{loop}: Satisfaction Score {satisfaction / max(1, len(tasks)):.3f}")
+            print(f"{loop}: ended early {', '.join(f'{k} {v}' for k, v in sorted(ended.items())) or 'none'}")
 
 
 if __name__ == "__main__":

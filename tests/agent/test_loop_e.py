@@ -167,3 +167,32 @@ def test_differently_written_shortcut_calls_are_read() -> None:
     assert parse_call("Shortcut: write_note( text = hello )") == ("write_note", {"text": "hello"})
     assert parse_call("快捷操作 go_home") == ("go_home", {})
     assert parse_call("open App (Notes)") is None
+
+
+def _reflect_mail_is_wrong(request: BrainRequest) -> str:
+    after = next(ln for ln in request.prompt.splitlines() if ln.startswith("Texts on the screen after:"))
+    return "Outcome: B\nError: this is Mail, not Notes" if "Inbox" in after else "Outcome: A\nError: None"
+
+
+def test_e_action_reflector_sends_a_wrong_page_back(ocr_engine: Any, tmp_path: Path) -> None:
+    """The action reflector's "wrong page" makes the loop press back (recorded), as v2 does; the operator
+    then picks again from the home screen with the feedback in its prompt."""
+    roles = _roles()
+    roles["reflector"] = _reflect_mail_is_wrong
+    brain = ScriptedRoleBrain([
+        act("open App (Calendar)"), act("exit"),
+        lambda r: act(f"tap {element(r.prompt, 'Mail')}", "Notes, I think"),
+        lambda r: act(f"tap {element(r.prompt, 'Notes')}", "back on the home screen: now Notes")
+        if "wrong page" in r.prompt and "Inbox" not in r.prompt else act("stop", "still on the wrong page"),
+        act("click icon (plus, bottom right)"), act(f"type ({NOTE})"),
+        act("click icon (black arrow, top right)"), act("stop"),
+    ], roles)
+    row = _run(brain, tmp_path / "t", ocr_engine, tmp_path / "memory")
+    assert row["su"] == 1 and row["su_oracle"] == 1, row
+    steps = _steps(tmp_path / "t")
+    wrong = steps[2]
+    assert wrong["reflection"]["outcome"] == "B" and wrong["outcome"] == "wrong_page" and wrong["went_back"]
+    assert len(wrong["frames"]) == 2  # the tap on Mail, then the back the loop pressed
+    actions = json.loads((tmp_path / "t" / "actions.json").read_text())["actions"]
+    assert actions[wrong["frames"][1] - 1]["type"] == "back"
+    assert "the team went back" in steps[3]["feedback_given"]

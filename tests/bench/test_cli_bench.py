@@ -29,3 +29,17 @@ def test_bad_input_exits_2(tmp_path: Path, args: list[str], message: str) -> Non
     assert result.exit_code == 2, result.output
     assert message in " ".join(result.output.split())
     assert not (tmp_path / "out" / "results.json").exists()
+
+
+def test_the_results_table_has_a_row_per_loop_with_its_satisfaction_score() -> None:
+    from rich.console import Console
+
+    from droidpilot.bench.metrics import summarize
+    from droidpilot.cli.bench import _summary_table
+
+    rows = [{"id": "mee-01", "level": 2, "app": "maps", "loop": "e", "su": 0, "su_oracle": 0, "cr": 0.5,
+             "ss": 0.5, "re": 1.0, "ps": 1.0, "steps": 4, "reference_steps": 4, "termination": "max_steps"}]
+    console = Console(width=200, record=True)
+    console.print(_summary_table(summarize(rows)))
+    line = next(ln for ln in console.export_text().splitlines() if "loop e" in ln)
+    assert "50%" in line.split("loop e", 1)[1]  # SS (and CR) of the e loop's runs

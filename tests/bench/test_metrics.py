@@ -101,7 +101,7 @@ def test_summary_per_level_app_and_overall() -> None:
             row("c", 2, "notes", 0, 0, 6, 3), {**row("d", 2, "mail", 0, 0, 0, 5), "error": "crashed",
                                               "re": None}]
     s = summarize(rows)
-    assert set(s) == {"overall", "by_level", "by_app", "by_feasibility"}
+    assert set(s) == {"overall", "by_level", "by_app", "by_feasibility", "by_loop"}
     assert list(s["by_feasibility"]) == ["feasible"] and s["by_feasibility"]["feasible"]["tasks"] == 4
     l1 = s["by_level"]["1"]
     assert l1["su"] == 0.5 and l1["su_oracle"] == 1.0 and l1["agreement"] == 0.5
@@ -124,3 +124,21 @@ def test_su_is_reported_for_feasible_and_infeasible_tasks_apart() -> None:
     assert list(s) == ["feasible", "infeasible"]
     assert (s["feasible"]["tasks"], s["feasible"]["su"], s["feasible"]["su_oracle"]) == (2, 0.0, 0.0)
     assert (s["infeasible"]["tasks"], s["infeasible"]["su"], s["infeasible"]["su_oracle"]) == (2, 1.0, 1.0)
+
+
+def test_summary_per_loop_with_satisfaction_score_and_early_ends() -> None:
+    rows = [{**row("a", 1, "maps", 1, 1, 4, 4), "loop": "v1", "ss": 1.0, "termination": "completed"},
+            {**row("b", 1, "maps", 0, 0, 9, 4), "loop": "v1", "ss": 0.5, "termination": "max_steps"},
+            {**row("a", 1, "maps", 0, 0, 2, 4), "loop": "e", "ss": 0.25, "termination": "brain_error",
+             "error": "model down"},
+            {**row("b", 1, "maps", 1, 1, 4, 4), "loop": "e", "ss": 1.0, "termination": "completed"},
+            {**row("c", 1, "maps", 1, 1, 4, 4), "ss": 1.0, "termination": "completed"}]  # before loops: v1
+    s = summarize(rows)
+    assert list(s["by_loop"]) == ["e", "v1"]
+    v1, e = s["by_loop"]["v1"], s["by_loop"]["e"]
+    assert (v1["tasks"], v1["ss"], v1["su"], v1["terminations"]) == (3, pytest.approx(2.5 / 3, abs=1e-3),
+                                                                     pytest.approx(2 / 3, abs=1e-3),
+                                                                     {"max_steps": 1})
+    # an errored run met no rubric, whatever its row says
+    assert (e["tasks"], e["ss"], e["su"], e["terminations"]) == (2, 0.5, 0.5, {"brain_error": 1})
+    assert s["overall"]["terminations"] == {"brain_error": 1, "max_steps": 1}

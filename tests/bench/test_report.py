@@ -133,3 +133,21 @@ def test_the_task_section_shows_side_effects_escaped() -> None:
     assert "side effects: not allowed" in html and "also removed {time: 09:30" in html
     assert "<b>x</b>" not in html and "&lt;b&gt;x&lt;/b&gt;" in html
     assert effects_section(None) == ""
+
+
+def test_summary_shows_satisfaction_score_and_early_ends_per_loop(tmp_path: Path) -> None:
+    base = {"level": 2, "app": "maps", "instruction": "Find a bakery", "cr": 0.5, "re": 1.0, "ps": 1.0,
+            "reference_steps": 4, "manual_review_needed": False, "seconds": 1.0, "trace": "", "error": ""}
+    rows = [{**base, "id": "mee-1", "loop": "e", "su": 0, "su_oracle": 0, "ss": 0.5, "steps": 12,
+             "termination": "max_steps"},
+            {**base, "id": "mee-2", "loop": "e", "su": 1, "su_oracle": 1, "ss": 1.0, "steps": 4,
+             "termination": "completed"}]
+    write_results(tmp_path, {"suite": "mobile-eval-e", "brain": "reference"}, rows)
+    html = write_report(tmp_path).read_text(encoding="utf-8")
+    summary = html[html.index('<table class="summary">'):]
+    summary = summary[:summary.index("</table>")]
+    assert ">SS</th>" in summary and ">ended early</th>" in summary
+    loop_row = next(r for r in summary.split("<tr>") if r.startswith("<td>loop e</td>"))
+    assert '<td class="ss">75%</td>' in loop_row and '<td class="ended">max_steps 1</td>' in loop_row
+    assert "<td>50%</td>" in loop_row  # Su
+    assert '<span class="muted ss">SS 50%</span>' in html  # the task's own score in its section

@@ -17,8 +17,11 @@ Per task (``task_metrics``), from the trace's ``steps.jsonl``, the verifier's re
 - **CR**: of the reference path (the rule's success path with the highest score), the score of the
   milestones the trace reached over the path's total; 1 when Su holds, as in the paper.
 
-``summarize`` averages them per level, per app, for feasible and infeasible tasks apart, and overall,
-with model calls, tokens and seconds per step.
+- **SS** (Satisfaction Score, Mobile-Eval-E): the share of the rule's milestones (a task's rubrics) the
+  trace reached; an errored run met none.
+
+``summarize`` averages them per level, per app, per agent loop, for feasible and infeasible tasks apart,
+and overall, with model calls, tokens and seconds per step and how many runs ended early, and how.
 """
 
 from __future__ import annotations
@@ -136,6 +139,7 @@ def aggregate(rows: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
     # Satisfaction Score (share of rubric milestones met); an errored task met none
     out["ss"] = _mean(0 if r.get("error") else r.get("ss") for r in rows)
     out["re"] = _mean(r.get("re") for r in done)
+    out["terminations"] = terminations(rows)
     out["agent_steps"] = _mean(r.get("steps") for r in done)
     out["reference_steps"] = _mean(r.get("reference_steps") for r in done)
     pairs = [(r.get("su"), r.get("su_oracle")) for r in done if r.get("su_oracle") is not None]
@@ -147,6 +151,17 @@ def aggregate(rows: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
     out["tokens_per_step"] = round(tokens / steps, 1) if steps else None
     out["seconds_per_step"] = round(seconds / steps, 3) if steps else None
     return out
+
+
+def terminations(rows: Sequence[Mapping[str, Any]]) -> dict[str, int]:
+    """How many runs ended otherwise than ``completed``, per way they ended (``max_steps``,
+    ``brain_error``, ...; an errored row without a termination counts as ``error``)."""
+    counts: dict[str, int] = {}
+    for r in rows:
+        how = str(r.get("termination") or ("error" if r.get("error") else SUCCESS_TERMINATION))
+        if how != SUCCESS_TERMINATION:
+            counts[how] = counts.get(how, 0) + 1
+    return dict(sorted(counts.items()))
 
 
 def trial_stats(rows: Sequence[Mapping[str, Any]]) -> dict[str, Any] | None:
@@ -177,14 +192,16 @@ def feasibility(row: Mapping[str, Any]) -> str:
 
 
 def summarize(rows: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
-    """``{"overall", "by_level", "by_app", "by_feasibility"}``: the aggregate of all rows and of each
-    level, app, and of the feasible and the infeasible tasks apart (a run that answers "infeasible" to
-    everything scores on the second only); with several trials per task also ``"trials"``
-    (``trial_stats`` overall and per level)."""
+    """``{"overall", "by_level", "by_app", "by_feasibility", "by_loop"}``: the aggregate of all rows and of
+    each level, app, agent loop (v1 | v2 | e; rows written before loops existed are v1), and of the
+    feasible and the infeasible tasks apart (a run that answers "infeasible" to everything scores on the
+    second only); with several trials per task also ``"trials"`` (``trial_stats`` overall and per level)."""
     by_level: dict[str, list[Mapping[str, Any]]] = {}
     by_app: dict[str, list[Mapping[str, Any]]] = {}
     by_feasibility: dict[str, list[Mapping[str, Any]]] = {}
+    by_loop: dict[str, list[Mapping[str, Any]]] = {}
     for row in rows:
+        by_loop.setdefault(str(row.get("loop") or "v1"), []).append(row)
         by_level.setdefault(str(row.get("level")), []).append(row)
         by_app.setdefault(str(row.get("app")), []).append(row)
         by_feasibility.setdefault(feasibility(row), []).append(row)
@@ -194,6 +211,7 @@ def summarize(rows: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
         "by_app": {k: aggregate(v) for k, v in sorted(by_app.items())},
         "by_feasibility": {k: aggregate(by_feasibility[k]) for k in ("feasible", "infeasible")
                            if k in by_feasibility},
+        "by_loop": {k: aggregate(v) for k, v in sorted(by_loop.items())},
     }
     overall = trial_stats(rows)
     if overall is not None:

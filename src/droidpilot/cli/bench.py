@@ -106,6 +106,8 @@ def _summary_table(summary: dict) -> Table:
         add(f"level {level}", agg)
     for group, agg in (summary.get("by_feasibility") or {}).items():
         add(group, agg)
+    for loop, agg in (summary.get("by_loop") or {}).items():
+        add(f"loop {loop}", agg)
     add("overall", summary["overall"])
     return table
 

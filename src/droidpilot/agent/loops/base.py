@@ -173,6 +173,15 @@ class RoleLoop(Agent):
                                     failed=letter != "A")
         return letter, error
 
+    def _go_back(self, run: _Run, screen: ScreenView, record: dict[str, Any],
+                 recorder: TraceRecorder | None) -> ScreenView:
+        """The reflector said "wrong page": press back, recorded as an action of its own (v2 and E alike)."""
+        back = Action("back")
+        after, status = self._execute(run, back, None, "the reflector found a wrong page: go back", screen,
+                                      record, recorder)
+        record["went_back"] = status == "ok"
+        return after
+
 
 def _texts(screen: ScreenView, limit: int = 60) -> str:
     words = [ln.text.strip() for ln in screen.lines() if ln.text.strip()]

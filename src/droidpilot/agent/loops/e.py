@@ -4,8 +4,9 @@ notetaker, and experience reflectors that update the long-term memory after the 
 Per step: the manager revises the plan and names the current subgoal; the perceptor is droidpilot's
 perception list; the operator picks an atomic action or calls a shortcut, which expands into its atomic
 actions (each grounded, performed and recorded as usual; a failed precondition or step stops it with
-feedback to the operator, never a silent skip); the action reflector judges the outcome; the notetaker
-keeps the notes. With a memory folder and ``evolve``, the tip and shortcut reflectors write a new version.
+feedback to the operator, never a silent skip); the action reflector judges the outcome (on a wrong page
+the loop presses back, as its own recorded action, as v2 does); the notetaker keeps the notes. With a
+memory folder and ``evolve``, the tip and shortcut reflectors write a new version.
 """
 
 from __future__ import annotations
@@ -115,13 +116,15 @@ class EAgent(RoleLoop):
         expect_change = decision.action is None or decision.action.name not in NO_CHANGE_EXPECTED
         letter, error = self._reflect(run, "reflector", text, expect_change, decision.thought, screen, after,
                                       record)
-        if letter != "A":
-            key = "wrong_page_e" if letter == "B" else "no_change_role"
-            run.feedback = message(key, self.language, action=text, error=error or "-")
+        if letter == "B":  # as v2 does: leave the wrong page before the operator decides again
+            after = self._go_back(run, after, record, recorder)
+            run.feedback = message("wrong_page", self.language, action=text, error=error or "-")
+        elif letter == "C":
+            run.feedback = message("no_change_role", self.language, action=text, error=error or "-")
         self.state.error = run.feedback
         record["outcome"] = {"A": "ok", "B": "wrong_page", "C": "unchanged"}[letter]
         tracker.record(text, failed=letter != "A")
-        result = {"A": message("result_ok", self.language), "B": "wrong page",
+        result = {"A": message("result_ok", self.language), "B": "wrong page, went back",
                   "C": message("result_unchanged", self.language)}[letter]
         run.history.append(HistoryEntry(run.steps, text, decision.thought, decision.observation, result,
                                         record["reflection"].get("changed_fraction")))

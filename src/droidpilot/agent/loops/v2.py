@@ -13,7 +13,7 @@ import contextlib
 from dataclasses import dataclass, field
 from typing import Any
 
-from droidpilot.agent.actions import FINAL_ACTIONS, GRAMMAR_HELP, Action
+from droidpilot.agent.actions import FINAL_ACTIONS, GRAMMAR_HELP
 from droidpilot.agent.brains.base import HistoryEntry
 from droidpilot.agent.execute import NO_CHANGE_EXPECTED
 from droidpilot.agent.loop import _Run
@@ -119,15 +119,6 @@ class V2Agent(RoleLoop):
                 run, "planner", prompt, screen, record,
                 lambda r: role_replies.require(r.text, "progress", "Progress: opened Notes; next, type"))
         record["progress"] = self.state.progress
-
-    def _go_back(self, run: _Run, screen: ScreenView, record: dict[str, Any],
-                 recorder: TraceRecorder | None) -> ScreenView:
-        """The reflector said "wrong page": press back, recorded as an action of its own."""
-        back = Action("back")
-        after, status = self._execute(run, back, None, "the reflector found a wrong page: go back", screen,
-                                      record, recorder)
-        record["went_back"] = status == "ok"
-        return after
 
     def _memory_text(self) -> str:
         return "; ".join(self.state.memory) or "-"

@@ -115,27 +115,39 @@ def _num(v: Any) -> str:
     return "-" if v is None else f"{float(v):.2f}"
 
 
+def _ended(counts: Any) -> str:
+    """``max_steps 2, brain_error 1``: the runs that did not end ``completed``, per way they ended."""
+    if not isinstance(counts, dict) or not counts:
+        return "-"
+    return ", ".join(f"{escape(str(k))} {escape(str(v))}" for k, v in counts.items())
+
+
 def summary_table(summary: dict[str, Any]) -> str:
-    """Per level, per app and overall: Su, Su-oracle, agreement, CR, RE (with the pair), PS, costs."""
+    """Per level, per app, per loop and overall: Su, Su-oracle, agreement, CR, SS (Satisfaction Score),
+    RE (with the pair), PS, costs, and the runs that ended early (termination errors)."""
     head = ("<tr><th>group</th><th>tasks</th><th>Su</th><th>Su-oracle</th><th>agree</th><th>CR</th>"
-            "<th>RE</th>"
+            "<th title=\"Satisfaction Score: rubric milestones met / rubrics\">SS</th><th>RE</th>"
             "<th>steps / reference</th><th>PS</th><th>model calls</th><th>tokens</th><th>s / step</th>"
-            "<th>errors</th></tr>")
+            "<th>errors</th><th>ended early</th></tr>")
     rows = []
 
     def row(name: str, a: dict[str, Any]) -> None:
         rows.append(f"<tr><td>{escape(name)}</td><td>{a.get('tasks', 0)}</td><td>{_pct(a.get('su'))}</td>"
                     f"<td>{_pct(a.get('su_oracle'))}</td><td>{_pct(a.get('agreement'))}</td>"
-                    f"<td>{_pct(a.get('cr'))}</td><td>{_num(a.get('re'))}</td>"
+                    f"<td>{_pct(a.get('cr'))}</td><td class=\"ss\">{_pct(a.get('ss'))}</td>"
+                    f"<td>{_num(a.get('re'))}</td>"
                     f"<td>{_num(a.get('agent_steps'))} / {_num(a.get('reference_steps'))}</td>"
                     f"<td>{_pct(a.get('ps'))}</td><td>{a.get('model_calls', 0)}</td>"
                     f"<td>{a.get('tokens', 0)}</td>"
-                    f"<td>{_num(a.get('seconds_per_step'))}</td><td>{a.get('errors', 0)}</td></tr>")
+                    f"<td>{_num(a.get('seconds_per_step'))}</td><td>{a.get('errors', 0)}</td>"
+                    f"<td class=\"ended\">{_ended(a.get('terminations'))}</td></tr>")
 
     for level, agg in (summary.get("by_level") or {}).items():
         row(f"level {level}", agg)
     for app, agg in (summary.get("by_app") or {}).items():
         row(f"app {app}", agg)
+    for loop, agg in (summary.get("by_loop") or {}).items():
+        row(f"loop {loop}", agg)
     for group, agg in (summary.get("by_feasibility") or {}).items():
         row(f"{group} tasks", agg)
     if summary.get("overall"):

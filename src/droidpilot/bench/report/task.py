@@ -50,7 +50,9 @@ def task_section(out: Path, row: dict[str, Any]) -> str:
             f'<span class="v {so_text}">oracle {so_text}</span> '
             f'<span class="muted">{escape(str(row.get("steps")))} steps / ref '
             f'{escape(str(row.get("reference_steps")))} · {escape(str(row.get("termination")))}</span>'
-            f'</summary>')
+            + (f' <span class="muted ss">SS {float(row["ss"]) * 100:.0f}%</span>'
+               if isinstance(row.get("ss"), (int, float)) else "")
+            + '</summary>')
     body = [f'<p class="instr">{escape(str(row.get("instruction") or ""))}</p>']
     if row.get("failure_reason"):
         body.append(f'<p class="why"><b>{escape(str(row.get("failure") or "failed"))}:</b> '
