@@ -92,9 +92,42 @@ def test_screen_numbers_are_whole_and_values_typed() -> None:
                  answer_type="money")
     assert verify(named, [shows("Lunch", "-$12.50"), answer("$12.50")]).ok
     assert not verify(named, [shows("Lunch", "-$112.50"), answer("$12.50")]).ok
+    # an amount inside a keyword is read as money: the same amount written otherwise shows it, another not
     keyword = rule("Open Lunch in Expenses and tell me the amount.", [["Lunch", "Amount $12.5"]], "12.5")
-    assert not verify(keyword, [shows("Lunch", "Amount $12.50"), answer("12.5")]).ok
+    assert verify(keyword, [shows("Lunch", "Amount $12.50"), answer("12.5")]).ok
     assert verify(keyword, [shows("Lunch", "Amount $12.5"), answer("12.5")]).ok
+    assert not verify(keyword, [shows("Lunch", "Amount $112.50"), answer("12.5")]).ok
+    assert not verify(keyword, [shows("Lunch", "Amount $12.55"), answer("12.5")]).ok
+    assert not verify(keyword, [shows("Lunch", "Total $12.50"), answer("12.5")]).ok
+
+
+def entered(checkpoints: list[list[str]], typed: list[str]):
+    doc = rule_document("t-0-0", "com.simphone.contacts", "data-entry", "Add it.", checkpoints, None,
+                        typed=typed)
+    task, _ = build_rule(doc)
+    assert task.warnings == []
+    return task
+
+
+def test_a_text_the_reference_types_is_shown_whole() -> None:
+    task = entered([["New contact", "Paige Parker"], ["Contact saved"]], ["Paige Parker"])
+    saved = shows("Contact saved")
+    assert verify(task, [shows("New contact", "Paige Parker"), saved]).ok
+    assert verify(task, [shows("New contact", "paige parker."), saved]).ok
+    assert not verify(task, [shows("New contact", "Paige Parkerson"), saved]).ok
+    assert not verify(task, [shows("New contact", "Paige Parker Jr"), saved]).ok
+    untyped = entered([["New contact", "Paige Parker"], ["Contact saved"]], [])  # a keyword as before
+    assert verify(untyped, [shows("New contact", "Paige Parkerson"), saved]).ok
+
+
+def test_a_typed_number_is_read_as_that_number() -> None:
+    task = entered([["Send $132 to Ava?"], ["Checking"]], ["132", "Ava"])
+    done = shows("Checking")
+    assert verify(task, [shows("Send $132.00 to Ava?"), done]).ok
+    assert not verify(task, [shows("Send $1320 to Ava?"), done]).ok
+    amount = entered([["Add expense", "23.25"]], ["23.25"])
+    assert verify(amount, [shows("Add expense", "$23.25")]).ok
+    assert not verify(amount, [shows("Add expense", "$123.25")]).ok
 
 
 def test_the_answer_is_typed_from_answer_type() -> None:

@@ -3,7 +3,10 @@
 Each checkpoint (a list of texts) becomes a milestone that must hold after the previous one: all its
 texts on one screen, read from the UI dump when there is one and by OCR otherwise (``escalate``), so
 screenshots alone judge it. A text that is a value (an amount, a time, a phone number) is read as a typed
-value on the screen, the others as keywords whose numbers stand whole ("181" never matches "1810").
+value on the screen; a text the reference types in full (a name, a message, a query) is what the agent
+entered, so it must be shown whole (``exact``: "Paige Parkerson" or "Sounds good and I love you" is not
+"Paige Parker" or "Sounds good"); the others are keywords whose numbers stand whole ("181" never
+matches "1810").
 
 A retrieval task adds an ``answer`` milestone: the agent's reply states the true value, typed by the
 template's ``answer_type`` (free text when it has none), so "$1810" fails for $181 and "(555) 392-7824"
@@ -21,7 +24,7 @@ from __future__ import annotations
 
 import copy
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from typing import Any
 
 import yaml
@@ -40,6 +43,8 @@ VALUE_TEXTS: tuple[tuple[str, re.Pattern[str]], ...] = (
     ("time", re.compile(r"\d{1,2}:\d{2}(?:\s*[AaPp]\.?[Mm]\.?)?")),
     ("phone", re.compile(r"\+?\(?\d[\d\s().\-]{5,}\d")),
 )
+NUMBER = re.compile(r"\d[\d,]*(?:\.\d+)?")
+MONEY_IN_TEXT = re.compile(r"(?<![\w.])[$€£¥]\s*\d[\d,]*(?:\.\d+)?(?![\d.,]*\d)")
 
 
 def names_route(instruction: str, app_labels: Sequence[str]) -> bool:
@@ -72,14 +77,44 @@ def value_spec(text: str) -> dict[str, Any] | None:
     return None
 
 
-def screen_params(texts: Sequence[str]) -> dict[str, Any]:
-    """The parameters of one screen checker (xml or ocr) for a checkpoint's texts."""
+def split_money(text: str) -> list[str | dict[str, Any]]:
+    """A keyword with an amount in it ("Send $132 to Ava?") as its words and the amount as a typed money
+    value, so "Send $132.00 to Ava?" shows it and "Send $1320 to Ava?" does not."""
+    found = MONEY_IN_TEXT.search(text)
+    if found is None or found.group(0).strip() == text.strip():
+        return [text]
+    parts: list[str | dict[str, Any]] = [p.strip() for p in (text[:found.start()], text[found.end():])]
+    words = [p for p in parts if isinstance(p, str) and p.strip(" .?!:,")]
+    return [*words, {"type": "money", "equals": found.group(0).strip()}]
+
+
+def screen_params(texts: Sequence[str], typed: Collection[str] = ()) -> dict[str, Any]:
+    """The parameters of one screen checker (xml or ocr) for a checkpoint's texts; ``typed``: the texts
+    the reference types, which are shown whole (a typed number as that number, however written)."""
+    entered = {t.strip() for t in typed}
+    keywords: list[str] = []
+    exact: list[str] = []
+    values: list[dict[str, Any]] = []
+    for text in texts:
+        spec = value_spec(text)
+        if spec is not None:
+            values.append(spec)
+        elif text.strip() in entered and NUMBER.fullmatch(text.strip()):
+            values.append({"type": "number", "equals": text.strip()})
+        elif text.strip() in entered:
+            exact.append(text)
+        else:
+            for part in split_money(text):
+                if isinstance(part, str):
+                    keywords.append(part)
+                else:
+                    values.append(part)
     params: dict[str, Any] = {}
-    keywords = [t for t in texts if value_spec(t) is None]
-    values = [spec for t in texts if (spec := value_spec(t)) is not None]
     if keywords:
-        params["all"] = list(keywords)
+        params["all"] = keywords
         params["whole_numbers"] = True
+    if exact:
+        params["exact"] = exact
     if values:
         params["value"] = values if len(values) > 1 else values[0]
     return params
@@ -108,11 +143,12 @@ def rule_document(
     *,
     answer_type: Any = None,
     app_labels: Sequence[str] = (),
+    typed: Collection[str] = (),
 ) -> dict[str, Any]:
     """The rule as a mapping in MobiFlow's format (see the module docstring for answer and route)."""
     nodes: list[dict[str, Any]] = []
     for i, texts in enumerate(checkpoints):
-        params = screen_params(texts)
+        params = screen_params(texts, typed)
         node: dict[str, Any] = {
             "id": f"screen_{i + 1}",
             "name": "The screen shows " + ", ".join(texts),
