@@ -178,7 +178,9 @@ def instantiate(template: Template, seed: int, k: int = 0, suite: str = "world")
         rule, rule_text = build_rule(
             rule_document(task_id, package, template.kind, instruction, checkpoints, answer,
                           answer_type=typed_answer,
-                          app_labels=[label for label, _ in apps.values()], typed=_typed_texts(ops))
+                          app_labels=[label for label, _ in apps.values()], typed=_typed_texts(ops),
+                          any_order=template.any_order,
+                          forbid=fill(template.forbid, ctx, f"{where} forbid"))
         )
     except InputError as exc:
         raise SuiteError(f"{where}: the generated rule is invalid: {exc}") from None

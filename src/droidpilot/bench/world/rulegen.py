@@ -18,6 +18,11 @@ right answer worked out another way succeeds while the checkpoints stay on the b
 (partial credit, CR, and dense milestone rewards keep them). An infeasible task's answer
 must plainly declare the task impossible (``declares: infeasible``), after its checkpoints: the screens
 are the evidence the agent looked.
+
+Records asked for together are a set (``any_order``: their checkpoints are parallel milestones), and what
+must not happen besides (``forbid``: a second delete, an undone change, money sent in an infeasible task)
+becomes a forbidden node (``success.none_of``) watched after the change was made: the path's screens
+alone cannot tell a run that did more, or undid it, from a right one.
 """
 
 from __future__ import annotations
@@ -133,6 +138,36 @@ def answer_params(kind: str, answer: str, answer_type: Any) -> dict[str, Any]:
     return {"type": "answer", "value": spec}
 
 
+def _stages(n: int, any_order: Sequence[Sequence[int]]) -> list[list[int]]:
+    """Checkpoint indices (0-based) in stages: a group of ``any_order`` is one stage, the others alone."""
+    group_of = {i - 1: sorted(g) for g in any_order for i in g}
+    stages: list[list[int]] = []
+    for i in range(n):
+        if i in group_of and stages and i - 1 in group_of and group_of[i - 1] == group_of[i]:
+            stages[-1].append(i)
+        else:
+            stages.append([i])
+    return stages
+
+
+def forbidden_node(k: int, item: Mapping[str, Any], deps: list[str]) -> dict[str, Any]:
+    """Forbidden node ``k`` (``forbid_k``): a tap on an element whose whole text is ``click``, or a screen
+    that ``shows`` every text, met after ``deps`` (from the start when there are none)."""
+    if "click" in item:
+        text = str(item["click"])
+        condition: dict[str, Any] = {"type": "action_match", "params": {"type": "click", "exact": text}}
+        name = f"The agent taps {text} again"
+    else:
+        texts = [str(t) for t in item["shows"]]
+        params = screen_params(texts)
+        condition = {"type": "escalate", "params": {"xml": params, "ocr": copy.deepcopy(params)}}
+        name = "The screen shows " + ", ".join(texts)
+    node = {"id": f"forbid_{k}", "name": f"Must not happen: {name}", "condition": condition, "score": 0}
+    if deps:
+        node["deps"] = deps
+    return node
+
+
 def rule_document(
     task_id: str,
     package: str,
@@ -144,40 +179,57 @@ def rule_document(
     answer_type: Any = None,
     app_labels: Sequence[str] = (),
     typed: Collection[str] = (),
+    any_order: Sequence[Sequence[int]] = (),
+    forbid: Sequence[Mapping[str, Any]] = (),
 ) -> dict[str, Any]:
-    """The rule as a mapping in MobiFlow's format (see the module docstring for answer and route)."""
+    """The rule as a mapping in MobiFlow's format (see the module docstring for answer and route).
+    Checkpoints in one ``any_order`` group (numbers from 1) are parallel milestones that the next one
+    joins; each ``forbid`` item ({click|shows, after: N}) becomes a node of ``success.none_of``."""
     nodes: list[dict[str, Any]] = []
-    for i, texts in enumerate(checkpoints):
-        params = screen_params(texts, typed)
-        node: dict[str, Any] = {
-            "id": f"screen_{i + 1}",
-            "name": "The screen shows " + ", ".join(texts),
-            "condition": {"type": "escalate", "params": {"xml": params, "ocr": copy.deepcopy(params)}},
-        }
-        if nodes:
-            node["deps"] = [nodes[-1]["id"]]
-        nodes.append(node)
-    success = [nodes[-1]["id"]] if nodes else []
+    stage_ids: list[list[str]] = []
+    after_ids: dict[int, list[str]] = {0: []}  # checkpoint number -> the ids a watch after it waits for
+    for stage in _stages(len(checkpoints), any_order):
+        ids = []
+        for i in stage:
+            params = screen_params(checkpoints[i], typed)
+            node: dict[str, Any] = {
+                "id": f"screen_{i + 1}",
+                "name": "The screen shows " + ", ".join(checkpoints[i]),
+                "condition": {"type": "escalate", "params": {"xml": params, "ocr": copy.deepcopy(params)}},
+            }
+            if stage_ids:
+                node["deps"] = list(stage_ids[-1])
+            nodes.append(node)
+            ids.append(node["id"])
+        stage_ids.append(ids)
+        after_ids.update({i + 1: ids for i in stage})
+    last = stage_ids[-1] if stage_ids else []
+    success: dict[str, Any] = {"all_of" if len(last) > 1 else "any_of": list(last)}
     if answer is not None:
         condition = {"type": "action_match", "params": answer_params(kind, answer, answer_type)}
         said = "declares the task infeasible" if kind == "infeasible" else f"answers {answer}"
-        last = nodes[-1] if nodes else None
-        free = last is not None and kind != "infeasible" and not names_route(description, app_labels)
+        free = bool(last) and kind != "infeasible" and not names_route(description, app_labels)
         node = {"id": "answer", "name": f"The agent {said}", "condition": condition}
-        if free and last is not None and len(nodes) > 1:  # an OR-join: after the first checkpoint or the last
-            nodes[0]["next"] = ["answer"]
-            last["next"] = ["answer"]
-        elif last is not None:
-            node["deps"] = [last["id"]]
+        if free and len(nodes) > 1:  # an OR-join: after the first checkpoint(s) or the last
+            by_id = {n["id"]: n for n in nodes}
+            for node_id in dict.fromkeys([*stage_ids[0], *last]):
+                by_id[node_id]["next"] = ["answer"]
+        elif last:
+            node["deps"] = list(last)
         nodes.append(node)
-        success = ["answer"]
+        success = {"any_of": ["answer"]}
+    forbidden = [forbidden_node(k + 1, item, after_ids[int(item.get("after", len(checkpoints)))])
+                 for k, item in enumerate(forbid)]
+    if forbidden:
+        nodes.extend(forbidden)
+        success["none_of"] = [n["id"] for n in forbidden]
     return {
         "task_id": task_id,
         "app_id": package,
         "task_type": kind,
         "description": description,
         "nodes": nodes,
-        "success": {"any_of": success},
+        "success": success,
     }
 
 

@@ -186,10 +186,13 @@ def typed_lines(texts: list[str]) -> list[str]:
     return out
 
 
+_END_CURSOR = re.compile(r"(?<=\S)[|\[\]!I]$")
+
+
 def _ocr_forms(text: str) -> list[str]:
-    """Other readings of an OCR line (or a wanted text) for ``exact``: without a cursor, with confusions
-    folded ("O" read for "0")."""
-    bare = drop_cursor(text)
+    """Other readings of an OCR line (or a wanted text) for ``exact``: without a text cursor (read as
+    "|", "]" or "I" at the end of an edit field's text: "Dec 10]"), with confusions folded ("O" for "0")."""
+    bare = _END_CURSOR.sub("", drop_cursor(text))
     return [bare, normalize_text(bare, casefold=True, confusions=True)]
 
 

@@ -9,7 +9,13 @@ from typing import TYPE_CHECKING, Any, ClassVar
 from droidpilot.errors import InputError
 from droidpilot.verify.checkers._exact import EXACT_PARAM, exact_problems, missing_exact
 from droidpilot.verify.checkers._fields import MISSING, lookup_path
-from droidpilot.verify.checkers._keywords import as_list, contains_whole, fold, keyword_problems, match_keywords
+from droidpilot.verify.checkers._keywords import (
+    as_list,
+    contains_whole,
+    fold,
+    keyword_problems,
+    match_keywords,
+)
 from droidpilot.verify.checkers._typed import (
     VALUE_PARAM,
     WHOLE_NUMBERS_PARAM,
