@@ -92,5 +92,6 @@ def test_exact_reads_the_named_field_and_is_validated() -> None:
     frame = Frame(index=0, action={"type": "click", "text": "x", "target": {"label": "Remove"}})
     assert checker.run(frame, {"exact": ["Delete", "Remove"], "field": "target.label"}, None).yes
     assert not checker.run(frame, {"exact": "Remove"}, None).yes
-    assert checker.validate({"exact": [" "]}) == ["'exact' names no text; give the whole text the field must be"]
+    assert checker.validate({"exact": [" "]}) == [
+        "'exact' names no text; give the whole text the field must be"]
     assert checker.validate({"exact": "Send", "field": "text"}) == []

@@ -176,3 +176,54 @@ def test_every_retrieval_and_infeasible_instance_gets_a_typed_rule_without_warni
         assert final is not None and final.type == "action_match", task.id
         assert ("declares" in final.params) is (task.kind == "infeasible"), task.id
         assert "contains" not in final.params, task.id
+
+
+def shaped(checkpoints: list[list[str]], **shape: Any):
+    doc = rule_document("t-0-0", "com.simphone.tasks", "data-entry", "Add both.", checkpoints, None, **shape)
+    task, _ = build_rule(doc)
+    assert task.warnings == []
+    return task
+
+
+def test_records_asked_for_together_are_a_set() -> None:
+    task = shaped([["New task", "A"], ["New task", "B"], ["A", "B"]], any_order=[[1, 2]])
+    a, b, both = shows("New task", "A"), shows("New task", "B"), shows("A", "B")
+    assert verify(task, [a, b, both]).ok
+    assert verify(task, [b, a, both]).ok  # the other order
+    assert not verify(task, [a, a, both]).ok  # the same record twice is not both
+    assert not verify(task, [a, both]).ok
+    chain = shaped([["New task", "A"], ["New task", "B"], ["A", "B"]])  # without any_order: in order
+    assert not verify(chain, [b, a, both]).ok
+
+
+def test_a_set_at_the_end_needs_all_of_it() -> None:
+    task = shaped([["Contacts"], ["Ava", "Starred"], ["Ben", "Starred"]], any_order=[[2, 3]])
+    assert task.success_targets() == ("all", ["screen_2", "screen_3"])
+    start, ava, ben = shows("Contacts"), shows("Ava", "Starred"), shows("Ben", "Starred")
+    assert verify(task, [start, ben, ava]).ok
+    assert not verify(task, [start, ben]).ok
+
+
+def test_a_forbidden_tap_after_the_change_fails_the_run() -> None:
+    task = shaped([["Ava", "Favorite"], ["Ava", "In favorites"]], forbid=[{"click": "Favorite", "after": 2},
+                                                                         {"click": "Unfavorite", "after": 2}])
+    card = shows("Ava", "Favorite") | {"action": {"type": "click", "text": "Favorite"}}
+    done = shows("Ava", "In favorites")
+    assert verify(task, [card, done]).ok
+    undone = done | {"action": {"type": "click", "text": "Unfavorite"}}
+    assert not verify(task, [card, undone, shows("Ava", "Favorite")]).ok
+    other = shows("Ben", "Favorite") | {"action": {"type": "click", "text": "Favorite"}}
+    assert not verify(task, [card, done, other, shows("Ben", "In favorites")]).ok
+    # tapping the same button before the change is part of making it
+    assert verify(task, [card, card, done]).ok
+
+
+def test_a_forbidden_screen_from_the_start() -> None:
+    doc = rule_document("t-0-0", "com.simphone.bank", "infeasible", "Request $61 from Ava in Bank.",
+                        [["Bank", "Send money"]], "infeasible",
+                        forbid=[{"shows": ["Money sent"], "after": 0}])
+    task, _ = build_rule(doc)
+    assert task.warnings == [] and task.forbidden() == ["forbid_1"]
+    home, said = shows("Bank", "Send money"), answer("Infeasible: the app cannot request money")
+    assert verify(task, [home, said]).ok
+    assert not verify(task, [shows("Money sent"), home, said]).ok
