@@ -53,7 +53,9 @@ def test_exact_combines_with_keywords() -> None:
 def test_ocr_exact_reads_whole_lines(tmp_path: Path) -> None:
     shot = tmp_path / "1.png"
     shot.write_bytes(b"\x89PNG\r\n\x1a\n")  # the callable reads no pixels
-    lines = {"now": "Sounds good and I love you\n12:01", "right": "Sounds good.\n12:01", "o": "Atlanta 2O24"}
+    lines = {"now": "Sounds good and I love you\n12:01", "right": "Sounds good.\n12:01", "o": "Atlanta 2O24",
+             "wrapped": "New note\nInterview charger dentist\nmeeting printer holiday\n1",
+             "cut": "Sounds good and\nI love you", "cursor": "Dec 10]\nMuseum meetingl\nPaige Parker|"}
     checker = get_checker("ocr_match")
 
     def run(key: str, exact: str) -> Verdict:
@@ -63,6 +65,12 @@ def test_ocr_exact_reads_whole_lines(tmp_path: Path) -> None:
     assert run("now", "Sounds good") is Verdict.NO
     assert run("right", "Sounds good") is Verdict.YES
     assert run("o", "Atlanta 2024") is Verdict.YES  # an OCR confusion in a number is folded
+    assert run("wrapped", "Interview charger dentist meeting printer holiday") is Verdict.YES  # wrapped lines
+    assert run("wrapped", "charger dentist meeting") is Verdict.NO  # a run of whole lines, not a part
+    assert run("cut", "Sounds good") is Verdict.NO
+    for typed in ("Dec 10", "Museum meeting", "Paige Parker"):  # a text cursor read at the end of a field
+        assert run("cursor", typed) is Verdict.YES
+    assert run("cursor", "Museum meetings") is Verdict.NO
 
 
 @pytest.mark.parametrize(("checker", "params", "problem"), [

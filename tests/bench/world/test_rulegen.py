@@ -227,3 +227,16 @@ def test_a_forbidden_screen_from_the_start() -> None:
     home, said = shows("Bank", "Send money"), answer("Infeasible: the app cannot request money")
     assert verify(task, [home, said]).ok
     assert not verify(task, [shows("Money sent"), home, said]).ok
+
+
+def test_other_switches_are_forbidden_but_the_asked_one() -> None:
+    rows = ["Wi-Fi", "Bluetooth", "Dark mode"]
+    task = shaped([["Settings", "Display"], ["Dark mode", "Dark theme is on"]],
+                  forbid=[{"click": rows, "except": "Dark mode", "after": 0}])
+    page = shows("Settings", "Display") | {"action": {"type": "click", "text": "Dark mode"}}
+    done = shows("Dark mode", "Dark theme is on")
+    assert verify(task, [page, done]).ok
+    wifi = shows("Wi-Fi", "Bluetooth") | {"action": {"type": "click", "text": "Wi-Fi"}}
+    assert not verify(task, [wifi, page, done]).ok
+    every = shaped([["Settings"]], forbid=[{"click": ["Dark mode"], "except": ["Dark mode"], "after": 0}])
+    assert every.forbidden() == []  # nothing left to forbid: no node

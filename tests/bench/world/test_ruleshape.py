@@ -36,7 +36,11 @@ def test_any_order_as_written() -> None:
     ([{"tap": "Delete"}], "is not one of"),
     ([{"click": "Delete", "shows": ["x"]}], "is not one of"),
     ([{"click": "Delete", "afterwards": 1}], "is not one of"),
+    ([{"shows": ["x"], "except": "y"}], "is not one of"),             # except belongs to click
     ([{"click": " "}], "click: needs the whole text"),
+    ([{"click": []}], "click: needs the whole text"),
+    ([{"click": ["Wi-Fi", ""]}], "click: needs the whole text"),
+    ([{"click": ["Wi-Fi"], "except": [None]}], "except: needs the text"),
     ([{"shows": []}], "shows: needs a non-empty list"),
     ([{"shows": "Deleted"}], "shows: needs a non-empty list"),
     ([{"click": "Delete", "after": 3}], "after: 3 is not a checkpoint number 0..2"),
@@ -51,6 +55,8 @@ def test_forbid_near_misses(raw: object, says: str) -> None:
 def test_forbid_as_written_defaults_to_after_the_last_checkpoint() -> None:
     assert check_forbid([{"click": "Remove"}, {"shows": ["Sent"], "after": 0}], 2) == [
         {"click": "Remove", "after": 2}, {"shows": ["Sent"], "after": 0}]
+    assert check_forbid([{"click": ["Wi-Fi", "Bluetooth"], "except": "{s.row}", "after": 0}], 2) == [
+        {"click": ["Wi-Fi", "Bluetooth"], "after": 0, "except": "{s.row}"}]
 
 
 def test_a_bad_key_in_a_suite_names_file_line_template_and_fix(tmp_path: Path) -> None:

@@ -150,13 +150,20 @@ def _stages(n: int, any_order: Sequence[Sequence[int]]) -> list[list[int]]:
     return stages
 
 
-def forbidden_node(k: int, item: Mapping[str, Any], deps: list[str]) -> dict[str, Any]:
-    """Forbidden node ``k`` (``forbid_k``): a tap on an element whose whole text is ``click``, or a screen
-    that ``shows`` every text, met after ``deps`` (from the start when there are none)."""
+def forbidden_node(k: int, item: Mapping[str, Any], deps: list[str]) -> dict[str, Any] | None:
+    """Forbidden node ``k`` (``forbid_k``): a tap on an element whose whole text is ``click`` (one of them,
+    but not one of ``except``), or a screen that ``shows`` every text, met after ``deps`` (from the start
+    when there are none); None when ``except`` leaves nothing to forbid."""
     if "click" in item:
-        text = str(item["click"])
-        condition: dict[str, Any] = {"type": "action_match", "params": {"type": "click", "exact": text}}
-        name = f"The agent taps {text} again"
+        raw = item["click"]
+        spared = {str(t) for t in (item["except"] if isinstance(item.get("except"), list)
+                                   else [item.get("except")])}
+        texts = [str(t) for t in (raw if isinstance(raw, list) else [raw]) if str(t) not in spared]
+        if not texts:
+            return None
+        exact = texts if len(texts) > 1 else texts[0]
+        condition: dict[str, Any] = {"type": "action_match", "params": {"type": "click", "exact": exact}}
+        name = f"The agent taps {' or '.join(texts)}"
     else:
         texts = [str(t) for t in item["shows"]]
         params = screen_params(texts)
@@ -218,8 +225,9 @@ def rule_document(
             node["deps"] = list(last)
         nodes.append(node)
         success = {"any_of": ["answer"]}
-    forbidden = [forbidden_node(k + 1, item, after_ids[int(item.get("after", len(checkpoints)))])
-                 for k, item in enumerate(forbid)]
+    made = (forbidden_node(k + 1, item, after_ids[int(item.get("after", len(checkpoints)))])
+            for k, item in enumerate(forbid))
+    forbidden = [node for node in made if node is not None]
     if forbidden:
         nodes.extend(forbidden)
         success["none_of"] = [n["id"] for n in forbidden]

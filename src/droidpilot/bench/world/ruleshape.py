@@ -3,9 +3,10 @@
 ``any_order: [[2, 3]]`` — checkpoints 2 and 3 (numbered from 1, consecutive) may be shown in either
 order: several records asked for in one instruction are a set, so their screens become parallel
 milestones joined before the next one. ``forbid`` — what must not happen, each ``{click: TEXT}`` (a tap
-on the element whose whole text is TEXT) or ``{shows: [TEXTS]}`` (a screen showing all of them), watched
-``after`` checkpoint N (default: the last; 0: from the start): a second alarm deleted after the asked
-one, a favourite removed again, money sent while trying an infeasible task.
+on the element whose whole text is TEXT; a list: on any of them, ``except`` the ones the task asks for)
+or ``{shows: [TEXTS]}`` (a screen showing all of them), watched ``after`` checkpoint N (default: the
+last; 0: from the start): a second alarm deleted after the asked one, a favourite removed again, another
+switch turned on the way, money sent while trying an infeasible task.
 """
 
 from __future__ import annotations
@@ -60,12 +61,15 @@ def check_forbid(raw: Any, n_checkpoints: int) -> list[dict[str, Any]]:
     for i, item in enumerate(raw):
         key = f"forbid[{i}]"
         kinds = [k for k in FORBID_KINDS if isinstance(item, dict) and k in item]
-        if not isinstance(item, dict) or len(kinds) != 1 or set(item) - {*FORBID_KINDS, "after"}:
-            raise ShapeProblem(key, f"{item!r} is not one of {{click: TEXT}}, {{shows: [TEXTS]}} "
-                                    "(with an optional after: N)", fix)
+        if (not isinstance(item, dict) or len(kinds) != 1 or set(item) - {*FORBID_KINDS, "after", "except"}
+                or ("except" in item and kinds[0] != "click")):
+            raise ShapeProblem(key, f"{item!r} is not one of {{click: TEXT or [TEXTS], except: ...}}, "
+                                    "{shows: [TEXTS]} (with an optional after: N)", fix)
         value = item[kinds[0]]
-        if kinds[0] == "click" and (not isinstance(value, (str, int, float)) or not str(value).strip()):
-            raise ShapeProblem(key, "click: needs the whole text of the element", fix)
+        if kinds[0] == "click":
+            value = _texts(value, key, "click: needs the whole text of the element (or a list of them)", fix)
+            if "except" in item:
+                _texts(item["except"], key, "except: needs the text(s) the task itself taps", fix)
         if kinds[0] == "shows" and (not isinstance(value, list) or not value
                                     or not all(isinstance(t, (str, int, float)) and str(t).strip()
                                                for t in value)):
@@ -74,8 +78,17 @@ def check_forbid(raw: Any, n_checkpoints: int) -> list[dict[str, Any]]:
         if not isinstance(after, int) or isinstance(after, bool) or not 0 <= after <= n_checkpoints:
             raise ShapeProblem(key, f"after: {after!r} is not a checkpoint number 0..{n_checkpoints}",
                                "0 watches from the start, N after checkpoint N")
-        out.append({kinds[0]: value if kinds[0] == "shows" else str(value), "after": after})
+        spared = {"except": item["except"]} if "except" in item else {}
+        out.append({kinds[0]: value, "after": after, **spared})
     return out
+
+
+def _texts(value: Any, key: str, message: str, fix: str) -> list[str] | str:
+    """A text or a non-empty list of texts, each non-blank (as written); ShapeProblem otherwise."""
+    items = value if isinstance(value, list) else [value]
+    if not items or not all(isinstance(t, (str, int, float)) and str(t).strip() for t in items):
+        raise ShapeProblem(key, message, fix)
+    return [str(t) for t in items] if isinstance(value, list) else str(value)
 
 
 __all__ = ["FORBID_KINDS", "ShapeProblem", "check_any_order", "check_forbid"]

@@ -32,9 +32,11 @@ def exact_problems(params: dict[str, Any], checker: str) -> list[str]:
 
 
 def missing_exact(wanted: Iterable[str], lines: Iterable[str],
-                  extra_forms: Callable[[str], Iterable[str]] | None = None) -> list[str]:
+                  extra_forms: Callable[[str], Iterable[str]] | None = None, span: int = 1) -> list[str]:
     """The ``wanted`` texts that no line shows whole. ``extra_forms`` gives other readings of a text (an
-    OCR line with its confusions folded), tried for lines and wanted texts alike."""
+    OCR line with its confusions folded), tried for lines and wanted texts alike; ``span`` > 1 also reads
+    up to that many consecutive lines joined as one (OCR breaks a long text where it wraps), whole lines
+    still: the run starts at a line's start and ends at a line's end."""
     from droidpilot.typed.phrases import fold
 
     def forms(text: str) -> set[str]:
@@ -43,10 +45,11 @@ def missing_exact(wanted: Iterable[str], lines: Iterable[str],
             out |= {fold(f) for f in extra_forms(text)}
         return {f for f in out if f}
 
+    texts = [line for line in lines if line]
     shown: set[str] = set()
-    for line in lines:
-        if line:
-            shown |= forms(line)
+    for start in range(len(texts)):
+        for end in range(start + 1, min(start + span, len(texts)) + 1):
+            shown |= forms(" ".join(texts[start:end]))
     return [w for w in wanted if not (forms(w) & shown)]
 
 

@@ -186,12 +186,14 @@ def typed_lines(texts: list[str]) -> list[str]:
     return out
 
 
-_END_CURSOR = re.compile(r"(?<=\S)[|\[\]!I]$")
+EXACT_WRAP = 4  # an ``exact`` text may wrap over this many OCR lines (a note's body, a message)
+_END_CURSOR = re.compile(r"(?<=\S)[|\[\]!Il]$")
 
 
 def _ocr_forms(text: str) -> list[str]:
     """Other readings of an OCR line (or a wanted text) for ``exact``: without a text cursor (read as
-    "|", "]" or "I" at the end of an edit field's text: "Dec 10]"), with confusions folded ("O" for "0")."""
+    "|", "]", "I" or "l" at the end of an edit field's text: "Dec 10]", "Museum meetingl"), with confusions
+    folded ("O" for "0")."""
     bare = _END_CURSOR.sub("", drop_cursor(text))
     return [bare, normalize_text(bare, casefold=True, confusions=True)]
 
@@ -344,7 +346,7 @@ class OcrMatch(ConditionChecker):
                 failures.append(typed.reason)
         exact = _as_list(params.get("exact"))
         if exact:
-            missing = missing_exact(exact, texts, _ocr_forms)
+            missing = missing_exact(exact, texts, _ocr_forms, span=EXACT_WRAP)
             details["exact_missing"] = missing
             if missing:
                 failures.append(f"no line reads exactly {missing}")
