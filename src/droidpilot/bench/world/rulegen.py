@@ -88,8 +88,8 @@ def split_money(text: str) -> list[str | dict[str, Any]]:
     found = MONEY_IN_TEXT.search(text)
     if found is None or found.group(0).strip() == text.strip():
         return [text]
-    parts: list[str | dict[str, Any]] = [p.strip() for p in (text[:found.start()], text[found.end():])]
-    words = [p for p in parts if isinstance(p, str) and p.strip(" .?!:,")]
+    words: list[str | dict[str, Any]] = [
+        part.strip() for part in (text[:found.start()], text[found.end():]) if part.strip(" .?!:,")]
     return [*words, {"type": "money", "equals": found.group(0).strip()}]
 
 
