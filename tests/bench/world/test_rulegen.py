@@ -240,3 +240,11 @@ def test_other_switches_are_forbidden_but_the_asked_one() -> None:
     assert not verify(task, [wifi, page, done]).ok
     every = shaped([["Settings"]], forbid=[{"click": ["Dark mode"], "except": ["Dark mode"], "after": 0}])
     assert every.forbidden() == []  # nothing left to forbid: no node
+
+
+def test_a_typed_text_read_earlier_is_whole_only_where_it_is_entered() -> None:
+    subject = "Plumber museum passport"
+    task = entered([["Inbox", subject], ["New event", subject]], [subject])
+    inbox, event = shows("Inbox", f"{subject} · Nov 17"), shows("New event", subject)
+    assert verify(task, [inbox, event]).ok  # read in a longer row of the inbox
+    assert not verify(task, [inbox, shows("New event", f"{subject}s")]).ok  # entered with a letter too many

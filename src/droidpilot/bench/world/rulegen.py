@@ -4,8 +4,9 @@ Each checkpoint (a list of texts) becomes a milestone that must hold after the p
 texts on one screen, read from the UI dump when there is one and by OCR otherwise (``escalate``), so
 screenshots alone judge it. A text that is a value (an amount, a time, a phone number) is read as a typed
 value on the screen; a text the reference types in full (a name, a message, a query) is what the agent
-entered, so it must be shown whole (``exact``: "Paige Parkerson" or "Sounds good and I love you" is not
-"Paige Parker" or "Sounds good"); the others are keywords whose numbers stand whole ("181" never
+entered, so the last checkpoint that shows it must show it whole (``exact``: "Paige Parkerson" or
+"Sounds good and I love you" is not "Paige Parker" or "Sounds good"; an earlier checkpoint may show it
+where it is read, before it is copied); the others are keywords whose numbers stand whole ("181" never
 matches "1810").
 
 A retrieval task adds an ``answer`` milestone: the agent's reply states the true value, typed by the
@@ -192,13 +193,17 @@ def rule_document(
     """The rule as a mapping in MobiFlow's format (see the module docstring for answer and route).
     Checkpoints in one ``any_order`` group (numbers from 1) are parallel milestones that the next one
     joins; each ``forbid`` item ({click|shows, after: N}) becomes a node of ``success.none_of``."""
+    # a typed text is judged whole on the last checkpoint that shows it, where the entry is seen; an
+    # earlier one may show it where it is read (an email's subject in the inbox, before it is copied)
+    entered_at = {t.strip(): i for i, texts in enumerate(checkpoints) for t in texts
+                  if t.strip() in {e.strip() for e in typed}}
     nodes: list[dict[str, Any]] = []
     stage_ids: list[list[str]] = []
     after_ids: dict[int, list[str]] = {0: []}  # checkpoint number -> the ids a watch after it waits for
     for stage in _stages(len(checkpoints), any_order):
         ids = []
         for i in stage:
-            params = screen_params(checkpoints[i], typed)
+            params = screen_params(checkpoints[i], [t for t, at in entered_at.items() if at == i])
             node: dict[str, Any] = {
                 "id": f"screen_{i + 1}",
                 "name": "The screen shows " + ", ".join(checkpoints[i]),
