@@ -55,3 +55,21 @@ def test_a_milestone_seen_again_is_not_reached_again():
     assert judge.observe(xml) == ["screen_1"]
     judge.act({"type": "wait", "status": "ok"}, {"name": "wait", "parameters": {}})
     assert judge.observe(xml) == [] and judge.reached == ["screen_1"] and not judge.ok
+
+
+
+def test_forbidden_nodes_are_no_milestones_and_meeting_one_fails_the_episode():
+    env, rewards, info = _episode("clock-delete", seed=0)
+    played = env._judge
+    assert played.rule.forbidden() and not set(played.rule.forbidden()) & set(played.milestones)
+    assert played.ok and info["success"] and sum(rewards) == pytest.approx(1.0)
+    judge = MilestoneJudge(env.task.rule, env.task.instruction)
+    for frame in played._frames:  # the same run judged again, step by step
+        judge.observe(frame.xml_text)
+        if frame.action:
+            judge.act(frame.action, {"name": frame.action.get("type"), "parameters": {}})
+    assert judge.ok
+    last = played._frames[-1].xml_text  # then another alarm deleted: a tap on "Delete alarm" again
+    judge.act({"type": "click", "text": "Delete alarm", "status": "ok"}, {"name": "click", "parameters": {}})
+    judge.observe(last)
+    assert not judge.ok

@@ -152,10 +152,11 @@ def test_declaration_and_validation() -> None:
     checker = get_checker("ocr")
     assert checker.name == "ocr_match" and checker.reads == "screen"
     assert checker.cost > get_checker("text_match").cost
-    assert set(checker.params_spec) == {"any", "all", "pattern", "ignore_case", "whole_numbers", "value"}
+    assert set(checker.params_spec) == {"any", "all", "pattern", "ignore_case", "whole_numbers", "value",
+                                         "exact"}
     assert checker.validate({"any": ["订单"]}) == []
     assert checker.validate({"pattern": "(unclosed"})[0].startswith("ocr_match: invalid regular expression")
-    assert "needs 'any', 'all', 'pattern' or a typed 'value'" in checker.validate({})[0]
+    assert "needs 'any', 'all', 'pattern', 'exact' or a typed 'value'" in checker.validate({})[0]
     assert "empty keyword" in checker.validate({"all": ["ok", ""]})[0]
 
 

@@ -73,5 +73,25 @@ def test_contains_helper_edges() -> None:
 def test_validate() -> None:
     checker = get_checker("action_match")
     assert checker.validate({"type": "click"}) == []
-    assert checker.validate({}) == ["action_match needs 'type', 'contains', 'value' or 'declares'"]
+    assert checker.validate({}) == ["action_match needs 'type', 'contains', 'value', 'declares' or 'exact'"]
     assert checker.validate({"contains": {}}) == ["'contains' is empty"]
+
+
+@pytest.mark.parametrize(("text", "holds"), [
+    ("Send", True), ("send", True), ("Send.", True),          # case and a final stop aside
+    ("Send money", False), ("Resend", False), ("", False),   # a longer label is another button
+])
+def test_exact_is_the_whole_field(text: str, holds: bool) -> None:
+    frame = Frame(index=0, action={"type": "click", "text": text})
+    result = get_checker("action_match").run(frame, {"type": "click", "exact": "Send"}, None)
+    assert result.yes is holds, result.reason
+
+
+def test_exact_reads_the_named_field_and_is_validated() -> None:
+    checker = get_checker("action_match")
+    frame = Frame(index=0, action={"type": "click", "text": "x", "target": {"label": "Remove"}})
+    assert checker.run(frame, {"exact": ["Delete", "Remove"], "field": "target.label"}, None).yes
+    assert not checker.run(frame, {"exact": "Remove"}, None).yes
+    assert checker.validate({"exact": [" "]}) == [
+        "'exact' names no text; give the whole text the field must be"]
+    assert checker.validate({"exact": "Send", "field": "text"}) == []

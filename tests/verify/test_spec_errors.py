@@ -335,7 +335,7 @@ def test_sub_checker_shape_problems_and_the_nested_form() -> None:
     assert problems[0].message == "juxtaposition: 'ocr' must be a mapping of ocr_match parameters, not list"
     assert problems[1].message == "'escalation_order' applies only to escalate, not to juxtaposition"
     assert problems[2].message == "juxtaposition.action: unknown parameter 'typ' (did you mean 'type'?)"
-    assert problems[2].fix == "action_match takes: type, contains, value, declares, field"
+    assert problems[2].fix == "action_match takes: type, contains, value, declares, exact, field"
 
 
 def test_a_misspelt_node_field_is_kept_but_warned_about() -> None:

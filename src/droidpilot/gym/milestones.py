@@ -6,6 +6,7 @@ whole timeline, but the verifier's per-(node, frame, event) memo is kept across 
 frame's checks run; the entries of the two newest frames are dropped first, since the provisional frame
 got its action (and the frame before it a successor checkers may look at). Checks read the UI dump, not
 the screenshot: no OCR runs in a step (an OCR-only check stays undecided, which counts as not reached).
+Forbidden nodes (``success.none_of``) are no milestones: meeting one makes the episode a failure.
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ from __future__ import annotations
 from typing import Any
 
 from droidpilot.verify.engine import Oracle, prepare_conditions, prepare_options, task_graph
+from droidpilot.verify.forbidden import find_breach
 from droidpilot.verify.frame import Frame
 from droidpilot.verify.options import VerifierOptions
 from droidpilot.verify.rule import Task
@@ -36,8 +38,10 @@ class MilestoneJudge:
 
     @property
     def milestones(self) -> list[str]:
-        """The nodes that count: those with a condition (pass-through nodes carry no evidence)."""
-        return [n.id for n in self.rule.nodes if n.id in self._conditions]
+        """The nodes that count: those with a condition (pass-through nodes carry no evidence), forbidden
+        nodes aside."""
+        forbidden = set(self.rule.forbidden())
+        return [n.id for n in self.rule.nodes if n.id in self._conditions and n.id not in forbidden]
 
     def observe(self, xml: str) -> list[str]:
         """The screen now shown (its UI dump) becomes the provisional last frame; newly reached ids."""
@@ -66,7 +70,9 @@ class MilestoneJudge:
             del memo[key]
         self._oracle.order = [k for k in self._oracle.order if k[1] < stale]
         outcome = sweep(self._graph, 2 * len(self._frames), self._oracle)
-        self.ok = outcome.ok
+        breach = (find_breach(self._graph, self.rule.forbidden(), 2 * len(self._frames), self._oracle)
+                  if outcome.ok else None)
+        self.ok = outcome.ok and (breach is None or breach.doubtful)
         known = set(self.reached)
         fresh = [n for n in sorted(outcome.earliest, key=lambda n: (outcome.earliest[n], n))
                  if n in self._conditions and n not in known]

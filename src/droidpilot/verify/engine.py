@@ -19,6 +19,7 @@ from typing import Any
 from droidpilot.errors import InputError
 from droidpilot.verify.checkers.base import CheckResult, ConditionChecker, Verdict, get_checker
 from droidpilot.verify.checkers.icons import preflight_icons
+from droidpilot.verify.forbidden import find_breach
 from droidpilot.verify.frame import Frame
 from droidpilot.verify.logcapture import capture_logs
 from droidpilot.verify.options import VerifierOptions
@@ -142,6 +143,24 @@ def task_graph(task: Task, conditions: dict[str, Condition]) -> Graph:
                        {n.id: list(n.next) for n in task.nodes}, pins, mode, targets, source=where)
 
 
+def _judge_forbidden(task: Task, graph: Graph, n_frames: int, oracle: Oracle, result: VerifyResult) -> None:
+    """Fail ``result`` when a forbidden node (``success.none_of``) was met; a breach seen only through
+    undecided checks asks for manual review instead."""
+    breach = find_breach(graph, task.forbidden(), 2 * n_frames, oracle)
+    if breach is None:
+        return
+    said = breach.describe(task.node(breach.node).name)
+    if breach.doubtful:
+        result.manual_review_needed = True
+        result.reason += f"; but undecided checks could mean {said}"
+        log.debug("a forbidden node may have been met: %s", said)
+        return
+    result.ok = False
+    result.manual_review_needed = False
+    result.reason = f"failure: {said}, so the run fails whatever else it reached ({result.reason})"
+    log.debug("verdict: fail, %s", said)
+
+
 def verify(task: Task, trace: Trace | Sequence[Frame | dict[str, Any]],
            options: VerifierOptions | None = None, *, task_description: str | None = None) -> VerifyResult:
     """Judge ``trace`` against ``task``: is there an assignment of milestones to events that succeeds?
@@ -166,6 +185,8 @@ def verify(task: Task, trace: Trace | Sequence[Frame | dict[str, Any]],
             log.debug("undecided checks seen; counting them as yes the verdict would be %s",
                       "pass" if optimistic.ok else "fail")
         result = build_result(task, graph, frames, first, optimistic, oracle.memo)
+        if result.ok or result.manual_review_needed:
+            _judge_forbidden(task, graph, len(frames), oracle, result)
         log.debug("verdict: %s after %d checker calls", "pass" if result.ok else "fail",
                   oracle.checker_calls)
     result.checker_calls = oracle.checker_calls

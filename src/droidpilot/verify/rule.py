@@ -2,8 +2,10 @@
 
 ``deps`` is AND (every listed node first); ``next`` is OR (any listed successor may follow, and a node
 reached through several ``next`` parents needs only one of them). ``success`` names the nodes that end
-the task (``any_of`` or ``all_of``); without it, any sink node does. Fields the verifier does not use are
-kept in ``model_extra`` because they describe the task. Loading and validation live in ``verify.spec``.
+the task (``any_of`` or ``all_of``); without it, any sink node does. ``none_of`` names forbidden nodes:
+a run in which one of them is met (after its parents) fails, whatever else it reached. Fields the
+verifier does not use are kept in ``model_extra`` because they describe the task. Loading and
+validation live in ``verify.spec``.
 
 Plain dataclasses, as MobiFlow's own spec types are: a cold ``droidpilot verify`` builds one rule, and
 importing a validation library for it cost more than reading a screenshot (about 0.08 s). The checks a
@@ -197,10 +199,12 @@ class Node(SpecModel):
 
 @dataclass(init=False, eq=False, repr=True)
 class Success(SpecModel):
-    SHAPES: ClassVar[dict[str, Any]] = {"any_of": _texts(optional=True), "all_of": _texts(optional=True)}
+    SHAPES: ClassVar[dict[str, Any]] = {"any_of": _texts(optional=True), "all_of": _texts(optional=True),
+                                        "none_of": _texts(optional=True)}
 
     any_of: list[str] | None = None
     all_of: list[str] | None = None
+    none_of: list[str] | None = None  # forbidden nodes: meeting one fails the run
 
 
 @dataclass(init=False, eq=False, repr=True)
@@ -236,9 +240,14 @@ class Task(SpecModel):
         return [n.id for n in self.nodes if node_id in n.next]
 
     def sinks(self) -> list[str]:
-        """Nodes nobody depends on and with no successors."""
+        """Nodes nobody depends on and with no successors (forbidden nodes are never success)."""
         depended = {d for n in self.nodes for d in n.deps}
-        return [n.id for n in self.nodes if not n.next and n.id not in depended]
+        forbidden = set(self.forbidden())
+        return [n.id for n in self.nodes if not n.next and n.id not in depended and n.id not in forbidden]
+
+    def forbidden(self) -> list[str]:
+        """The ids in ``success.none_of``: nodes whose being met fails the run."""
+        return list(self.success.none_of or []) if self.success is not None else []
 
     def success_targets(self) -> tuple[str, list[str]]:
         """``("any", ids)`` or ``("all", ids)``: what the verdict needs (sinks when no success given)."""

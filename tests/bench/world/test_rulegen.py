@@ -92,9 +92,42 @@ def test_screen_numbers_are_whole_and_values_typed() -> None:
                  answer_type="money")
     assert verify(named, [shows("Lunch", "-$12.50"), answer("$12.50")]).ok
     assert not verify(named, [shows("Lunch", "-$112.50"), answer("$12.50")]).ok
+    # an amount inside a keyword is read as money: the same amount written otherwise shows it, another not
     keyword = rule("Open Lunch in Expenses and tell me the amount.", [["Lunch", "Amount $12.5"]], "12.5")
-    assert not verify(keyword, [shows("Lunch", "Amount $12.50"), answer("12.5")]).ok
+    assert verify(keyword, [shows("Lunch", "Amount $12.50"), answer("12.5")]).ok
     assert verify(keyword, [shows("Lunch", "Amount $12.5"), answer("12.5")]).ok
+    assert not verify(keyword, [shows("Lunch", "Amount $112.50"), answer("12.5")]).ok
+    assert not verify(keyword, [shows("Lunch", "Amount $12.55"), answer("12.5")]).ok
+    assert not verify(keyword, [shows("Lunch", "Total $12.50"), answer("12.5")]).ok
+
+
+def entered(checkpoints: list[list[str]], typed: list[str]):
+    doc = rule_document("t-0-0", "com.simphone.contacts", "data-entry", "Add it.", checkpoints, None,
+                        typed=typed)
+    task, _ = build_rule(doc)
+    assert task.warnings == []
+    return task
+
+
+def test_a_text_the_reference_types_is_shown_whole() -> None:
+    task = entered([["New contact", "Paige Parker"], ["Contact saved"]], ["Paige Parker"])
+    saved = shows("Contact saved")
+    assert verify(task, [shows("New contact", "Paige Parker"), saved]).ok
+    assert verify(task, [shows("New contact", "paige parker."), saved]).ok
+    assert not verify(task, [shows("New contact", "Paige Parkerson"), saved]).ok
+    assert not verify(task, [shows("New contact", "Paige Parker Jr"), saved]).ok
+    untyped = entered([["New contact", "Paige Parker"], ["Contact saved"]], [])  # a keyword as before
+    assert verify(untyped, [shows("New contact", "Paige Parkerson"), saved]).ok
+
+
+def test_a_typed_number_is_read_as_that_number() -> None:
+    task = entered([["Send $132 to Ava?"], ["Checking"]], ["132", "Ava"])
+    done = shows("Checking")
+    assert verify(task, [shows("Send $132.00 to Ava?"), done]).ok
+    assert not verify(task, [shows("Send $1320 to Ava?"), done]).ok
+    amount = entered([["Add expense", "23.25"]], ["23.25"])
+    assert verify(amount, [shows("Add expense", "$23.25")]).ok
+    assert not verify(amount, [shows("Add expense", "$123.25")]).ok
 
 
 def test_the_answer_is_typed_from_answer_type() -> None:
@@ -143,3 +176,75 @@ def test_every_retrieval_and_infeasible_instance_gets_a_typed_rule_without_warni
         assert final is not None and final.type == "action_match", task.id
         assert ("declares" in final.params) is (task.kind == "infeasible"), task.id
         assert "contains" not in final.params, task.id
+
+
+def shaped(checkpoints: list[list[str]], **shape: Any):
+    doc = rule_document("t-0-0", "com.simphone.tasks", "data-entry", "Add both.", checkpoints, None, **shape)
+    task, _ = build_rule(doc)
+    assert task.warnings == []
+    return task
+
+
+def test_records_asked_for_together_are_a_set() -> None:
+    task = shaped([["New task", "A"], ["New task", "B"], ["A", "B"]], any_order=[[1, 2]])
+    a, b, both = shows("New task", "A"), shows("New task", "B"), shows("A", "B")
+    assert verify(task, [a, b, both]).ok
+    assert verify(task, [b, a, both]).ok  # the other order
+    assert not verify(task, [a, a, both]).ok  # the same record twice is not both
+    assert not verify(task, [a, both]).ok
+    chain = shaped([["New task", "A"], ["New task", "B"], ["A", "B"]])  # without any_order: in order
+    assert not verify(chain, [b, a, both]).ok
+
+
+def test_a_set_at_the_end_needs_all_of_it() -> None:
+    task = shaped([["Contacts"], ["Ava", "Starred"], ["Ben", "Starred"]], any_order=[[2, 3]])
+    assert task.success_targets() == ("all", ["screen_2", "screen_3"])
+    start, ava, ben = shows("Contacts"), shows("Ava", "Starred"), shows("Ben", "Starred")
+    assert verify(task, [start, ben, ava]).ok
+    assert not verify(task, [start, ben]).ok
+
+
+def test_a_forbidden_tap_after_the_change_fails_the_run() -> None:
+    task = shaped([["Ava", "Favorite"], ["Ava", "In favorites"]], forbid=[{"click": "Favorite", "after": 2},
+                                                                         {"click": "Unfavorite", "after": 2}])
+    card = shows("Ava", "Favorite") | {"action": {"type": "click", "text": "Favorite"}}
+    done = shows("Ava", "In favorites")
+    assert verify(task, [card, done]).ok
+    undone = done | {"action": {"type": "click", "text": "Unfavorite"}}
+    assert not verify(task, [card, undone, shows("Ava", "Favorite")]).ok
+    other = shows("Ben", "Favorite") | {"action": {"type": "click", "text": "Favorite"}}
+    assert not verify(task, [card, done, other, shows("Ben", "In favorites")]).ok
+    # tapping the same button before the change is part of making it
+    assert verify(task, [card, card, done]).ok
+
+
+def test_a_forbidden_screen_from_the_start() -> None:
+    doc = rule_document("t-0-0", "com.simphone.bank", "infeasible", "Request $61 from Ava in Bank.",
+                        [["Bank", "Send money"]], "infeasible",
+                        forbid=[{"shows": ["Money sent"], "after": 0}])
+    task, _ = build_rule(doc)
+    assert task.warnings == [] and task.forbidden() == ["forbid_1"]
+    home, said = shows("Bank", "Send money"), answer("Infeasible: the app cannot request money")
+    assert verify(task, [home, said]).ok
+    assert not verify(task, [shows("Money sent"), home, said]).ok
+
+
+def test_other_switches_are_forbidden_but_the_asked_one() -> None:
+    rows = ["Wi-Fi", "Bluetooth", "Dark mode"]
+    task = shaped([["Settings", "Display"], ["Dark mode", "Dark theme is on"]],
+                  forbid=[{"click": rows, "except": "Dark mode", "after": 0}])
+    page = shows("Settings", "Display") | {"action": {"type": "click", "text": "Dark mode"}}
+    done = shows("Dark mode", "Dark theme is on")
+    assert verify(task, [page, done]).ok
+    wifi = shows("Wi-Fi", "Bluetooth") | {"action": {"type": "click", "text": "Wi-Fi"}}
+    assert not verify(task, [wifi, page, done]).ok
+    every = shaped([["Settings"]], forbid=[{"click": ["Dark mode"], "except": ["Dark mode"], "after": 0}])
+    assert every.forbidden() == []  # nothing left to forbid: no node
+
+
+def test_a_typed_text_read_earlier_is_whole_only_where_it_is_entered() -> None:
+    subject = "Plumber museum passport"
+    task = entered([["Inbox", subject], ["New event", subject]], [subject])
+    inbox, event = shows("Inbox", f"{subject} · Nov 17"), shows("New event", subject)
+    assert verify(task, [inbox, event]).ok  # read in a longer row of the inbox
+    assert not verify(task, [inbox, shows("New event", f"{subject}s")]).ok  # entered with a letter too many

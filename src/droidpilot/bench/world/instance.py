@@ -108,6 +108,20 @@ def _reference(ops: list[str], where: str) -> list[RefOp]:
     return out
 
 
+def _typed_texts(ops: list[str]) -> list[str]:
+    """The texts the reference types (``type (X)``): values the agent enters, judged whole by the rule."""
+    out = []
+    for op in ops:
+        if op.startswith("type ("):
+            try:
+                action = parse_action(op.partition(CHOOSE)[0])
+            except ActionParseError:
+                continue  # _reference reports it with the template's name
+            if action.name == "type" and action.text:
+                out.append(action.text)
+    return out
+
+
 def instantiate(template: Template, seed: int, k: int = 0, suite: str = "world") -> BenchTask:
     """Instance ``k`` of ``template`` for ``seed``; SuiteError names the template when it cannot be built."""
     where = f"{template.where}: template {template.id!r}"
@@ -164,7 +178,9 @@ def instantiate(template: Template, seed: int, k: int = 0, suite: str = "world")
         rule, rule_text = build_rule(
             rule_document(task_id, package, template.kind, instruction, checkpoints, answer,
                           answer_type=typed_answer,
-                          app_labels=[label for label, _ in apps.values()])
+                          app_labels=[label for label, _ in apps.values()], typed=_typed_texts(ops),
+                          any_order=template.any_order,
+                          forbid=fill(template.forbid, ctx, f"{where} forbid"))
         )
     except InputError as exc:
         raise SuiteError(f"{where}: the generated rule is invalid: {exc}") from None

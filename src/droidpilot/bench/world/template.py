@@ -10,7 +10,8 @@ milestones), and optionally ``apps``, ``lang``, ``setup`` (start state: ``state:
 ``ANSWER_TYPES``; required on retrieval tasks), ``static`` (why the task cannot vary by seed), ``variants``
 (a list of mappings, each its own template with those values as constant parameters and ``id``
 appended), ``distractors`` (false to opt out), ``effects`` (the changes to the state the task
-allows, ``bench/effects.py``).
+allows, ``bench/effects.py``), ``any_order`` and ``forbid`` (the generated rule's checkpoint sets and
+forbidden milestones, ``ruleshape.py``).
 """
 
 from __future__ import annotations
@@ -27,6 +28,7 @@ from droidpilot import limits
 from droidpilot.bench.effects import EffectsError, validate_effects
 from droidpilot.bench.params import ParamError, check_numbers
 from droidpilot.bench.task import SuiteError
+from droidpilot.bench.world.ruleshape import ShapeProblem, check_any_order, check_forbid
 from droidpilot.datalimits import DataLimitError, check_yaml
 
 KINDS = ("settings", "data-entry", "search", "navigation", "multi-app", "retrieval", "infeasible", "edit")
@@ -44,6 +46,8 @@ OPTIONAL = (
     "distractors",
     "notes",
     "effects",
+    "any_order",
+    "forbid",
 )
 ANSWER_TYPES = (
     "count",
@@ -86,6 +90,8 @@ class Template:
     answer_type: dict[str, Any] = field(default_factory=dict)
     static: str | None = None
     effects: dict[str, Any] = field(default_factory=dict)
+    any_order: list[list[int]] = field(default_factory=list)
+    forbid: list[dict[str, Any]] = field(default_factory=list)
 
     @property
     def where(self) -> str:
@@ -234,6 +240,11 @@ def _check(raw: Any, path: Path, line: int, app: str) -> list[Template]:
     if raw["kind"] == "retrieval" and "answer" not in raw:
         raise _fail(path, line, tid, "answer", "a retrieval task needs the true answer (with placeholders)")
     answer_type = _answer_type(raw, path, line, tid)
+    try:
+        any_order = check_any_order(raw.get("any_order"), len(cps))
+        forbid = check_forbid(raw.get("forbid"), len(cps))
+    except ShapeProblem as exc:
+        raise _fail(path, line, tid, exc.key, str(exc), exc.fix) from None
     static = raw.get("static")
     if static is not None and (not isinstance(static, str) or not static.strip()):
         raise _fail(
@@ -285,6 +296,8 @@ def _check(raw: Any, path: Path, line: int, app: str) -> list[Template]:
                 answer_type=dict(answer_type),
                 static=static,
                 effects=dict(raw.get("effects") or {}),
+                any_order=any_order,
+                forbid=forbid,
             )
         )
     return out

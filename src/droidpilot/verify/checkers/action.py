@@ -8,7 +8,8 @@ Typed reading of one text field (``field``, default ``text``: an ``answer`` acti
 ({type: money, equals: "181"}) must be the one value of its type the field states, so "$1810" and
 "$181 or $1810" fail for $181 and "$181.00" passes; ``declares: infeasible`` holds when the field plainly
 declares the task impossible ("This cannot be done in the app"), not when it negates or hedges that
-("It is not infeasible, I applied.").
+("It is not infeasible, I applied."). ``exact`` (one text or a list): the field is, whole, one of them
+(case, spacing and final punctuation aside), so ``exact: Send`` is a tap on "Send", not on "Send money".
 """
 
 from __future__ import annotations
@@ -84,18 +85,23 @@ class ActionMatch(ConditionChecker):
         "contains": Param("dict", help="field -> value the action's field must contain"),
         "value": VALUE_PARAM,
         "declares": Param("str", help="infeasible: the field plainly declares the task impossible"),
-        "field": Param("str", help="the action field that value / declares read (default text)"),
+        "exact": Param("str_or_list", help="the field is, whole, one of these texts (a tap on 'Send', "
+                                           "not on 'Send money')"),
+        "field": Param("str", help="the action field that value / declares / exact read (default text)"),
     }
 
     def validate(self, params: dict[str, Any]) -> list[str]:
         problems = value_problems(params)
-        if not any(key in params for key in ("type", "contains", "value", "declares")):
-            problems.append("action_match needs 'type', 'contains', 'value' or 'declares'")
+        if not any(key in params for key in ("type", "contains", "value", "declares", "exact")):
+            problems.append("action_match needs 'type', 'contains', 'value', 'declares' or 'exact'")
+        if "exact" in params and not [t for t in as_list(params["exact"]) if t.strip()]:
+            problems.append("'exact' names no text; give the whole text the field must be")
         if "declares" in params and params["declares"] not in DECLARATIONS:
             problems.append(f"'declares' is {params['declares']!r}; the one declaration read is "
                             f"{', '.join(DECLARATIONS)}")
-        if "field" in params and not ("value" in params or "declares" in params):
-            problems.append("'field' names the field that 'value' or 'declares' read; give one of them")
+        if "field" in params and not any(k in params for k in ("value", "declares", "exact")):
+            problems.append("'field' names the field that 'value', 'declares' or 'exact' read; "
+                            "give one of them")
         if "field" in params and not str(params["field"]).strip():
             problems.append("'field' is empty; name an action field such as text")
         if "type" in params and not as_list(params["type"]):
@@ -142,12 +148,20 @@ class ActionMatch(ConditionChecker):
         hold or none is asked for, what was read for the "yes" reason)."""
         specs = value_specs(params)
         declares = params.get("declares")
-        if not specs and declares is None:
+        exact = as_list(params.get("exact"))
+        if not specs and declares is None and not exact:
             return None, ""
         name = str(params.get("field", "text"))
         raw = lookup_path(action, name)
         text = "" if raw is MISSING or raw is None else str(raw)
         reasons = []
+        if exact:
+            from droidpilot.typed.phrases import fold
+
+            if fold(text) not in {fold(t) for t in exact}:
+                return CheckResult(Verdict.NO, self.name, self.reads, details=details,
+                                   reason=f"action field {name!r} ({text[:80]!r}) is not {exact}"), ""
+            reasons.append(f"is {text!r}")
         if specs:
             typed = reply_states(specs, text)
             details["value"] = typed.details

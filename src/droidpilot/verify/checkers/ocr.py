@@ -27,6 +27,7 @@ from droidpilot.perception.normalize import match_key, normalize_text
 from droidpilot.perception.ocr import make_ocr_engine
 from droidpilot.perception.reading import Enough, OcrReading, start_reading
 from droidpilot.perception.types import OcrLine
+from droidpilot.verify.checkers._exact import EXACT_PARAM, exact_problems, missing_exact
 from droidpilot.verify.checkers._keywords import contains_whole
 from droidpilot.verify.checkers._typed import (
     VALUE_PARAM,
@@ -133,8 +134,8 @@ def early_yes(params: dict[str, Any]) -> tuple[Enough, int] | None:
     ``all`` keyword and one ``any`` keyword inside a line, as ``find_keyword`` looks first) and how wide
     the lines to read first are: wide enough for the longest ``all`` keyword and the shortest ``any`` one
     (narrower lines, read afterwards, hold only shorter words). None when only the whole screen can
-    decide (a pattern)."""
-    if params.get("pattern"):
+    decide (a pattern, or ``exact`` lines, which a line not yet read may hold)."""
+    if params.get("pattern") or params.get("exact"):
         return None
     casefold = bool(params.get("ignore_case", True))
     all_keys = [match_key(k, casefold) for k in _as_list(params.get("all"))]
@@ -183,6 +184,18 @@ def typed_lines(texts: list[str]) -> list[str]:
         if folded != text:
             out.append(folded)
     return out
+
+
+EXACT_WRAP = 4  # an ``exact`` text may wrap over this many OCR lines (a note's body, a message)
+_END_CURSOR = re.compile(r"(?<=\S)[|\[\]!Il]$")
+
+
+def _ocr_forms(text: str) -> list[str]:
+    """Other readings of an OCR line (or a wanted text) for ``exact``: without a text cursor (read as
+    "|", "]", "I" or "l" at the end of an edit field's text: "Dec 10]", "Museum meetingl"), with confusions
+    folded ("O" for "0")."""
+    bare = _END_CURSOR.sub("", drop_cursor(text))
+    return [bare, normalize_text(bare, casefold=True, confusions=True)]
 
 
 _NUMBERS = re.compile(r"\d+(?:[.,]\d+)*")
@@ -234,8 +247,9 @@ def find_keyword(keyword: str, texts: list[str], casefold: bool = True,
 @register_condition("ocr_match")
 class OcrMatch(ConditionChecker):
     """Text on the screenshot by OCR: ``any`` (one keyword suffices), ``all`` (every one), ``pattern``
-    (a regular expression), ``value`` (a typed value some line states); every one given must hold.
-    ``ignore_case`` defaults to true; ``whole_numbers`` keeps "181" from matching "1810"."""
+    (a regular expression), ``value`` (a typed value some line states), ``exact`` (texts each an entire
+    line); every one given must hold. ``ignore_case`` defaults to true; ``whole_numbers`` keeps "181" from
+    matching "1810"."""
 
     reads = "screen"
     cost = 60
@@ -246,13 +260,14 @@ class OcrMatch(ConditionChecker):
         "ignore_case": Param("bool", help="compare case-insensitively (default true)"),
         "whole_numbers": WHOLE_NUMBERS_PARAM,
         "value": VALUE_PARAM,
+        "exact": EXACT_PARAM,
     }
 
     def validate(self, params: dict[str, Any]) -> list[str]:
-        problems = value_problems(params)
+        problems = value_problems(params) + exact_problems(params, "ocr_match")
         if (not _as_list(params.get("any")) and not _as_list(params.get("all")) and not params.get("pattern")
-                and "value" not in params):
-            problems.append("ocr_match needs 'any', 'all', 'pattern' or a typed 'value'")
+                and "value" not in params and "exact" not in params):
+            problems.append("ocr_match needs 'any', 'all', 'pattern', 'exact' or a typed 'value'")
         for name in ("any", "all"):
             if any(not w.strip() for w in _as_list(params.get(name))):
                 problems.append(f"ocr_match: '{name}' contains an empty keyword, which matches every screen")
@@ -329,9 +344,15 @@ class OcrMatch(ConditionChecker):
             details["value"] = typed.details
             if not typed.ok:
                 failures.append(typed.reason)
+        exact = _as_list(params.get("exact"))
+        if exact:
+            missing = missing_exact(exact, texts, _ocr_forms, span=EXACT_WRAP)
+            details["exact_missing"] = missing
+            if missing:
+                failures.append(f"no line reads exactly {missing}")
         if failures:
             return CheckResult(Verdict.NO, self.name, self.reads, reason="; ".join(failures), details=details)
         said = ([f"{kw!r}" for kw in matched] + ([f"pattern {pattern!r}"] if pattern else [])
-                + ([typed.reason] if typed is not None else []))
+                + ([typed.reason] if typed is not None else []) + [f"whole line {t!r}" for t in exact])
         return CheckResult(Verdict.YES, self.name, self.reads, reason="on screen: " + ", ".join(said),
                            details=details)

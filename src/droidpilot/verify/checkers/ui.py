@@ -7,8 +7,15 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from droidpilot.errors import InputError
+from droidpilot.verify.checkers._exact import EXACT_PARAM, exact_problems, missing_exact
 from droidpilot.verify.checkers._fields import MISSING, lookup_path
-from droidpilot.verify.checkers._keywords import contains_whole, fold, keyword_problems, match_keywords
+from droidpilot.verify.checkers._keywords import (
+    as_list,
+    contains_whole,
+    fold,
+    keyword_problems,
+    match_keywords,
+)
 from droidpilot.verify.checkers._typed import (
     VALUE_PARAM,
     WHOLE_NUMBERS_PARAM,
@@ -78,7 +85,8 @@ class XmlTextMatch(ConditionChecker):
     Only what an element shows is searched, never the raw markup, so attribute names and ids cannot
     match. A frame without a usable dump is undecided, since the screen may well show the keywords.
     ``whole_numbers`` keeps "181" from matching "1810"; ``value`` ({type: money, equals: "181"}) must be
-    stated by some element's text or content description, read on its own, as a whole token.
+    stated by some element's text or content description, read on its own, as a whole token. ``exact``
+    texts must each be some element's entire label (a typed value shown whole, not inside a longer text).
     """
 
     reads = "screen"
@@ -89,10 +97,14 @@ class XmlTextMatch(ConditionChecker):
         "ignore_case": Param("bool", help="compare case-insensitively (default true)"),
         "whole_numbers": WHOLE_NUMBERS_PARAM,
         "value": VALUE_PARAM,
+        "exact": EXACT_PARAM,
     }
 
     def validate(self, params: dict[str, Any]) -> list[str]:
-        return keyword_problems(params, "xml_text_match", typed=True) + value_problems(params)
+        problems = exact_problems(params, "xml_text_match") + value_problems(params)
+        if "exact" not in params or "any" in params or "all" in params:  # exact alone is a whole check
+            problems = keyword_problems(params, "xml_text_match", typed=True) + problems
+        return problems
 
     def check(self, frame: Frame, params: dict[str, Any],
               options: VerifierOptions | None = None) -> CheckResult:
@@ -136,5 +148,11 @@ class XmlTextMatch(ConditionChecker):
             ok = ok and typed.ok
             reasons.append(f"XML: {typed.reason}")
             details["value"] = typed.details
+        if "exact" in params:
+            missing = missing_exact(as_list(params["exact"]), labels)
+            ok = ok and not missing
+            reasons.append(f"XML: no element's whole label is {missing}" if missing
+                           else f"XML shows whole {as_list(params['exact'])}")
+            details["exact_missing"] = missing
         verdict = Verdict.YES if ok else Verdict.NO
         return CheckResult(verdict, self.name, self.reads, reason="; ".join(reasons), details=details)

@@ -149,7 +149,7 @@ def graph_warnings(v: Any, task: Task) -> None:
     for parent, kids in children.items():
         for kid in kids:
             parents_of[kid].append(parent)
-    useful = set()
+    useful = set(task.forbidden())  # forbidden nodes lead to no success by design
     queue = deque(t for t in targets if t in parents_of)
     while queue:
         node_id = queue.popleft()

@@ -270,13 +270,14 @@ class _Validator(ConditionChecks):
                          "write success: {any_of: [node_id]} or success: {all_of: [...]}")
             return
         for key in success:
-            if key not in ("any_of", "all_of"):
+            if key not in ("any_of", "all_of", "none_of"):
                 self.problem(_key_line(success, key, line), None, f"success has an unknown key '{key}'"
-                             f"{did_you_mean(str(key), ('any_of', 'all_of'))}", "use any_of or all_of")
+                             f"{did_you_mean(str(key), ('any_of', 'all_of', 'none_of'))}",
+                             "use any_of or all_of (and none_of for forbidden nodes)")
         if success.get("any_of") and success.get("all_of"):
             self.problem(line, None, "success gives both any_of and all_of",
                          "keep one: any_of (one node suffices) or all_of (every node)")
-        for key in ("any_of", "all_of"):
+        for key in ("any_of", "all_of", "none_of"):
             value = success.get(key)
             if value is None:
                 continue
@@ -291,6 +292,22 @@ class _Validator(ConditionChecks):
             for target in value:
                 if target not in ids:
                     self.missing_reference(kline, None, f"success.{key}", target, ids)
+        self._forbidden(success, line)
+
+    def _forbidden(self, success: dict[str, Any], line: int | None) -> None:
+        """``none_of`` needs success nodes besides, and a node cannot be both wanted and forbidden."""
+        forbidden = success.get("none_of")
+        if not isinstance(forbidden, list) or not forbidden:
+            return
+        wanted = [t for key in ("any_of", "all_of") if isinstance(success.get(key), list)
+                  for t in success[key]]
+        kline = _key_line(success, "none_of", line)
+        if not wanted:
+            self.problem(kline, None, "success gives none_of without any_of or all_of",
+                         "name the node(s) that end the task in any_of; none_of only forbids")
+        for both in dict.fromkeys(t for t in forbidden if t in wanted):
+            self.problem(kline, both, f"node '{both}' is both a success target and forbidden (none_of)",
+                         "remove it from one of the two lists")
 
     def missing_reference(self, line: int | None, node: str | None, field: str, target: str,
                           ids: list[str]) -> None:
