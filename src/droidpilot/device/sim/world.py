@@ -50,10 +50,19 @@ class World:
     scheduled: list[dict[str, Any]] = field(default_factory=list)
     launch_dialogs: dict[str, list[tuple[str, dict[str, Any]]]] = field(default_factory=dict)
     keyboard_over: set[str] = field(default_factory=set)  # apps whose window the keyboard covers
+    date_before_setup: str | None = None  # the phone's own date while a task's setup moved today
+
+    def move_today(self, date: str) -> None:
+        """Make ``date`` today for one task (its setup); the next ``reset`` gives the phone its date back."""
+        if self.date_before_setup is None:
+            self.date_before_setup = self.date
+        self.date = date
 
     def reset(self, seed: int, dark: bool) -> None:
         """Fresh state for ``seed``: apps' initial state, seeded data order, launcher in front."""
         self.seed = seed
+        if self.date_before_setup is not None:
+            self.date, self.date_before_setup = self.date_before_setup, None
         rng = random.Random(seed)
         self.states = {name: copy.deepcopy(app.state) for name, app in self.catalog.items()}
         self.data = {}

@@ -70,6 +70,7 @@ class Source(_Strict):
     where: str | None = None
     limit: int = 0
     reverse: bool = False
+    sort: list[str] = []  # item fields to order by, e.g. [date, time] (an agenda); text order, missing first
 
 
 class Widget(_Strict):
