@@ -4,7 +4,8 @@
 ``{type: day, from: today, add: 14}`` is today plus 14 days (``min``/``max`` draw the offset instead;
 ``weekday: Tuesday`` is the first Tuesday after today, as "this Tuesday" means on a phone); ``{type: dated,
 from: events, field: day, base: today}`` copies a drawn list whose ``field`` holds day offsets, with each
-offset replaced by that day (``as: date``, the new field's name, default the same). ``add`` and
+offset replaced by that day (``as: date``, the new field's name, default the same; ``set`` gives every
+record more fields, placeholders filled: ``set: {with: "{person}"}``). ``add`` and
 ``weekday`` may be placeholders (``add: "{how.add}"``; an empty weekday means ``add``). ``format`` is a
 strftime pattern (default ``%Y-%m-%d``, the phone's own spelling of a day).
 """
@@ -78,6 +79,9 @@ def _dated(spec: dict[str, Any], ctx: dict[str, Any], where: str) -> list[Any]:
     base = _base(spec, "base", ctx, where)
     field = str(spec.get("field", ""))
     target = str(spec.get("as", field))
+    extra = fill(spec.get("set") or {}, ctx, where)
+    if not isinstance(extra, dict):
+        raise ParamError(f"{where}.set: fields to give every record, e.g. {{with: \"{{person}}\"}}")
     out = []
     for i, item in enumerate(items):
         offset = item.get(field) if isinstance(item, dict) else None
@@ -86,5 +90,6 @@ def _dated(spec: dict[str, Any], ctx: dict[str, Any], where: str) -> list[Any]:
                              "not a whole number of days from today")
         record = copy_value(item)
         record[target] = _format(_shift(base, offset, where), spec, where)
+        record.update(extra)
         out.append(record)
     return out
