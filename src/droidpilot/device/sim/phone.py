@@ -19,6 +19,7 @@ from droidpilot.device.sim.appmodel.catalog import APPS_DIR, load_catalog
 from droidpilot.device.sim.appmodel.model import App
 from droidpilot.device.sim.draw.canvas import BASE_WIDTH, Tap
 from droidpilot.device.sim.draw.screen import Entry
+from droidpilot.device.sim.draw.slider import drag_target
 from droidpilot.device.sim.draw.uixml import dump
 from droidpilot.device.sim.frames import FrameCache, Shot
 from droidpilot.device.sim.instance import apply_setup
@@ -173,6 +174,8 @@ class SimDevice(TextInput, SystemVerbs):
             pass
         elif x1 / scale < 40 and dx > 200 and abs(dy) < dx:
             self._back()
+        elif abs(dx) > abs(dy) and (drag := drag_target(self.view().targets, x1, y1, x2)) is not None:
+            self._run_tap(drag)  # a slider's thumb dragged sideways
         elif abs(dy) >= 20 and abs(dy) > abs(dx):
             self._scroll(-dy)
         self._gesture_time(duration_ms)
