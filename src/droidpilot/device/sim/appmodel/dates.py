@@ -1,11 +1,13 @@
-"""Date filters of app templates: what a date picker accepts and how a calendar writes a day.
+"""Date and duration filters of app templates: what date, duration and timer pickers accept and how a
+calendar writes a day.
 
 ``|date`` reads a calendar date typed as ``YYYY-MM-DD`` (also ``YYYY/MM/DD`` or ``MM/DD/YYYY``) and gives
 it as ``YYYY-MM-DD``, or "" for what a date picker cannot produce (``2026-02-30``, ``13/01/2026``, text);
 the others take a ``YYYY-MM-DD`` day and give "" for anything else: ``|long_date`` ("Tuesday, December 8,
 2026"), ``|short_date`` ("Tue, Dec 8"), ``|next_month`` / ``|prev_month`` (the first day of the month after
 or before, for a month grid's arrows), ``|next_day`` / ``|prev_day``. ``|minutes`` reads a duration picker's
-whole number of minutes (1 to 1440; "" for anything else).
+whole number of minutes (1 to 1440; "" for anything else); a timer's wheels: ``|hours`` a whole number 0-99,
+``|sixty`` 0-59 (minutes or seconds), empty counting as 0, and "" for anything else (``75``, ``-1``, ``1.5``).
 """
 
 from __future__ import annotations
@@ -54,6 +56,14 @@ def _minutes(text: str) -> str:
     return str(int(value)) if value.isdigit() and 1 <= int(value) <= 1440 else ""
 
 
+def _wheel(top: int) -> Callable[[str], str]:
+    def apply(text: str) -> str:
+        value = text.strip() or "0"
+        return str(int(value)) if value.isdigit() and int(value) <= top else ""
+
+    return apply
+
+
 DATE_FILTERS: dict[str, Callable[[str], str]] = {
     "date": lambda text: day.isoformat() if (day := read_date(text)) else "",
     "long_date": _on_day(lambda d: d.strftime("%A, %B ") + f"{d.day}, {d.year}"),
@@ -63,4 +73,6 @@ DATE_FILTERS: dict[str, Callable[[str], str]] = {
     "next_day": _on_day(lambda d: (d + dt.timedelta(days=1)).isoformat()),
     "prev_day": _on_day(lambda d: (d - dt.timedelta(days=1)).isoformat()),
     "minutes": _minutes,
+    "hours": _wheel(99),
+    "sixty": _wheel(59),
 }
