@@ -5,14 +5,15 @@ and time, and deleting removes exactly the event shown."""
 from __future__ import annotations
 
 import pytest
+from tests.device.sim_driver import Driver
 
 from droidpilot.device.base import DeviceError
 from droidpilot.device.sim.phone import SimDevice
-from tests.device.sim_driver import Driver
 
 EVENTS = [
     {"title": "Book club", "date": "2026-04-02", "time": "19:00"},
-    {"title": "Lunch with Ava", "date": "2026-03-12", "time": "12:30", "location": "Lisbon", "with": "Ava Smith"},
+    {"title": "Lunch with Ava", "date": "2026-03-12", "time": "12:30", "location": "Lisbon",
+     "with": "Ava Smith"},
     {"title": "Lunch with Ava", "date": "2026-03-19", "time": "12:30", "location": "Lisbon"},
     {"title": "Gym", "date": "2026-03-12", "time": "07:15"},
     {"title": "Old dinner", "date": "2026-03-01", "time": "20:00"},

@@ -4,9 +4,9 @@ cannot show, starts and pauses; the stopwatch starts, pauses and resets."""
 from __future__ import annotations
 
 import pytest
+from tests.device.sim_driver import Driver
 
 from droidpilot.device.sim.phone import SimDevice
-from tests.device.sim_driver import Driver
 
 
 @pytest.fixture
@@ -59,9 +59,11 @@ def test_the_stopwatch_starts_pauses_and_resets(clock: Driver) -> None:
     clock.tap(desc="Stopwatch")
     assert clock.has("00:00.00") and not clock.has("Reset")
     clock.tap("Start")
-    assert clock.d.state()["clock"]["stopwatch"] == {"running": True, "started": True} and clock.has("Running")
+    assert clock.d.state()["clock"]["stopwatch"] == {"running": True, "started": True}
+    assert clock.has("Running")
     clock.tap("Pause")
-    assert clock.d.state()["clock"]["stopwatch"] == {"running": False, "started": True} and clock.has("Paused")
+    assert clock.d.state()["clock"]["stopwatch"] == {"running": False, "started": True}
+    assert clock.has("Paused")
     clock.tap("Reset")
     assert clock.d.state()["clock"]["stopwatch"] == {"running": False, "started": False}
 

@@ -4,11 +4,11 @@ sideways drag moves the thumb to where it ends, a vertical swipe over it does no
 from __future__ import annotations
 
 import pytest
+from tests.device.sim_driver import Driver
 
 from droidpilot.device.sim.appmodel.model import Widget
 from droidpilot.device.sim.draw.slider import slider_value
 from droidpilot.device.sim.phone import SimDevice
-from tests.device.sim_driver import Driver
 
 
 @pytest.fixture
@@ -42,13 +42,13 @@ def test_a_drag_moves_the_thumb_to_where_it_ends_and_past_the_end_stops_there(di
 
 
 def test_a_vertical_swipe_over_the_slider_scrolls_instead_of_setting_it(display: Driver) -> None:
-    left, right, y = _track(display)
+    left, _, y = _track(display)
     display.d.swipe(left + 100, y, left + 120, y - 300)
     assert display.d.state()["settings"]["brightness"] == 60
 
 
 def test_a_sideways_swipe_elsewhere_is_no_slider_drag(display: Driver) -> None:
-    x1, y1, x2, y2 = display.find("Font size").bounds
+    x1, y1, x2, _ = display.find("Font size").bounds
     display.d.swipe(x1 + 10, y1, x2 + 300, y1)
     assert display.d.state()["settings"]["brightness"] == 60
 
