@@ -37,8 +37,8 @@ def test_days_are_written_long_and_short_and_step_by_month_and_day() -> None:
 @pytest.mark.parametrize(("typed", "minutes", "sixty", "hours"),
                          [("30", "30", "30", "30"), ("0", "", "0", "0"), ("", "", "0", "0"),
                           ("59", "59", "59", "59"), ("60", "60", "", "60"), ("99", "99", "", "99"),
-                          ("100", "100", "", ""),
-                          ("1440", "1440", "", ""), ("1441", "", "", ""), ("-5", "", "", ""), ("1.5", "", "", ""),
+                          ("100", "100", "", ""), ("1440", "1440", "", ""), ("1441", "", "", ""),
+                          ("-5", "", "", ""), ("1.5", "", "", ""),
                           ("ten", "", "", "")])
 def test_duration_and_timer_wheels_take_only_whole_numbers_in_range(typed: str, minutes: str, sixty: str,
                                                                     hours: str) -> None:
