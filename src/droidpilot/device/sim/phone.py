@@ -17,6 +17,7 @@ from droidpilot.device.sim import links
 from droidpilot.device.sim.appmodel import actions
 from droidpilot.device.sim.appmodel.catalog import APPS_DIR, load_catalog
 from droidpilot.device.sim.appmodel.model import App
+from droidpilot.device.sim.clipboard import open_menu
 from droidpilot.device.sim.draw.canvas import BASE_WIDTH, Tap
 from droidpilot.device.sim.draw.screen import Entry
 from droidpilot.device.sim.draw.slider import drag_target
@@ -149,8 +150,10 @@ class SimDevice(TextInput, SystemVerbs):
                 self._run_tap(tap)
             elif hold and tap.ctx is not None:
                 actions.run(self, list(hold), tap.ctx)
-        else:  # a touch on nothing: only time passed, and _event saw to that
-            return
+            if long and tap.kind == "focus":
+                open_menu(self._world, view, target, x, y)
+        elif not (long and open_menu(self._world, view, target, x, y)):
+            return  # a touch on nothing: only time passed, and _event saw to that
         self._changed()
 
     def swipe(self, x1: int, y1: int, x2: int, y2: int, duration_ms: int = 300) -> None:
@@ -356,6 +359,9 @@ class SimDevice(TextInput, SystemVerbs):
 
     def _back(self, keyboard_first: bool = True) -> None:
         w = self._world
+        if w.clip_menu:
+            w.clip_menu = None
+            return
         if w.overlay:
             w.overlay = None
             return
