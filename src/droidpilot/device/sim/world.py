@@ -106,7 +106,9 @@ class World:
                                         else "bell" for n in self.notifications],
                 "date_long": day.strftime("%A, %B %-d, %Y"), "month_day": day.strftime("%B %-d"),
                 "weekday": day.strftime("%A"), "days": days, "year": day.year,
-                "date_zh": f"{day.year}年{day.month}月{day.day}日", "seed": self.seed}
+                "date_zh": f"{day.year}年{day.month}月{day.day}日", "seed": self.seed,
+                # the shared contacts provider: the people of Contacts, whom Phone and Messages know too
+                "contacts": self.states.get("contacts", {}).get("contacts", [])}
 
     def install_progress(self) -> dict[str, int]:
         """Percent shown for each app being installed."""
