@@ -68,7 +68,8 @@ def test_pick_first_several_and_ranges() -> None:
     several = _d({"type": "pick", "from": "ev", "count": 2}, ctx)
     assert len(several) == 2 and len({e["t"] for e in several}) == 2
     assert several == sorted(several, key=lambda e: e["time"])  # in list order
-    column = {"type": "column", "from": "ev", "field": "t", "where": "time", "at_least": "12:15", "join": ", "}
+    column = {"type": "column", "from": "ev", "field": "t", "where": "time", "at_least": "12:15",
+              "join": ", "}
     assert _d(column, ctx) == "b, c"
     with pytest.raises(ParamError, match=r"count: 4 items asked of 3"):
         _d({"type": "pick", "from": "ev", "count": 4}, ctx)
