@@ -359,11 +359,8 @@ class SimDevice(TextInput, SystemVerbs):
 
     def _back(self, keyboard_first: bool = True) -> None:
         w = self._world
-        if w.clip_menu:
-            w.clip_menu = None
-            return
-        if w.overlay:
-            w.overlay = None
+        if w.overlay or w.clip_menu:  # Recents, the shade or the Copy / Paste menu closes first
+            w.overlay, w.clip_menu = None, None
             return
         stack = w.stack()
         if stack is None:
