@@ -118,3 +118,23 @@ def test_the_form_refuses_what_a_picker_cannot_produce_and_saves_nothing(cal: Dr
     _new(cal, title="Swim", **{field: bad})
     cal.tap(desc="Save")
     assert cal.has(message) and cal.d.state()["calendar"]["events"] == EVENTS
+
+
+@pytest.mark.parametrize(("repeat", "shown", "not_shown"), [
+    ("Weekly", ["Thursday, March 19", "Thursday, April 2"], ["Wednesday, March 18", "Thursday, March 5"]),
+    ("Daily", ["Friday, March 13", "Tuesday, March 31"], ["Wednesday, March 11"]),
+    ("Monthly", ["Sunday, April 12"], ["Friday, March 13", "Thursday, February 12"]),
+    ("Yearly", ["Thursday, March 12"], ["Sunday, April 12"]),
+])
+def test_a_repeating_event_shows_on_the_days_it_recurs_from_its_first_day_on(repeat: str, shown: list[str],
+                                                                            not_shown: list[str]) -> None:
+    ui = Driver(SimDevice())
+    swim = {"title": "Swim", "date": "2026-03-12", "time": "07:00", "repeat": repeat}
+    ui.d.apply_setup({"date": "2026-03-10", "state": {"calendar.events": [swim], "calendar.today": []}})
+    ui.d.open_app("calendar")
+    for day in [*shown, *not_shown]:
+        month = day.split(", ")[1].split()[0]
+        while not ui.has(f"{month} 2026"):
+            ui.tap("Next month" if month in ("April", "May") else "Previous month")
+        ui.tap(desc=day)
+        assert ui.has("Swim") is (day in shown), day

@@ -32,6 +32,8 @@ def test_days_are_written_long_and_short_and_step_by_month_and_day() -> None:
     assert _f("2026-12-31", "next_day") == "2027-01-01"
     assert _f("2026-03-01", "prev_day") == "2026-02-28"
     assert _f("not a day", "long_date") == "" and _f("12/08/2026", "next_month") == ""
+    parts = [_f("2026-12-08", name) for name in ("weekday", "day_of_month", "month_and_day")]
+    assert parts == ["Tuesday", "8", "12-08"]
 
 
 @pytest.mark.parametrize(("typed", "minutes", "sixty", "hours"),
@@ -47,4 +49,4 @@ def test_duration_and_timer_wheels_take_only_whole_numbers_in_range(typed: str, 
 
 def test_an_unknown_filter_names_the_known_ones() -> None:
     with pytest.raises(InputError, match=r"known: .*long_date.*sixty"):
-        render("{v|weekday}", {"v": "2026-12-08"})
+        render("{v|fortnight}", {"v": "2026-12-08"})

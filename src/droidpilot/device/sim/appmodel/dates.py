@@ -4,7 +4,8 @@ calendar writes a day.
 ``|date`` reads a calendar date typed as ``YYYY-MM-DD`` (also ``YYYY/MM/DD`` or ``MM/DD/YYYY``) and gives
 it as ``YYYY-MM-DD``, or "" for what a date picker cannot produce (``2026-02-30``, ``13/01/2026``, text);
 the others take a ``YYYY-MM-DD`` day and give "" for anything else: ``|long_date`` ("Tuesday, December 8,
-2026"), ``|short_date`` ("Tue, Dec 8"), ``|next_month`` / ``|prev_month`` (the first day of the month after
+2026"), ``|short_date`` ("Tue, Dec 8"), ``|weekday`` ("Tuesday"), ``|day_of_month`` ("8"), ``|month_and_day``
+("12-08": when a repeating event recurs), ``|next_month`` / ``|prev_month`` (the first day of the month after
 or before, for a month grid's arrows), ``|next_day`` / ``|prev_day``. ``|minutes`` reads a duration picker's
 whole number of minutes (1 to 1440; "" for anything else); a timer's wheels: ``|hours`` a whole number 0-99,
 ``|sixty`` 0-59 (minutes or seconds), empty counting as 0, and "" for anything else (``75``, ``-1``, ``1.5``).
@@ -71,6 +72,9 @@ DATE_FILTERS: dict[str, Callable[[str], str]] = {
     "next_month": _on_day(lambda d: _shifted_month(d, 1).isoformat()),
     "prev_month": _on_day(lambda d: _shifted_month(d, -1).isoformat()),
     "next_day": _on_day(lambda d: (d + dt.timedelta(days=1)).isoformat()),
+    "weekday": _on_day(lambda d: d.strftime("%A")),
+    "day_of_month": _on_day(lambda d: str(d.day)),
+    "month_and_day": _on_day(lambda d: d.strftime("%m-%d")),
     "prev_day": _on_day(lambda d: (d - dt.timedelta(days=1)).isoformat()),
     "minutes": _minutes,
     "hours": _wheel(99),
