@@ -32,7 +32,7 @@ def _text(result) -> str:  # type: ignore[no-untyped-def]
     (["--suite", "world", "--instances", "1000000000"],
      "--instances 1,000,000,000 is over the limit of 1,000 per template; to do more, draw more from other "
      "seeds"),
-    (["--suite", "world", "--instances", "1000"], "tasks (180 templates x 1,000 instances), over the limit"),
+    (["--suite", "world", "--instances", "1000"], "templates x 1,000 instances), over the limit"),
     (["--trials", "101"], "--trials 101 is over the limit of 100"),
     (["--devices", "65"], "--devices 65 is over the limit of 64"),
     (["--jobs", "65"], "--jobs 65 is over the limit of 64"),

@@ -90,7 +90,7 @@ def test_calendar_refuses_an_impossible_time_but_keeps_all_day_events(ui: Driver
 # The features the infeasible templates ask for: no screen of the app offers a control named for them.
 MISSING = {
     "settings": ("5G", "NFC", "Always-on display", "One-handed mode", "Blue light filter", "Call recording"),
-    "calendar": ("Guests", "Invite", "Repeat", "Reminder", "Video call", "Share"),
+    "calendar": ("Guests", "Invite", "Reminder", "Video call", "Share", "Attach", "PDF"),
     "messages": ("Schedule", "Send later"),
     "food": ("Coupon", "Promo code", "Schedule", "Split"),
     "notes": ("Lock", "Password", "Pin", "Reminder", "Share", "Bold"),

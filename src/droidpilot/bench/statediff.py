@@ -24,6 +24,7 @@ INCIDENTAL: dict[str, str] = {
     "system.battery": "the battery", "system.seed": "the phone's seed",
     "system.notifications": "notifications arrive and are dismissed", "system.recents": "recent apps",
     "system.shade_open": "the notification shade", "system.dark_mode": "a mirror of settings.dark_mode",
+    "system.clipboard": "what was copied on the way (a task about the clipboard declares it)",
     "*.queries": "search histories (an app records what was searched in it)",
     "*.history": "play and calculation histories (what was played or computed on the way)",
     "browser.visited": "pages opened (a browsing history)",

@@ -50,7 +50,7 @@ def test_instances_are_reproducible_and_differ_by_seed() -> None:
 
 def test_selection_by_pattern_tier_and_instances() -> None:
     suite = load_suite("world", seed=1, instances=2, templates="clock-*,settings-switch")
-    assert len(suite.tasks) == 2 * 10  # 9 clock templates and the settings switch
+    assert len(suite.tasks) == 2 * 15  # 14 clock templates (alarms, timer, stopwatch) and the settings switch
     assert {t.template for t in suite.tasks} >= {"clock-add", "clock-alarm-at", "settings-switch"}
     easy = load_suite("world", templates="clock-*", tier="easy")
     assert easy.tasks and all(t.tier == "easy" and t.level == 1 for t in easy.tasks)

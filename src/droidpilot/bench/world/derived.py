@@ -2,7 +2,12 @@
 when it is far down), a value absent from it (infeasible tasks), counts and sums (retrieval answers),
 lists joined end to end (``concat``: a long list with a known item placed last), one field of the matching
 items (``column``: the titles of the done tasks; ``join`` makes it a text), and the result of an
-arithmetic expression as SimPhone's Calculator shows it (``calc``)."""
+arithmetic expression as SimPhone's Calculator shows it (``calc``); days relative to a drawn today are
+``days.py``'s. ``where``/``equals`` keeps the items whose field equals a value, ``at_least``/``at_most``
+those whose field lies in a range (texts such as days ``2026-12-08`` and times ``09:30`` order as text);
+``pick`` with ``which: first`` (or ``last``) takes the first matching item instead of a drawn one, and with
+``count: N`` N distinct items (a list, in list order); ``stamp`` copies a drawn list with ``set`` fields
+given to every item from other parameters (``set: {category: "{cat}"}``: the expenses a constraint names)."""
 
 from __future__ import annotations
 
@@ -10,9 +15,10 @@ import random
 from typing import Any
 
 from droidpilot.bench.params import ParamError, copy_value, draw
+from droidpilot.bench.world.days import DAY_TYPES, derive_day
 from droidpilot.bench.world.fill import fill, lookup
 
-DERIVED = ("pick", "absent", "count", "sum", "fill", "concat", "calc", "column")
+DERIVED = ("pick", "absent", "count", "sum", "fill", "concat", "calc", "column", "stamp", *DAY_TYPES)
 
 
 def _items(spec: dict[str, Any], ctx: dict[str, Any], where: str) -> list[Any]:
@@ -25,13 +31,21 @@ def _items(spec: dict[str, Any], ctx: dict[str, Any], where: str) -> list[Any]:
 def _matches(item: Any, spec: dict[str, Any], ctx: dict[str, Any], where: str) -> bool:
     if "where" not in spec:
         return True
-    want = fill(spec.get("equals"), ctx, where)
-    return isinstance(item, dict) and str(item.get(spec["where"])) == str(want)
+    if not isinstance(item, dict):
+        return False
+    got = str(item.get(spec["where"]))
+    if "equals" in spec and got != str(fill(spec["equals"], ctx, where)):
+        return False
+    if "at_least" in spec and got < str(fill(spec["at_least"], ctx, where)):
+        return False
+    return not ("at_most" in spec and got > str(fill(spec["at_most"], ctx, where)))
 
 
 def derive(spec: dict[str, Any], rng: random.Random, ctx: dict[str, Any], where: str) -> Any:
     """The value of a derived parameter spec (``type`` one of ``DERIVED``)."""
     kind = spec["type"]
+    if kind in DAY_TYPES:
+        return derive_day(spec, rng, ctx, where)
     if kind == "fill":
         return fill(spec.get("value"), ctx, where)
     if kind == "calc":
@@ -51,6 +65,11 @@ def derive(spec: dict[str, Any], rng: random.Random, ctx: dict[str, Any], where:
             joined.extend(copy_value(value) if isinstance(value, list) else [copy_value(value)])
         return joined
     items = _items(spec, ctx, where)
+    if kind == "stamp":
+        extra = fill(spec.get("set"), ctx, where)
+        if not isinstance(extra, dict) or not extra:
+            raise ParamError(f"{where}.set: the fields to give every item, e.g. {{category: \"{{cat}}\"}}")
+        return [{**copy_value(i), **extra} if isinstance(i, dict) else copy_value(i) for i in items]
     if kind == "pick":
         lo, hi = int(spec.get("min", 0)), int(spec.get("max", len(items) - 1))
         lo, hi = (
@@ -60,7 +79,18 @@ def derive(spec: dict[str, Any], rng: random.Random, ctx: dict[str, Any], where:
         pool = [i for i in items[lo : hi + 1] if _matches(i, spec, ctx, where)]
         if not pool:
             raise ParamError(f"{where}: no item of {spec['from']!r} between {lo} and {hi} to pick")
-        return copy_value(rng.choice(pool))
+        if "count" in spec:  # several distinct items, in list order
+            many = fill(spec["count"], ctx, where)
+            if isinstance(many, bool) or not isinstance(many, int):
+                raise ParamError(f"{where}.count: {spec['count']!r} is not a whole number of items")
+            if not 1 <= many <= len(pool):
+                raise ParamError(f"{where}.count: {many} items asked of {len(pool)} to pick from")
+            chosen = sorted(rng.sample(range(len(pool)), many))
+            return [copy_value(pool[i]) for i in chosen]
+        which = spec.get("which", "drawn")
+        if which not in ("drawn", "first", "last"):
+            raise ParamError(f"{where}.which: {which!r}; use first, last or drawn (the default)")
+        return copy_value(pool[0] if which == "first" else pool[-1] if which == "last" else rng.choice(pool))
     if kind == "absent":
         field = spec.get("field")
         taken = {str(i.get(field) if isinstance(i, dict) and field else i) for i in items}

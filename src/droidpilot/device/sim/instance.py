@@ -6,12 +6,15 @@ app}]`` arrive when virtual time reaches ``at`` (seconds; one per input event); 
 screen, params}]`` open over the app's first screen when it is first launched (permission requests,
 rate-this-app prompts, onboarding: the shared screens of ``apps/_shared.yaml``); ``keyboard: [{app}]``
 makes the soft keyboard cover those apps' windows instead of resizing them (Android's ``adjustNothing``),
-so it hides a form's bottom-pinned button until it is dismissed.
+so it hides a form's bottom-pinned button until it is dismissed; ``date: YYYY-MM-DD`` is the phone's
+today (drawn from the seed by tasks about dates), which the status bar, Calendar and relative days use;
+``clipboard: text`` is what the phone's clipboard holds at the start.
 """
 
 from __future__ import annotations
 
 import copy
+import datetime as dt
 from typing import TYPE_CHECKING, Any
 
 from droidpilot.device.base import DeviceError
@@ -19,7 +22,7 @@ from droidpilot.device.base import DeviceError
 if TYPE_CHECKING:
     from droidpilot.device.sim.world import World
 
-SETUP_KEYS = ("state", "notifications", "dialogs", "keyboard")
+SETUP_KEYS = ("state", "date", "clipboard", "notifications", "dialogs", "keyboard")
 
 
 def _set_path(states: dict[str, Any], path: str, value: Any) -> None:
@@ -42,6 +45,15 @@ def apply_setup(world: World, setup: dict[str, Any]) -> None:
     unknown = sorted(set(setup) - set(SETUP_KEYS))
     if unknown:
         raise DeviceError(f"setup: unknown key(s) {unknown}; known: {', '.join(SETUP_KEYS)}")
+    if "date" in setup:
+        try:
+            world.move_today(dt.date.fromisoformat(str(setup["date"])).isoformat())
+        except ValueError:
+            raise DeviceError(
+                f"setup.date: {setup['date']!r} is not a day; write it as YYYY-MM-DD, e.g. 2026-11-22"
+            ) from None
+    if "clipboard" in setup:
+        world.clipboard = str(setup["clipboard"])
     for path, value in (setup.get("state") or {}).items():
         _set_path(world.states, str(path), value)
     notes = []

@@ -17,8 +17,10 @@ from droidpilot.device.sim import links
 from droidpilot.device.sim.appmodel import actions
 from droidpilot.device.sim.appmodel.catalog import APPS_DIR, load_catalog
 from droidpilot.device.sim.appmodel.model import App
+from droidpilot.device.sim.clipboard import open_menu
 from droidpilot.device.sim.draw.canvas import BASE_WIDTH, Tap
 from droidpilot.device.sim.draw.screen import Entry
+from droidpilot.device.sim.draw.slider import drag_target
 from droidpilot.device.sim.draw.uixml import dump
 from droidpilot.device.sim.frames import FrameCache, Shot
 from droidpilot.device.sim.instance import apply_setup
@@ -151,8 +153,10 @@ class SimDevice(TextInput, SystemVerbs):
                 self._run_tap(tap)
             elif hold and tap.ctx is not None:
                 actions.run(self, list(hold), tap.ctx)
-        else:  # a touch on nothing: only time passed, and _event saw to that
-            return
+            if long and tap.kind == "focus":
+                open_menu(self._world, view, target, x, y)
+        elif not (long and open_menu(self._world, view, target, x, y)):
+            return  # a touch on nothing: only time passed, and _event saw to that
         self._changed()
 
     def swipe(self, x1: int, y1: int, x2: int, y2: int, duration_ms: int = 300) -> None:
@@ -176,6 +180,8 @@ class SimDevice(TextInput, SystemVerbs):
             pass
         elif x1 / scale < 40 and dx > 200 and abs(dy) < dx:
             self._back()
+        elif abs(dx) > abs(dy) and (drag := drag_target(self.view().targets, x1, y1, x2)) is not None:
+            self._run_tap(drag)  # a slider's thumb dragged sideways
         elif abs(dy) >= 20 and abs(dy) > abs(dx):
             self._scroll(-dy)
         self._gesture_time(duration_ms)
@@ -356,8 +362,8 @@ class SimDevice(TextInput, SystemVerbs):
 
     def _back(self, keyboard_first: bool = True) -> None:
         w = self._world
-        if w.overlay:
-            w.overlay = None
+        if w.overlay or w.clip_menu:  # Recents, the shade or the Copy / Paste menu closes first
+            w.overlay, w.clip_menu = None, None
             return
         stack = w.stack()
         if stack is None:

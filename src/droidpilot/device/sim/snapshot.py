@@ -24,6 +24,6 @@ def snapshot(w: World, package: str) -> dict[str, Any]:
         "clock": w.clock, "date": w.date, "battery": w.battery, "dark_mode": w.dark, "seed": w.seed,
         "installed_apps": list(w.installed), "installing": sorted(w.installing),
         "notifications": copy.deepcopy(w.notifications), "recents": list(w.recents), "time": w.time,
-        "shade_open": w.overlay == "shade",
+        "shade_open": w.overlay == "shade", "clipboard": w.clipboard,
     }
     return out

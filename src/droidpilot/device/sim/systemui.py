@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from droidpilot.device.base import DeviceError
+from droidpilot.device.sim.clipboard import run_verb
 from droidpilot.device.sim.draw.screen import Entry
 
 if TYPE_CHECKING:
@@ -60,6 +61,10 @@ class SystemVerbs:
             w.overlay = None
             if rest in w.installed:
                 self.launch(rest)
+        elif verb == "clip":
+            pasted = run_verb(w, rest)
+            if pasted:
+                self._insert(pasted)
         elif verb == "clear_notifications":
             w.notifications = []
         elif verb == "clear_recents":

@@ -12,7 +12,7 @@ from typing import Any
 from droidpilot.device.sim.appmodel.model import App
 from droidpilot.device.sim.draw import launcher
 from droidpilot.device.sim.draw.canvas import BASE_WIDTH, Canvas, Node
-from droidpilot.device.sim.draw.chrome import NAV_H, STATUS_H, heads_up, nav_bar, toast
+from droidpilot.device.sim.draw.chrome import NAV_H, STATUS_H, clip_menu, heads_up, nav_bar, toast
 from droidpilot.device.sim.draw.keyboard import KEYBOARD_H, keyboard
 from droidpilot.device.sim.draw.screen import Entry, PageInfo, compose_page, make_ctx
 from droidpilot.device.sim.draw.shade import shade
@@ -50,10 +50,21 @@ class World:
     scheduled: list[dict[str, Any]] = field(default_factory=list)
     launch_dialogs: dict[str, list[tuple[str, dict[str, Any]]]] = field(default_factory=dict)
     keyboard_over: set[str] = field(default_factory=set)  # apps whose window the keyboard covers
+    date_before_setup: str | None = None  # the phone's own date while a task's setup moved today
+    clipboard: str = ""  # one clipboard for every app (clipboard.py)
+    clip_menu: dict[str, Any] | None = None  # the open Copy / Paste menu: its items and where it stands
+
+    def move_today(self, date: str) -> None:
+        """Make ``date`` today for one task (its setup); the next ``reset`` gives the phone its date back."""
+        if self.date_before_setup is None:
+            self.date_before_setup = self.date
+        self.date = date
 
     def reset(self, seed: int, dark: bool) -> None:
         """Fresh state for ``seed``: apps' initial state, seeded data order, launcher in front."""
         self.seed = seed
+        if self.date_before_setup is not None:
+            self.date, self.date_before_setup = self.date_before_setup, None
         rng = random.Random(seed)
         self.states = {name: copy.deepcopy(app.state) for name, app in self.catalog.items()}
         self.data = {}
@@ -71,6 +82,7 @@ class World:
         self.launcher_query, self.launcher_focus, self.shift = "", False, False
         self.toast, self.notifications, self.heads_up_until, self.time = None, [], -1.0, 0.0
         self.scheduled, self.launch_dialogs, self.keyboard_over = [], {}, set()
+        self.clipboard, self.clip_menu = "", None
 
     # -- derived ------------------------------------------------------------------------------
     @property
@@ -94,7 +106,9 @@ class World:
                                         else "bell" for n in self.notifications],
                 "date_long": day.strftime("%A, %B %-d, %Y"), "month_day": day.strftime("%B %-d"),
                 "weekday": day.strftime("%A"), "days": days, "year": day.year,
-                "date_zh": f"{day.year}年{day.month}月{day.day}日", "seed": self.seed}
+                "date_zh": f"{day.year}年{day.month}月{day.day}日", "seed": self.seed,
+                # the shared contacts provider: the people of Contacts, whom Phone and Messages know too
+                "contacts": self.states.get("contacts", {}).get("contacts", [])}
 
     def install_progress(self) -> dict[str, int]:
         """Percent shown for each app being installed."""
@@ -217,6 +231,12 @@ def compose(world: World, size: tuple[int, int]) -> View:
         system = nav_bar(c, pal, width, height)  # the navigation bar stays on top of the shade
     targets = [n for w in windows for n in w.walk()] + system
     focused = next((n for n in targets if n.focused), None)
+    if world.clip_menu and stack is not None and not world.overlay:  # over everything, the keyboard too
+        box = focused.bounds if focused is not None and world.clip_menu["field"] else world.clip_menu["box"]
+        menu = clip_menu(c, pal, width, world.clip_menu["items"], box[1] / scale, box[3] / scale)
+        windows.append(menu)
+        targets.extend(menu.walk())
+        modal = menu  # a touch outside closes it
     return View(c.ops, windows, targets, info, modal, focused)
 
 

@@ -67,7 +67,8 @@ def run(host: Host, actions: list[Action], ctx: dict[str, Any]) -> None:
                 items.append(copy.deepcopy(value))
         if act.remove is not None:
             items = _list_at(ctx, act.remove["from"])
-            items[:] = [it for it in items if not condition({**ctx, "item": it}, act.remove["where"])]
+            items[:] = [it for i, it in enumerate(items)
+                        if not condition({**ctx, "item": it, "index": i}, act.remove["where"])]
         if act.install:
             host.start_install(str(render(act.install, ctx)))
         if act.notify:

@@ -4,7 +4,8 @@ A path is dotted (``state.notes``, ``item.title``, ``params.item.id``, ``state.n
 in a context dict; ``|len``, ``|upper``, ``|lower``, ``|first``, ``|last``, ``|calc``, ``|time`` filters may
 follow (``calc`` works out an arithmetic expression, as a calculator's ``=`` key does; ``time`` reads a time
 of day, ``7:05`` -> ``07:05``, and gives "" for anything a time picker could not produce, such as
-``24:00``). Conditions combine ``a == b``, ``a != b``, ``a in b``, ``a not in b``, ``not a``, ``and``,
+``24:00``; the date filters are in ``dates.py``). Conditions combine ``a == b``, ``a != b``, ``a in b``,
+``a not in b``, ``not a``, ``and``,
 ``or`` over paths and literals.
 """
 
@@ -16,6 +17,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from droidpilot.device.sim.appmodel.calc import calculate
+from droidpilot.device.sim.appmodel.dates import DATE_FILTERS
 from droidpilot.errors import InputError
 
 _TEMPLATE = re.compile(r"\{([^{}]+)\}")
@@ -65,9 +67,10 @@ def _apply_filter(value: Any, name: str) -> Any:
         return calculate(str(value or ""))
     if name == "time":
         return time_of_day(str(value or ""))
-    raise InputError(
-        f"unknown filter |{name} in an app template (known: len, upper, lower, first, last, calc, time)"
-    )
+    if name in DATE_FILTERS:
+        return DATE_FILTERS[name](str(value or ""))
+    known = ", ".join(["len", "upper", "lower", "first", "last", "calc", "time", *DATE_FILTERS])
+    raise InputError(f"unknown filter |{name} in an app template (known: {known})")
 
 
 def evaluate(ctx: Mapping[str, Any], expr: str) -> Any:

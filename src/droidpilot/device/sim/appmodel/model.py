@@ -14,7 +14,7 @@ from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 WidgetKind = Literal[
     "text", "header", "row", "switch", "input", "search", "button", "buttons", "chips", "image",
-    "result", "divider", "spacer", "icon", "list", "bubble", "progress", "month", "group",
+    "result", "divider", "spacer", "icon", "list", "bubble", "progress", "month", "group", "slider",
 ]
 
 ACTION_KEYS = frozenset({
@@ -70,6 +70,7 @@ class Source(_Strict):
     where: str | None = None
     limit: int = 0
     reverse: bool = False
+    sort: list[str] = []  # item fields to order by, e.g. [date, time] (an agenda); text order, missing first
 
 
 class Widget(_Strict):
@@ -114,8 +115,8 @@ class Widget(_Strict):
             raise ValueError("a list widget needs `for_each` and `item`")
         if self.kind in ("input", "search") and not self.field:
             raise ValueError(f"a {self.kind} widget needs `field` (the form field it edits)")
-        if self.kind == "switch" and not self.bind:
-            raise ValueError("a switch widget needs `bind` (the state path it toggles)")
+        if self.kind in ("switch", "slider") and not self.bind:
+            raise ValueError(f"a {self.kind} widget needs `bind` (the state path it sets)")
         return self
 
 

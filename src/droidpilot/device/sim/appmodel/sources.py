@@ -1,5 +1,6 @@
 """Where lists get their items: a state or data path, searched by a query over canned tables
-(``keywords``, ``title``, ``name``), filtered by a condition, with a fallback when nothing matches."""
+(``keywords``, ``title``, ``name``), filtered by a condition, ordered by fields (``sort``), with a
+fallback when nothing matches."""
 
 from __future__ import annotations
 
@@ -22,6 +23,8 @@ def items_of(source: str | Source, ctx: dict[str, Any]) -> list[Any]:
             items = list(found) if isinstance(found, list) else []
     if src.where:
         items = [it for it in items if condition({**ctx, "item": it}, src.where)]
+    if src.sort:
+        items.sort(key=lambda it: tuple(str(it.get(k, "")) if isinstance(it, dict) else "" for k in src.sort))
     if src.reverse:
         items.reverse()
     return items[: src.limit] if src.limit else items

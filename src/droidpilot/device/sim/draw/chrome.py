@@ -98,3 +98,24 @@ def heads_up(c: Canvas, pal: Palette, width: float, note: dict[str, Any], icon: 
     return Node("android.widget.FrameLayout", c.box(x1, y1, x2, y2), desc="Notification", package=SYSTEMUI,
                 rid=f"{SYSTEMUI}:id/notification", clickable=True,
                 tap=Tap("system", arg=f"open:{note['app']}"), children=kids)
+
+
+def clip_menu(c: Canvas, pal: Palette, width: float, items: list[str], top: float, bottom: float) -> Node:
+    """The Copy / Paste toolbar floating above the long-pressed field or bubble (``top``..``bottom``, base
+    units), below it when above would cover the app bar."""
+    widths = [c.measure(t, 38, True) + 96 for t in items]
+    x1 = max(32.0, min(width - 32 - sum(widths), 120.0))
+    y1 = top - 150 if top - 150 > STATUS_H + 180 else bottom + 20
+    y2 = y1 + 124
+    c.rect(x1 + 2, y1 + 6, x1 + sum(widths) + 2, y2 + 6, "#00000030", radius=28)
+    c.rect(x1, y1, x1 + sum(widths), y2, pal.surface, radius=28)
+    kids, x = [], x1
+    for text, w in zip(items, widths, strict=True):
+        box, _ = c.text(x + 48, (y1 + y2) / 2, text, 38, pal.on_surface, True)
+        kids.append(Node("android.widget.Button", c.box(x, y1, x + w, y2), text=text, package=SYSTEMUI,
+                         clickable=True, tap=Tap("system", arg=f"clip:{text}"),
+                         children=[Node("android.widget.TextView", box, text=text, package=SYSTEMUI,
+                                        label=True)]))
+        x += w
+    return Node("android.widget.LinearLayout", c.box(x1, y1, x, y2), desc="Text actions", package=SYSTEMUI,
+                rid=f"{SYSTEMUI}:id/text_actions", children=kids)

@@ -10,7 +10,7 @@ from typing import Any
 from droidpilot.device.sim.appmodel.expr import condition, render
 from droidpilot.device.sim.appmodel.model import Widget
 from droidpilot.device.sim.appmodel.sources import items_of
-from droidpilot.device.sim.draw import textfield  # noqa: F401  (registers the input and search kinds)
+from droidpilot.device.sim.draw import slider, textfield  # noqa: F401  (register slider, input, search)
 from droidpilot.device.sim.draw.canvas import Node, Tap, union
 from droidpilot.device.sim.draw.fonts import one_line
 from droidpilot.device.sim.draw.theme import mix
@@ -90,7 +90,8 @@ def _bubble(w, ctx, x, y, width, env):
 
 
 def _month(w, ctx, x, y, width, env):
-    """A month grid for the date ``value`` (YYYY-MM-DD) with that day circled."""
+    """A month grid for the date ``value`` (YYYY-MM-DD) with that day circled; with ``on_tap`` every day is
+    a date picker's cell whose actions see the day it stands for as ``day`` (YYYY-MM-DD)."""
     c, pal = env.canvas, env.pal
     day = dt.date.fromisoformat(str(render(w.value, ctx)))
     title = day.strftime("%B %Y")
@@ -113,9 +114,11 @@ def _month(w, ctx, x, y, width, env):
             label = str(num)
             fg = "#FFFFFF" if today else pal.on_surface
             c.text(cx - c.measure(label, 40, today) / 2, cy, label, 40, fg, today)
-            desc = dt.date(day.year, day.month, num).strftime("%A, %B %-d")
-            nodes.append(Node("android.view.View", c.box(cx - 60, cy - 60, cx + 60, cy + 60), desc=desc,
-                              package=env.package, selected=today, clickable=True))
+            when = dt.date(day.year, day.month, num)
+            tap = Tap("actions", list(w.on_tap), {**ctx, "day": when.isoformat()}) if w.on_tap else None
+            nodes.append(Node("android.view.View", c.box(cx - 60, cy - 60, cx + 60, cy + 60),
+                              desc=when.strftime("%A, %B %-d"), package=env.package, selected=today,
+                              clickable=True, tap=tap))
     return 140 + 60 + len(weeks) * 130 + 20, nodes
 
 
