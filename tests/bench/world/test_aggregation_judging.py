@@ -1,7 +1,8 @@
-"""Aggregation over dated records (Tracker's activities, Tasks' priorities and due dates) judged by each
-instance's oracle on real SimPhone state: the right answer written differently passes, and the near misses
-the instance draws beside its answer fail — a count or sum over all time instead of the week or interval,
-another category's record on the same day, a low-priority or done task added to the set."""
+"""Aggregation over records (Tracker's activities, Tasks' priorities and due dates, a playlist's length)
+judged by each instance's oracle on real SimPhone state: the right answer written differently passes, and
+the near misses the instance draws beside its answer fail — a count or sum over all time instead of the
+week or interval, another category's record on the same day, a low-priority or done task added to the set,
+a song left out."""
 
 from __future__ import annotations
 
@@ -47,6 +48,11 @@ def _other_than(value: int, right: int) -> int:
     return value + 1 if value == right else value
 
 
+def _length(song: dict[str, Any]) -> int:
+    """A playlist song's length in seconds."""
+    return int(song["minutes"]) * 60 + int(song["seconds"])
+
+
 def _titles(records: list[dict[str, Any]]) -> list[str]:
     return [r["title"] for r in records]
 
@@ -78,6 +84,12 @@ CASES: list[tuple[str, str, Answer, bool]] = [
     ("tracker-time-week", "right", lambda p: f"{_sum(p['inside'], 'minutes')} min", True),
     ("tracker-time-week", "all time, not the week",
      lambda p: str(_sum(p["inside"], "minutes") + _sum(p["old"], "minutes")), False),
+    ("music-playlist-duration", "as M:SS", lambda p: "{}:{:02d}".format(*divmod(int(p["total"]), 60)), True),
+    ("music-playlist-duration", "in minutes and seconds",
+     lambda p: "It lasts {} min {} s.".format(*divmod(int(p["total"]), 60)), True),
+    ("music-playlist-duration", "the last song left out",
+     lambda p: f"{int(p['total']) - _length(p['songs'][-1])} seconds", False),
+    ("music-playlist-duration", "the seconds dropped", lambda p: f"{p['m']}:00", False),
     ("tasks-high-priority", "right, reversed", lambda p: ", ".join(reversed(_titles(p["high"]))), True),
     ("tasks-high-priority", "a medium or low task added",
      lambda p: ", ".join(_titles(p["high"]) + _titles(p["rest"])[:1]), False),
