@@ -102,3 +102,20 @@ def test_a_5000_digit_number_is_a_clear_error(tmp_path: Path) -> None:
     folder = _suite(tmp_path, {"notes.yaml": TEMPLATE.replace("{PARAM}", param)})
     for text in _both(folder, tmp_path):
         assert "notes.yaml:7: too large: a number with 5,000 digits" in text and "Traceback" not in text
+
+
+@pytest.mark.parametrize("key", ["on", "yes", "off", "1"])
+def test_a_parameter_name_yaml_reads_as_a_value_is_a_clear_error(tmp_path: Path, key: str) -> None:
+    text = TEMPLATE.replace("{PARAM}", "{type: int}\n      " + key + ": {type: int}")
+    for message in _both(_suite(tmp_path, {"notes.yaml": text}), tmp_path):
+        assert "notes.yaml:3: template 'note-n' field 'params': parameter name" in message, message
+        assert "is not text" in message and "quote it" in message
+
+
+def test_the_same_name_quoted_is_a_parameter(tmp_path: Path) -> None:
+    text = TEMPLATE.replace("{PARAM}", "{type: int}\n      \"on\": {type: int}")
+    _discover()
+    result = CliRunner().invoke(app, ["suite", "validate", str(_suite(tmp_path, {"notes.yaml": text})),
+                                      "--seeds", "1"])
+    assert "Traceback" not in result.output and "is not text" not in result.output
+    assert "1 templates" in " ".join(result.output.split()), result.output

@@ -257,6 +257,11 @@ def _check(raw: Any, path: Path, line: int, app: str) -> list[Template]:
     params = raw.get("params") or {}
     if not isinstance(params, dict):
         raise _fail(path, line, tid, "params", "expected a mapping name -> parameter spec")
+    odd = [k for k in params if not isinstance(k, str)]
+    if odd:  # YAML reads an unquoted on/off/yes/no/true/1 key as a bool or number, not a name
+        raise _fail(path, line, tid, "params", f"parameter name {odd[0]!r} is not text (YAML reads an "
+                    "unquoted on, off, yes, no, true, false or number as a value)",
+                    "rename it or quote it: \"on\":")
     try:
         check_numbers(params, "params")
     except ParamError as exc:
