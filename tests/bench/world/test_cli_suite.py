@@ -17,7 +17,9 @@ def test_list_and_show() -> None:
     assert result.exit_code == 0, result.output
     rows = [line.split("\t") for line in result.stdout.splitlines()]  # piped: tab-separated, a header first
     assert rows[0] == ["template", "apps", "kind", "tier", "instruction (seed 0)"]
-    assert rows[1][:3] == ["clock-add", "clock", "data-entry"] and all(len(r) == 5 for r in rows)
+    listed = {r[0]: r[1:3] for r in rows[1:]}
+    assert listed["clock-add"] == ["clock", "data-entry"] and all(len(r) == 5 for r in rows)
+    assert all(name.startswith("clock-") for name in listed)
     assert "templates over 1 apps" in result.stderr
     shown = CliRunner().invoke(app, ["suite", "show", "clock-label", "--seed", "4"])
     assert shown.exit_code == 0, shown.output
