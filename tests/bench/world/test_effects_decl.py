@@ -202,3 +202,21 @@ def test_a_switch_turned_on_the_way_is_a_side_effect() -> None:
 
     assert _judge(task, None, flip(key))
     assert not _judge(task, None, flip(key, other))
+
+
+def test_airplane_mode_turns_wi_fi_off_with_it_and_nothing_else_may_change() -> None:
+    task = _world("settings-two-switches", 0)
+    pair = task.params["pair"]
+    assert "settings.airplane_mode" in (pair["ka"], pair["kb"])
+
+    def turned(**extra: bool) -> Any:
+        def edit(state: dict[str, Any]) -> dict[str, Any]:
+            keys = {pair["ka"].split(".")[1]: True, pair["kb"].split(".")[1]: True, "wifi": False}
+            return {**state, "settings": {**state["settings"], **keys, **extra}}
+        return edit
+
+    assert _judge(task, None, turned())  # Wi-Fi goes off with airplane mode, as on Android
+    assert not _judge(task, None, turned(show_network_speed=True))
+    plain = _world("settings-two-switches", 1)
+    assert "settings.airplane_mode" not in (plain.params["pair"]["ka"], plain.params["pair"]["kb"])
+    assert "settings.wifi" not in plain.effects  # without airplane mode, Wi-Fi turned off is a side effect
