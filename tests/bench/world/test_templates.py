@@ -181,3 +181,11 @@ def test_a_note_to_read_is_within_the_pages_a_run_may_scroll() -> None:
         titles = [n["title"] for n in task.params["items"]]
         row = len(titles) - 1 - titles.index(task.params["target"]["title"])
         assert 5 <= row <= 25, (seed, row)
+
+
+@pytest.mark.parametrize("template", ["notes-count", "notes-delete-all"])
+def test_the_note_a_rule_looks_for_is_the_one_notes_lists_first(template: str) -> None:
+    # the checkpoint's note must show on the first screen of Notes, which lists the newest (last) first
+    for seed in range(3):
+        task = load_suite("world", seed=seed, templates=template).tasks[0]
+        assert task.params["shown"] == task.params["items"][-1], seed
