@@ -204,6 +204,10 @@ def test_typed_leaf_errors_name_the_oracle_path(pred: Any, message: str) -> None
     ({"path": "browser.queries", "contains": "new  york"}, True),
     ({"path": "bank.transfers", "contains": "paige parkerson"}, True),
     ({"path": "notes.notes", "contains": "°C"}, True),  # no word in the needle: read as text
+    ({"path": "tube.likes", "contains": "curry"}, True),  # an underscore breaks words in ids and URLs
+    ({"path": "tube.likes", "contains": "cur"}, False),
+    ({"path": "browser.visited", "contains": "lakers"}, True),
+    ({"path": "tube.likes", "contains": "curry_mix"}, True),
     # `equals` compares a stored scalar as a field: folded text, numbers as numbers
     ({"path": "clock.alarms.1.label", "equals": "Home"}, True),
     ({"path": "chat.sent.0.text", "equals": "我到了"}, True),
@@ -218,7 +222,8 @@ def test_typed_leaf_errors_name_the_oracle_path(pred: Any, message: str) -> None
 def test_contains_is_whole_token_and_equals_folds_text(pred: dict[str, Any], ok: bool) -> None:
     state = {**FIELDS, "notes": {"notes": [{"title": "", "body": "Total 145.755"},
                                            {"title": "Sum", "body": "TOTAL: 42.50 (21.5°C)"}]},
-             "browser": {"queries": ["Atlantas", "New York"]},
+             "browser": {"queries": ["Atlantas", "New York"], "visited": ["https://x.org/wiki/Los_Angeles_Lakers"]},
+             "tube": {"likes": ["curry_mix"]},
              "chat": {"sent": [{"to": "lina", "text": "我到了。"}]}}
     validate(pred)
     assert evaluate(pred, state).ok is ok

@@ -14,8 +14,9 @@ declaration holds fails the task, named ("clock.alarms: also removed {time: 09:3
 
 A template that declares nothing gets ``default_effects``: the fields the oracle reads (``app.field``,
 such as ``settings.dark_mode``) are free to change and nothing else may, not even another field of the
-same app (Wi-Fi toggled on the way to dark mode fails); an infeasible task may change nothing at all. Declaring a path of an app replaces that
-app's default. The incidental state (``statediff.INCIDENTAL``) is never compared unless declared.
+same app (Wi-Fi toggled on the way to dark mode fails); an infeasible task may change nothing at all.
+Declaring a path of an app replaces that app's default. The incidental state (``statediff.INCIDENTAL``)
+is never compared unless declared.
 """
 
 from __future__ import annotations

@@ -7,9 +7,9 @@ A predicate is ``{all: [...]}``, ``{any: [...]}``, ``{not: predicate}`` or a lea
   numbers as numbers (``3`` / ``3.0``, ``"65"`` / ``"65.00"``), text with case, spacing, quotes and the final
   full stop folded away ("我到了。" equals "我到了", "home" equals "Home");
 - ``contains``: case-insensitive, deep and whole-token: a string holds the text as whole words
-  (punctuation is a word break, CJK needs no break); a list or mapping holds it in any of its items or
-  values (so ``{path: notes.notes, contains: "meeting at 3pm"}`` finds it in any note, while "Total
-  145.755" does not hold "Total 145.75" and "Atlantas" does not hold "Atlanta");
+  (punctuation and underscores break words, CJK needs no break); a list or mapping holds it in any of
+  its items or values (so ``{path: notes.notes, contains: "meeting at 3pm"}`` finds it in any note,
+  while "Total 145.755" does not hold "Total 145.75" and "Atlantas" does not hold "Atlanta");
 - ``in``: the value is one of the listed values;
 - ``exists``: ``true`` when the path resolves to a value other than null, ``false`` for the opposite;
 - ``matches``: a regular expression searched in the string (or, deeply, in any string inside);
@@ -164,10 +164,12 @@ def _same(value: Any, want: Any) -> bool:
 
 
 def _holds(text: str, needle: str) -> bool:
-    """``contains`` on one string: the needle as whole words (a needle of punctuation alone: as text)."""
+    """``contains`` on one string: the needle as whole words, an underscore breaking words as in ids and
+    URLs ("curry" in "curry_mix", "lakers" in "wiki/Los_Angeles_Lakers"); a needle of punctuation alone
+    is looked for as text."""
     if not words(needle):
         return needle.lower() in text.lower()
-    return bool(phrase_positions(needle, text))
+    return bool(phrase_positions(needle.replace("_", " "), text.replace("_", " ")))
 
 
 def _typed_leaf(path: str, spec: Mapping[str, Any], value: Any) -> tuple[bool, str]:

@@ -183,7 +183,8 @@ def test_a_phone_number_is_stored_as_a_phone_however_it_is_written() -> None:
 def test_a_final_full_stop_does_not_change_a_message() -> None:
     task = _world("zh-chat-send", 1)
     who, text = task.params["who"], task.params["text"]
-    assert _judge(task, None, _append("chat.sent", {"to": who, "name": task.params["name"], "text": text + "。"}))
+    assert _judge(task, None, _append("chat.sent", {"to": who, "name": task.params["name"],
+                                                    "text": text + "。"}))
     assert not _judge(task, None, _append("chat.sent", {"to": who, "name": task.params["name"],
                                                         "text": text + "了"}))
 
