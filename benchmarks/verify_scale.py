@@ -101,13 +101,24 @@ def big(shape: str, n_nodes: int, n_frames: int) -> tuple[Task, list[dict[str, o
     return Task(task_id=shape, nodes=nodes), frames
 
 
+def compact(value: object) -> object:
+    """A dumped rule without its empty lists and mappings (a node's ``deps: []``), as a person writes it:
+    the rule models are dataclasses whose ``model_dump`` has no ``exclude_defaults``."""
+    if isinstance(value, dict):
+        kept = {k: compact(v) for k, v in value.items()}
+        return {k: v for k, v in kept.items() if v not in ([], {})}
+    if isinstance(value, list):
+        return [compact(v) for v in value]
+    return value
+
+
 def run_big(name: str, shape: str) -> None:
     """One 10k-node case in this (fresh) process: load, verify, explain; peak memory included."""
     built, frames = big(shape, 10_000, 1_000)
     with tempfile.TemporaryDirectory() as tmp:
         path, rule = Path(tmp) / "trace.json", Path(tmp) / "rule.yaml"
         path.write_text(json.dumps(frames), encoding="utf-8")
-        rule.write_text(yaml.safe_dump(built.model_dump(exclude_defaults=True)), encoding="utf-8")
+        rule.write_text(yaml.safe_dump(compact(built.model_dump(exclude_none=True))), encoding="utf-8")
         begin = time.perf_counter()
         task = load_rule(rule)  # parsed and validated as `droidpilot verify` does
         start = time.perf_counter()

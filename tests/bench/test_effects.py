@@ -139,11 +139,21 @@ def test_defaults_come_from_the_oracle_and_infeasible_tasks_change_nothing() -> 
                       {"not": {"path": "system.installed_apps", "contains": "x"}},
                       {"path": "foreground.screen", "equals": "list"},
                       {"path": "agent.answer", "contains": "x"}]}
-    assert default_effects(oracle) == {"clock": "any", "system.installed_apps": "any"}
+    assert default_effects(oracle) == {"clock.alarms": "any", "system.installed_apps": "any"}
     assert default_effects(oracle, "infeasible") == {}
     declared = {"clock.alarms": {"removed": [{"time": "9:30"}]}}
     assert effective(declared, oracle) == {"system.installed_apps": "any", **declared}
     assert effective({}, oracle, "retrieval") == default_effects(oracle)
+
+
+def test_a_default_frees_the_field_the_oracle_reads_not_its_whole_app() -> None:
+    # dark mode turned on, and Wi-Fi turned off on the way: the task reads settings.dark_mode only
+    oracle = {"path": "settings.dark_mode", "equals": True}
+    start = {"settings": {"dark_mode": False, "wifi": True}}
+    detour = {"settings": {"dark_mode": True, "wifi": False}}
+    result = judge(default_effects(oracle), start, detour)
+    assert not result.ok and result.problems == ["settings.wifi: also changed from true to false"]
+    assert judge(default_effects(oracle), start, {"settings": {"dark_mode": True, "wifi": True}}).ok
 
 
 def test_oracle_json_shows_the_changes_and_fails_on_a_side_effect() -> None:

@@ -192,10 +192,44 @@ def test_typed_leaf_errors_name_the_oracle_path(pred: Any, message: str) -> None
     assert message in str(info.value)
 
 
+@pytest.mark.parametrize(("pred", "ok"), [
+    # `contains` holds whole tokens: a longer number or word that holds the right one is not it
+    ({"path": "bank.transfers.0.amount", "contains": "181"}, False),
+    ({"path": "bank.transfers", "contains": "Paige Parker"}, False),
+    ({"path": "notes.notes", "contains": "Total 145.75"}, False),
+    ({"path": "browser.queries", "contains": "Atlanta"}, False),
+    ({"path": "chat.sent", "contains": "到了"}, True),  # CJK is written without word breaks
+    # ... and the right one written with other case, spacing or punctuation around it
+    ({"path": "notes.notes", "contains": "total 42.50"}, True),
+    ({"path": "browser.queries", "contains": "new  york"}, True),
+    ({"path": "bank.transfers", "contains": "paige parkerson"}, True),
+    ({"path": "notes.notes", "contains": "°C"}, True),  # no word in the needle: read as text
+    ({"path": "tube.likes", "contains": "curry"}, True),  # an underscore breaks words in ids and URLs
+    ({"path": "tube.likes", "contains": "cur"}, False),
+    ({"path": "browser.visited", "contains": "lakers"}, True),
+    ({"path": "tube.likes", "contains": "curry_mix"}, True),
+    # `equals` compares a stored scalar as a field: folded text, numbers as numbers
+    ({"path": "clock.alarms.1.label", "equals": "Home"}, True),
+    ({"path": "chat.sent.0.text", "equals": "我到了"}, True),
+    ({"path": "chat.sent.0.text", "equals": "我到"}, False),
+    ({"path": "bank.transfers.1.memo", "equals": "rent"}, True),
+    ({"path": "bank.transfers.1.memo", "equals": "rents"}, False),
+    ({"path": "recipes.recipes.0.minutes", "equals": "30.00"}, True),
+    ({"path": "recipes.recipes.0.minutes", "equals": "300"}, False),
+    ({"path": "clock.alarms.1.label", "in": ["Gym", "HOME"]}, True),
+    ({"path": "clock.alarms.0.time", "equals": "8:15"}, False),  # a time is typed with `value`, not here
+])
+def test_contains_is_whole_token_and_equals_folds_text(pred: dict[str, Any], ok: bool) -> None:
+    state = {**FIELDS, "notes": {"notes": [{"title": "", "body": "Total 145.755"},
+                                           {"title": "Sum", "body": "TOTAL: 42.50 (21.5°C)"}]},
+             "browser": {"queries": ["Atlantas", "New York"], "visited": ["https://x.org/wiki/Los_Angeles_Lakers"]},
+             "tube": {"likes": ["curry_mix"]},
+             "chat": {"sent": [{"to": "lina", "text": "我到了。"}]}}
+    validate(pred)
+    assert evaluate(pred, state).ok is ok
+
+
 def test_plain_operators_keep_their_meaning_near_misses_included() -> None:
-    # `contains` still finds a substring (why typed leaves exist); `equals` is exact but for flags/numbers
-    assert evaluate({"path": "bank.transfers.0.amount", "contains": "181"}, FIELDS).ok
-    assert not evaluate({"path": "clock.alarms.1.label", "equals": "Home"}, FIELDS).ok
     assert evaluate({"path": "recipes.recipes.0.minutes", "equals": 30.0}, FIELDS).ok
     assert not evaluate({"path": "recipes.recipes.0.minutes", "in": [3, 300]}, FIELDS).ok
     assert not evaluate({"path": "contacts.favorites", "length_at_least": 3}, FIELDS).ok

@@ -120,3 +120,13 @@ def test_suite_errors(tmp_path: Path) -> None:
     suite = load_suite(str(tmp_path))
     with pytest.raises(SuiteError, match="did you mean 'demo-1'"):
         suite.select(["demo-2"])
+
+
+@pytest.mark.parametrize(("queries", "ok"),
+                         [(["caps"], True), (["Cap"], True), (["capsule"], False), ([], False)])
+def test_the_caps_search_takes_the_word_searched_whole(queries: list[str], ok: bool) -> None:
+    # `contains` holds whole words, so the task asking for "caps" names the words it accepts
+    from droidpilot.bench.oracle import evaluate
+
+    task = next(t for t in load_suite("mobile-eval").tasks if t.id == "shop-1")
+    assert evaluate(task.oracle, {"shop": {"queries": queries}}).ok is ok

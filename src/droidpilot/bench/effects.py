@@ -12,9 +12,11 @@ declaration holds fails the task, named ("clock.alarms: also removed {time: 09:3
   none of that kind;
 - for any other value, ``set: EXPECTATION``: its final value.
 
-A template that declares nothing gets ``default_effects``: the apps the oracle reads are free to change
-and nothing else may (an infeasible task: nothing at all). Declaring a path of an app replaces that
-app's default. The incidental state (``statediff.INCIDENTAL``) is never compared unless declared.
+A template that declares nothing gets ``default_effects``: the fields the oracle reads (``app.field``,
+such as ``settings.dark_mode``) are free to change and nothing else may, not even another field of the
+same app (Wi-Fi toggled on the way to dark mode fails); an infeasible task may change nothing at all.
+Declaring a path of an app replaces that app's default. The incidental state (``statediff.INCIDENTAL``)
+is never compared unless declared.
 """
 
 from __future__ import annotations
@@ -97,8 +99,9 @@ def _oracle_paths(pred: Any) -> Iterator[str]:
 
 
 def default_effects(oracle: Any, kind: str = "") -> dict[str, Any]:
-    """What a task that declares nothing may change: every app its oracle reads (``system.X`` for the
-    system's lists); nothing for an infeasible task, which must leave the phone as it found it."""
+    """What a task that declares nothing may change: every field its oracle reads, as ``app.field`` (the
+    list ``notes.notes`` for ``notes.notes.-1.body``); nothing for an infeasible task, which must leave
+    the phone as it found it."""
     if kind == "infeasible":
         return {}
     out: dict[str, Any] = {}
@@ -106,7 +109,7 @@ def default_effects(oracle: Any, kind: str = "") -> dict[str, Any]:
         parts = path.split(".")
         if parts[0] in PASS_THROUGH:
             continue
-        out[".".join(parts[:2]) if parts[0] == "system" else parts[0]] = FREE
+        out[".".join(parts[:2])] = FREE
     return out
 
 

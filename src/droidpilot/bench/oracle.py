@@ -3,9 +3,13 @@
 A predicate is ``{all: [...]}``, ``{any: [...]}``, ``{not: predicate}`` or a leaf
 ``{path: a.b.0.c, <operator>: value}`` with exactly one operator:
 
-- ``equals``: the value equals it (``true`` / ``"true"`` and ``3`` / ``3.0`` compare equal);
-- ``contains``: case-insensitive and deep: a string holds the text; a list or mapping holds it in any of
-  its items or values (so ``{path: notes.notes, contains: "meeting at 3pm"}`` finds it in any note);
+- ``equals``: the value equals it as a stored field is compared (``bench/fields.py``): flags as flags,
+  numbers as numbers (``3`` / ``3.0``, ``"65"`` / ``"65.00"``), text with case, spacing, quotes and the final
+  full stop folded away ("我到了。" equals "我到了", "home" equals "Home");
+- ``contains``: case-insensitive, deep and whole-token: a string holds the text as whole words
+  (punctuation and underscores break words, CJK needs no break); a list or mapping holds it in any of
+  its items or values (so ``{path: notes.notes, contains: "meeting at 3pm"}`` finds it in any note,
+  while "Total 145.755" does not hold "Total 145.75" and "Atlantas" does not hold "Atlanta");
 - ``in``: the value is one of the listed values;
 - ``exists``: ``true`` when the path resolves to a value other than null, ``false`` for the opposite;
 - ``matches``: a regular expression searched in the string (or, deeply, in any string inside);
@@ -32,6 +36,7 @@ from droidpilot import typed
 from droidpilot.bench import fields
 from droidpilot.bench.effects import EffectsResult, judge
 from droidpilot.errors import InputError
+from droidpilot.typed.phrases import phrase_positions, words
 
 OPERATORS = (
     "equals", "contains", "in", "exists", "matches", "length_at_least", "value", "declares_infeasible"
@@ -151,10 +156,20 @@ def _strings(value: Any) -> Iterator[str]:
         yield str(value).lower() if isinstance(value, bool) else str(value)
 
 
-def _same(a: Any, b: Any) -> bool:
-    if isinstance(a, bool) or isinstance(b, bool):
-        return str(a).lower() == str(b).lower()
-    return bool(a == b)
+def _same(value: Any, want: Any) -> bool:
+    """``equals``: records and lists exactly, a scalar as a stored field (``fields.plain_equal``)."""
+    if isinstance(value, (Mapping, list)) or isinstance(want, (Mapping, list)):
+        return bool(value == want)
+    return fields.plain_equal(want, value)
+
+
+def _holds(text: str, needle: str) -> bool:
+    """``contains`` on one string: the needle as whole words, an underscore breaking words as in ids and
+    URLs ("curry" in "curry_mix", "lakers" in "wiki/Los_Angeles_Lakers"); a needle of punctuation alone
+    is looked for as text."""
+    if not words(needle):
+        return needle.lower() in text.lower()
+    return bool(phrase_positions(needle.replace("_", " "), text.replace("_", " ")))
 
 
 def _typed_leaf(path: str, spec: Mapping[str, Any], value: Any) -> tuple[bool, str]:
@@ -197,8 +212,7 @@ def _plain_leaf(pred: Mapping[str, Any], state: Any) -> tuple[bool, Any]:
     if op == "in":
         return any(_same(value, w) for w in want), value
     if op == "contains":
-        needle = str(want).lower()
-        return any(needle in s.lower() for s in _strings(value)), value
+        return any(_holds(s, str(want)) for s in _strings(value)), value
     if op == "matches":
         pattern = re.compile(want)
         return any(pattern.search(s) for s in _strings(value)), value

@@ -72,9 +72,9 @@ def test_values_are_checked_once_the_placeholders_are_filled(tmp_path: Path) -> 
         instantiate(unknown, 0)
 
 
-def test_an_undeclared_template_gets_the_apps_its_oracle_reads(tmp_path: Path) -> None:
+def test_an_undeclared_template_gets_the_fields_its_oracle_reads(tmp_path: Path) -> None:
     first = load_templates(suite(tmp_path, "{clock: any}"))[0]
-    assert instantiate(first, 0).effects == {"clock": "any"}
+    assert instantiate(first, 0).effects == {"clock.alarms": "any"}
 
 
 def test_positional_leaves_into_a_declared_list_are_dropped() -> None:
@@ -137,3 +137,87 @@ def test_without_an_answer_type_the_answer_is_text() -> None:
     assert task.oracle["all"][-1] == {"path": "agent.answer", "value": {"type": "text", "equals": label}}
     assert _judge(task, f"The label is {label}.") and _judge(task, label.upper())
     assert not _judge(task, f"{label} or Bus") and not _judge(task, f"not {label}")
+
+
+def _world(template: str, seed: int) -> Any:
+    return load_suite("world", seed=seed, templates=template).tasks[0]
+
+
+def _append(path: str, record: Any) -> Any:
+    """An edit of the final state: ``record`` added at the end of the list at ``app.field``."""
+    app, key = path.split(".")
+
+    def edit(state: dict[str, Any]) -> dict[str, Any]:
+        return {**state, app: {**state[app], key: [*state[app][key], record]}}
+
+    return edit
+
+
+def test_a_note_holds_the_total_as_a_whole_token() -> None:
+    task = _world("long-sum-to-note", 0)
+    total = task.params["sum"]
+    assert _judge(task, None, _append("notes.notes", {"title": "", "body": f"Total {total}"}))
+    assert _judge(task, None, _append("notes.notes", {"title": "", "body": f"total: {total}"}))
+    assert not _judge(task, None, _append("notes.notes", {"title": "", "body": f"Total {total}5"}))
+    assert not _judge(task, None, _append("notes.notes", {"title": "", "body": f"Total 1{total}"}))
+
+
+def test_a_query_is_the_word_searched_not_a_longer_one() -> None:
+    task = _world("search-web", 0)
+    q = task.params["q"]
+    assert _judge(task, None, _append("browser.queries", q.lower()))
+    assert not _judge(task, None, _append("browser.queries", q + "s"))
+
+
+def test_a_phone_number_is_stored_as_a_phone_however_it_is_written() -> None:
+    task = _world("messages-new", 0)
+    to, text = task.params["to"], task.params["text"]
+    digits = "".join(ch for ch in to if ch.isdigit())
+    assert _judge(task, None, _append("messages.sent", {"to": digits, "text": text}))
+    assert _judge(task, None, _append("messages.sent", {"to": f"({digits[:3]}) {digits[3:6]}-{digits[6:]}",
+                                                        "text": text}))
+    bumped = digits[:-1] + str((int(digits[-1]) + 1) % 10)
+    assert not _judge(task, None, _append("messages.sent", {"to": bumped, "text": text}))
+
+
+def test_a_final_full_stop_does_not_change_a_message() -> None:
+    task = _world("zh-chat-send", 1)
+    who, text = task.params["who"], task.params["text"]
+    assert _judge(task, None, _append("chat.sent", {"to": who, "name": task.params["name"],
+                                                    "text": text + "。"}))
+    assert not _judge(task, None, _append("chat.sent", {"to": who, "name": task.params["name"],
+                                                        "text": text + "了"}))
+
+
+def test_a_switch_turned_on_the_way_is_a_side_effect() -> None:
+    task = _world("settings-switch", 0)
+    path, want = task.params["s"]["path"], task.params["s"]["want"]
+    key = path.split(".")[1]
+    other = next(k for k in ("wifi", "bluetooth") if k != key)
+
+    def flip(*keys: str) -> Any:
+        def edit(state: dict[str, Any]) -> dict[str, Any]:
+            changed = {k: (want if k == key else not state["settings"][k]) for k in keys}
+            return {**state, "settings": {**state["settings"], **changed}}
+        return edit
+
+    assert _judge(task, None, flip(key))
+    assert not _judge(task, None, flip(key, other))
+
+
+def test_airplane_mode_turns_wi_fi_off_with_it_and_nothing_else_may_change() -> None:
+    task = _world("settings-two-switches", 0)
+    pair = task.params["pair"]
+    assert "settings.airplane_mode" in (pair["ka"], pair["kb"])
+
+    def turned(**extra: bool) -> Any:
+        def edit(state: dict[str, Any]) -> dict[str, Any]:
+            keys = {pair["ka"].split(".")[1]: True, pair["kb"].split(".")[1]: True, "wifi": False}
+            return {**state, "settings": {**state["settings"], **keys, **extra}}
+        return edit
+
+    assert _judge(task, None, turned())  # Wi-Fi goes off with airplane mode, as on Android
+    assert not _judge(task, None, turned(show_network_speed=True))
+    plain = _world("settings-two-switches", 1)
+    assert "settings.airplane_mode" not in (plain.params["pair"]["ka"], plain.params["pair"]["kb"])
+    assert "settings.wifi" not in plain.effects  # without airplane mode, Wi-Fi turned off is a side effect

@@ -171,3 +171,21 @@ def test_the_last_missed_call_is_placed_where_the_task_says() -> None:
     said = task.oracle["all"][-1]
     assert said["path"] == "agent.answer"
     assert said["value"]["equals"] == task.params["missed"]["name"]
+
+
+def test_a_note_to_read_is_within_the_pages_a_run_may_scroll() -> None:
+    # Notes lists the newest (last) note first; a note shown below row 25 takes more identical page-downs
+    # than the agent loop allows (max_repeated_actions), so the reference itself ended in repeated_action.
+    for seed in range(50):
+        task = load_suite("world", seed=seed, templates="notes-read").tasks[0]
+        titles = [n["title"] for n in task.params["items"]]
+        row = len(titles) - 1 - titles.index(task.params["target"]["title"])
+        assert 5 <= row <= 25, (seed, row)
+
+
+@pytest.mark.parametrize("template", ["notes-count", "notes-delete-all"])
+def test_the_note_a_rule_looks_for_is_the_one_notes_lists_first(template: str) -> None:
+    # the checkpoint's note must show on the first screen of Notes, which lists the newest (last) first
+    for seed in range(3):
+        task = load_suite("world", seed=seed, templates=template).tasks[0]
+        assert task.params["shown"] == task.params["items"][-1], seed
