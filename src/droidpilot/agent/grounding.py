@@ -8,10 +8,11 @@ the brain gets next.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from typing import Any
 
-from droidpilot.agent.actions import Action
+from droidpilot.agent.actions import Action, ActionParseError, parse_action
 from droidpilot.agent.coords import CoordFrame
 from droidpilot.agent.prompts import message
 from droidpilot.agent.screen import ScreenView
@@ -19,6 +20,8 @@ from droidpilot.errors import InputError
 from droidpilot.perception.types import Box, Candidate, LocateResult
 
 SCROLL_FROM, SCROLL_TO = 0.72, 0.30  # page down: the finger moves from 72% to 30% of the height
+# "click text (check mark icon, top right)": a text action that names an icon (GPT-4V writes these).
+_NAMES_ICON = re.compile(r"^(?P<what>.*\S)\s+icon\b(?P<rest>\s*,.*)?$", re.IGNORECASE | re.DOTALL)
 
 
 @dataclass
@@ -90,7 +93,8 @@ class Grounder:
         name = action.name
         width, height = screen.size
         if name == "click_text":
-            return self._from_locate(self._locate_text(screen, action.text or ""), action.text or "", "text")
+            found = self._from_locate(self._locate_text(screen, action.text or ""), action.text or "", "text")
+            return self._text_naming_icon(action, screen, found)
         if name == "open_app":
             return self._from_locate(self._locate_app(screen, action.text or ""), action.text or "", "app")
         if name == "click_icon":
@@ -125,6 +129,22 @@ class Grounder:
         lines = screen.lines()
         with screen.timed():
             return locate_app(lines, name, screen.image)
+
+    def _text_naming_icon(self, action: Action, screen: ScreenView, found: Grounding) -> Grounding:
+        """A ``click text`` whose words are not on screen but name an icon ("check mark icon, top right")
+        is grounded as that icon; the text outcome stands when the words are there or the icon is not."""
+        m = _NAMES_ICON.match(action.text or "")
+        if found.status != "not_found" or m is None:
+            return found
+        try:
+            as_icon = parse_action(f"click icon ({m.group('what')}{m.group('rest') or ''})")
+        except ActionParseError:
+            return found
+        icon = self._ground_icon(as_icon, screen)
+        if icon.status == "not_found":
+            return found
+        icon.choice_note = f"no text {action.text!r} on screen; grounded as the icon it names"
+        return icon
 
     def _ground_icon(self, action: Action, screen: ScreenView) -> Grounding:
         from droidpilot.perception.icons import locate_icon
