@@ -68,7 +68,7 @@ def test_choice_is_the_apps_own_else_a_function_of_seed_and_app() -> None:
 
 
 def test_an_unknown_style_names_the_known_ones() -> None:
-    with pytest.raises(InputError, match="unknown icon style 'sketchy'.*outlined"):
+    with pytest.raises(InputError, match=r"unknown icon style .sketchy.*outlined"):
         icon_styles.choose(0, "notes", "sketchy")
 
 

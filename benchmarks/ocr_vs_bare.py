@@ -1,0 +1,122 @@
+"""Lines bare RapidOCR reads that droidpilot's OCR misses, and the reverse, on the real Mobile-Eval screens.
+
+Run: .venv/bin/python benchmarks/ocr_vs_bare.py [--screens DIR] [--bare-cache FILE] [--limit N] [--show N]
+
+Bare: the ``rapidocr`` package's own engine with its default settings (``RapidOCR()``, errors-only log).
+Ours: droidpilot's default engine (``RapidOcrEngine()``, the agent's and the verifier's OCR). A line of one
+reader counts as read by the other when the other's lines whose boxes overlap it, joined in reading order,
+contain its text after droidpilot's normalisation (``match_key``: case, width, spaces, OCR confusions), so
+a line one reader splits in two and the other reads whole is not a miss. Single characters are left out
+(stray marks both readers guess at). Screens: Mobile-Agent v1's Mobile-Eval runs (X-PLUG/MobileAgent
+results/, MIT licence, copyright mPLUG), ../shared/reference/mobile-eval-real.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+from PIL import Image
+
+from droidpilot.perception.normalize import match_key
+from droidpilot.perception.rapid import RapidOcrEngine
+from droidpilot.perception.types import OcrLine
+
+SCREENS = Path(__file__).resolve().parents[2] / "shared" / "reference" / "mobile-eval-real"
+
+
+def bare_engine() -> Any:
+    from rapidocr import RapidOCR
+
+    return RapidOCR(params={"Global.log_level": "error"})
+
+
+def read_bare(engine: Any, image: Image.Image) -> list[OcrLine]:
+    out = engine(np.ascontiguousarray(np.asarray(image)[:, :, ::-1]))
+    if getattr(out, "boxes", None) is None or out.txts is None:
+        return []
+    lines = []
+    for quad, text, score in zip(out.boxes, out.txts, out.scores, strict=False):
+        pts = np.asarray(quad, dtype=float)
+        box = (int(pts[:, 0].min()), int(pts[:, 1].min()), int(pts[:, 0].max()), int(pts[:, 1].max()))
+        lines.append(OcrLine(str(text).strip(), box, float(score)))
+    return lines
+
+
+def _overlap(a: tuple[int, ...], b: tuple[int, ...]) -> float:
+    """Intersection over the smaller box's area."""
+    w = min(a[2], b[2]) - max(a[0], b[0])
+    h = min(a[3], b[3]) - max(a[1], b[1])
+    if w <= 0 or h <= 0:
+        return 0.0
+    return w * h / max(1, min((a[2] - a[0]) * (a[3] - a[1]), (b[2] - b[0]) * (b[3] - b[1])))
+
+
+def missing(lines: list[OcrLine], other: list[OcrLine]) -> list[OcrLine]:
+    """The lines of ``lines`` (two characters or more) whose text ``other`` does not read where they are."""
+    out = []
+    for line in lines:
+        key = match_key(line.text)
+        if len(key) < 2:
+            continue
+        near = sorted((o for o in other if _overlap(line.box, o.box) >= 0.3),
+                      key=lambda o: (o.box[1], o.box[0]))
+        if key not in "".join(match_key(o.text) for o in near):
+            out.append(line)
+    return out
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--screens", type=Path, default=SCREENS)
+    ap.add_argument("--bare-cache", type=Path, help="JSON file keeping bare RapidOCR's lines between runs")
+    ap.add_argument("--limit", type=int, default=0, help="only the first N screens")
+    ap.add_argument("--show", type=int, default=40, help="list at most this many lines of each kind")
+    args = ap.parse_args(argv)
+    files = sorted(args.screens.glob("*/*/*.jpg"))
+    if not files:
+        print(f"error: no screens (*/*/*.jpg) under {args.screens}; pass --screens", file=sys.stderr)
+        return 2
+    files = files[:args.limit] if args.limit > 0 else files
+    cache: dict[str, Any] = {}
+    if args.bare_cache and args.bare_cache.is_file():
+        cache = json.loads(args.bare_cache.read_text("utf-8"))
+    bare, ours = None, RapidOcrEngine()
+    we_miss: list[tuple[str, OcrLine]] = []
+    they_miss: list[tuple[str, OcrLine]] = []
+    counts = {"bare": 0, "ours": 0}
+    ours_s = 0.0
+    for path in files:
+        rel = str(path.relative_to(args.screens))
+        image = Image.open(path).convert("RGB")
+        if rel not in cache:
+            bare = bare or bare_engine()
+            cache[rel] = [ln.to_dict() for ln in read_bare(bare, image)]
+        bare_lines = [OcrLine(d["text"], tuple(d["box"]), d["score"]) for d in cache[rel]]
+        start = time.perf_counter()
+        our_lines = ours.recognize(path)
+        ours_s += time.perf_counter() - start
+        counts["bare"] += len(bare_lines)
+        counts["ours"] += len(our_lines)
+        we_miss += [(rel, ln) for ln in missing(bare_lines, our_lines)]
+        they_miss += [(rel, ln) for ln in missing(our_lines, bare_lines)]
+    if args.bare_cache:
+        args.bare_cache.write_text(json.dumps(cache, ensure_ascii=False), "utf-8")
+    print(f"{len(files)} screens: bare RapidOCR read {counts['bare']} lines, droidpilot {counts['ours']} "
+          f"(droidpilot {ours_s / len(files):.2f} s per screen, warm, this process)")
+    print(f"lines bare reads that droidpilot misses: {len(we_miss)}")
+    for rel, ln in we_miss[:args.show]:
+        print(f"  {rel} {list(ln.box)} {ln.text!r}")
+    print(f"lines droidpilot reads that bare misses: {len(they_miss)}")
+    for rel, ln in they_miss[:args.show]:
+        print(f"  {rel} {list(ln.box)} {ln.text!r}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
