@@ -137,7 +137,8 @@ def summary(rows: list[dict[str, Any]], kind: str) -> dict[str, Any]:
     count = {k: sum(r["outcome"] == k for r in mine) for k in ("right", "ambiguous", "wrong", "missed")}
     n = len(mine)
     decided = n - count["ambiguous"]
-    return {"n": n, **count, "ambiguous_offered": sum(r["outcome"] == "ambiguous" and r["offered"] for r in mine),
+    offered = sum(r["outcome"] == "ambiguous" and r["offered"] for r in mine)
+    return {"n": n, **count, "ambiguous_offered": offered,
             "absent": sum(r["absent"] for r in mine),
             "accuracy": round(count["right"] / n, 3) if n else None,
             "decided_accuracy": round(count["right"] / decided, 3) if decided else None}
