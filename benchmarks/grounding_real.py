@@ -1,6 +1,7 @@
 """Ground GPT-4V's own click actions from real Mobile-Eval runs with droidpilot, scored against hand labels.
 
 Run: .venv/bin/python benchmarks/grounding_real.py [--labels FILE] [--screens DIR] [--cache-dir DIR] [--json]
+     [--ocr-lines FILE]  (OCR lines recorded by benchmarks/ocr_vs_bare.py --save-ours, instead of reading)
 
 Each labelled step (benchmarks/data/grounded_actions.yaml) is parsed with the agent's own action parser
 and grounded by the agent's own Grounder on the real screenshot, OCR by droidpilot's default engine, as
@@ -33,6 +34,7 @@ from droidpilot.agent.grounding import Grounder, Grounding
 from droidpilot.agent.screen import ScreenView
 from droidpilot.perception.cache import CachedOcr, OcrCache
 from droidpilot.perception.rapid import RapidOcrEngine
+from droidpilot.perception.types import OcrLine
 
 HERE = Path(__file__).resolve().parent
 LABELS = HERE / "data" / "grounded_actions.yaml"
@@ -106,7 +108,8 @@ def judge(label: Label, g: Grounding) -> tuple[str, bool]:
     return "missed", offered
 
 
-def run(labels: list[Label], screens: Path, engine: Any) -> list[dict[str, Any]]:
+def run(labels: list[Label], screens: Path, engine: Any,
+        recorded: dict[str, Any] | None = None) -> list[dict[str, Any]]:
     grounder = Grounder()
     rows = []
     for label in labels:
@@ -122,7 +125,12 @@ def run(labels: list[Label], screens: Path, engine: Any) -> list[dict[str, Any]]
         kind = KINDS.get(action.name)
         if kind is None:
             raise LabelError(f"{label.step}: {label.action!r} is not a click text / click icon action")
-        view = ScreenView(image, engine)
+        lines = None
+        if recorded is not None:
+            if label.screen not in recorded:
+                raise LabelError(f"{label.step}: the recorded OCR lines have no screen {label.screen}")
+            lines = [OcrLine(d["text"], tuple(d["box"]), d["score"]) for d in recorded[label.screen]]
+        view = ScreenView(image, engine, lines=lines)
         g = grounder.ground(action, view, CoordFrame("device", image.size))
         outcome, offered = judge(label, g)
         rows.append({"step": label.step, "kind": kind, "action": label.action, "status": g.status,
@@ -150,6 +158,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--screens", type=Path, default=SCREENS)
     ap.add_argument("--cache-dir", type=Path, help="keep OCR results here between runs (keyed by settings)")
     ap.add_argument("--json", action="store_true", help="print every row and the summary as JSON")
+    ap.add_argument("--ocr-lines", type=Path,
+                    help="OCR lines recorded earlier ({screen: [{text, box, score}]})")
     args = ap.parse_args(argv)
     if not args.screens.is_dir():
         print(f"error: the Mobile-Eval screens are not at {args.screens}; pass --screens", file=sys.stderr)
@@ -159,7 +169,8 @@ def main(argv: list[str] | None = None) -> int:
         engine: Any = RapidOcrEngine()
         if args.cache_dir:
             engine = CachedOcr(engine, OcrCache(args.cache_dir))
-        rows = run(labels, args.screens, engine)
+        recorded = json.loads(args.ocr_lines.read_text("utf-8")) if args.ocr_lines else None
+        rows = run(labels, args.screens, engine, recorded)
     except LabelError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2

@@ -1,6 +1,7 @@
 """Lines bare RapidOCR reads that droidpilot's OCR misses, and the reverse, on the real Mobile-Eval screens.
 
 Run: .venv/bin/python benchmarks/ocr_vs_bare.py [--screens DIR] [--bare-cache FILE] [--limit N] [--show N]
+     [--ours-lines FILE] [--save-ours FILE]
 
 Bare: the ``rapidocr`` package's own engine with its default settings (``RapidOCR()``, errors-only log).
 Ours: droidpilot's default engine (``RapidOcrEngine()``, the agent's and the verifier's OCR). A line of one
@@ -77,6 +78,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--bare-cache", type=Path, help="JSON file keeping bare RapidOCR's lines between runs")
     ap.add_argument("--limit", type=int, default=0, help="only the first N screens")
     ap.add_argument("--show", type=int, default=40, help="list at most this many lines of each kind")
+    ap.add_argument("--ours-lines", type=Path, help="droidpilot's lines recorded earlier (--save-ours) "
+                    "instead of reading the screens now, to compare another version's")
+    ap.add_argument("--save-ours", type=Path, help="write droidpilot's lines here")
     args = ap.parse_args(argv)
     files = sorted(args.screens.glob("*/*/*.jpg"))
     if not files:
@@ -86,29 +90,45 @@ def main(argv: list[str] | None = None) -> int:
     cache: dict[str, Any] = {}
     if args.bare_cache and args.bare_cache.is_file():
         cache = json.loads(args.bare_cache.read_text("utf-8"))
+    recorded: dict[str, Any] | None = None
+    if args.ours_lines:
+        recorded = json.loads(args.ours_lines.read_text("utf-8"))
+    saved: dict[str, Any] = {}
     bare, ours = None, RapidOcrEngine()
     we_miss: list[tuple[str, OcrLine]] = []
     they_miss: list[tuple[str, OcrLine]] = []
     counts = {"bare": 0, "ours": 0}
     ours_s = 0.0
-    for path in files:
+    for number, path in enumerate(files, 1):
         rel = str(path.relative_to(args.screens))
-        image = Image.open(path).convert("RGB")
         if rel not in cache:
             bare = bare or bare_engine()
-            cache[rel] = [ln.to_dict() for ln in read_bare(bare, image)]
+            cache[rel] = [ln.to_dict() for ln in read_bare(bare, Image.open(path).convert("RGB"))]
+            if args.bare_cache and number % 16 == 0:  # a long run keeps what it has read
+                args.bare_cache.write_text(json.dumps(cache, ensure_ascii=False), "utf-8")
         bare_lines = [OcrLine(d["text"], tuple(d["box"]), d["score"]) for d in cache[rel]]
-        start = time.perf_counter()
-        our_lines = ours.recognize(path)
-        ours_s += time.perf_counter() - start
+        if recorded is not None:
+            if rel not in recorded:
+                print(f"error: {args.ours_lines} has no lines for {rel}", file=sys.stderr)
+                return 2
+            our_lines = [OcrLine(d["text"], tuple(d["box"]), d["score"]) for d in recorded[rel]]
+        else:
+            start = time.perf_counter()
+            our_lines = ours.recognize(path)
+            ours_s += time.perf_counter() - start
+        saved[rel] = [ln.to_dict() for ln in our_lines]
         counts["bare"] += len(bare_lines)
         counts["ours"] += len(our_lines)
         we_miss += [(rel, ln) for ln in missing(bare_lines, our_lines)]
         they_miss += [(rel, ln) for ln in missing(our_lines, bare_lines)]
     if args.bare_cache:
         args.bare_cache.write_text(json.dumps(cache, ensure_ascii=False), "utf-8")
+    if args.save_ours:
+        args.save_ours.write_text(json.dumps(saved, ensure_ascii=False), "utf-8")
+    how = f"recorded in {args.ours_lines}" if recorded is not None else \
+        f"{ours_s / len(files):.2f} s per screen, warm, this process"
     print(f"{len(files)} screens: bare RapidOCR read {counts['bare']} lines, droidpilot {counts['ours']} "
-          f"(droidpilot {ours_s / len(files):.2f} s per screen, warm, this process)")
+          f"({how})")
     print(f"lines bare reads that droidpilot misses: {len(we_miss)}")
     for rel, ln in we_miss[:args.show]:
         print(f"  {rel} {list(ln.box)} {ln.text!r}")
