@@ -7,6 +7,7 @@ benchmarks/data/grounded_actions.yaml (benchmarks/grounding_real.py scores all 1
 
 from __future__ import annotations
 
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -75,3 +76,43 @@ def test_an_icon_named_in_text_that_is_not_there_keeps_the_text_feedback() -> No
     g = Grounder().ground(parse_action("click text (red heart icon, top right)"), view,
                           CoordFrame("device", view.size))
     assert g.status == "not_found" and "red heart icon" in g.message
+
+
+@needs_runs
+def test_every_click_text_and_click_icon_gpt4v_wrote_is_labelled_once() -> None:
+    import json
+
+    written = {f"{p.parent.relative_to(RUNS)}#{k}": v["Action"] for p in RUNS.glob("*/*/data.json")
+               for k, v in json.loads(p.read_text("utf-8")).items()
+               if v["Action"].startswith(("click text", "click icon"))}
+    assert {step: e["action"] for step, e in LABELS.items()} == written
+    for step, e in LABELS.items():
+        assert (RUNS / e["screen"]).is_file() and (e["next"] is None or (RUNS / e["next"]).is_file())
+        for box in e["target"] or []:
+            assert 0 <= box[0] < box[2] <= 540 and 0 <= box[1] < box[3] <= 1170, step
+
+
+def _benchmark() -> Any:
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("grounding_real", ROOT / "benchmarks" / "grounding_real.py")
+    module = importlib.util.module_from_spec(spec)  # type: ignore[arg-type]
+    sys.modules.setdefault(spec.name, module)  # type: ignore[union-attr]  (dataclasses look it up)
+    spec.loader.exec_module(module)  # type: ignore[union-attr]
+    return module
+
+
+@pytest.mark.parametrize(("text", "message"), [
+    ("- {step: a, action: 'click text (A)', screen: s.jpg}\n", "missing target"),
+    ("- {step: a, action: 'click text (A)', screen: s.jpg, target: [[5, 5, 1, 9]]}\n", "empty or reversed"),
+    ("- {step: a, action: 'click text (A)', screen: s.jpg, target: [[5, 5, 9]]}\n", "four whole numbers"),
+    ("- {step: a, action: 'click text (A)', screen: s.jpg, target: []}\n", "or null"),
+    ("step: a\n", "a list of labelled steps"),
+])
+def test_a_malformed_label_is_refused_naming_the_entry(tmp_path: Path, text: str, message: str) -> None:
+    bench = _benchmark()
+    path = tmp_path / "labels.yaml"
+    path.write_text(text, "utf-8")
+    with pytest.raises(bench.LabelError, match=message) as err:
+        bench.load_labels(path)
+    assert str(path) in str(err.value)
