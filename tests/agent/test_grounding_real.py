@@ -58,6 +58,22 @@ def test_steps_the_text_grounding_used_to_miss_land_in_their_label(step: str, en
 
 
 @needs_runs
+@pytest.mark.parametrize("step", ["Multi-App/1#4", "Settings/2#1", "Amazon Music/3#10"])
+def test_an_icon_gpt4v_placed_at_the_center_is_found_where_it_is(step: str, engine: RapidOcrEngine) -> None:
+    g, label = _ground(step, engine)  # the yellow add button at the bottom right, the gear at the top left
+    assert g.status == "found" and _inside(g.point, label["target"]), g.to_dict()
+    assert "found at" in g.choice_note
+
+
+@needs_runs
+@pytest.mark.parametrize("step", ["Notes/1#5", "Notes/1#6"])
+def test_an_icon_missing_from_the_corner_named_is_not_looked_for_elsewhere(step: str, engine: RapidOcrEngine
+                                                                           ) -> None:
+    g, label = _ground(step, engine)  # "checkmark, top right" after the note was saved: no checkmark there
+    assert label["target"] is None and g.status == "not_found"
+
+
+@needs_runs
 def test_words_not_on_screen_that_do_not_name_an_icon_stay_not_found(engine: RapidOcrEngine) -> None:
     g, label = _ground("Gmail/2#5", engine)  # "Subject", hidden under the recipient suggestion
     assert label["target"] is None and g.status == "not_found" and "Subject" in g.message

@@ -153,13 +153,24 @@ class Grounder:
         position = " ".join(action.position) or None
         lines = screen.lines()
         target = description + (f", {position}" if position else "")
+        note = ""
         try:
             with screen.timed():
                 result = locate_icon(screen.image, description, position=position, ocr_lines=lines)
+                looser = " ".join(p for p in action.position if p != "center") or None
+                if result.status == "not_found" and looser != position:
+                    # GPT-4V says "center" for icons anywhere across the screen (a button at the right edge,
+                    # an app in the launcher's first column); a corner or an edge it names is kept.
+                    wider = locate_icon(screen.image, description, position=looser, ocr_lines=lines)
+                    if wider.status in ("found", "ambiguous"):
+                        result = wider
+                        note = f"nothing like it at the {position}; found at {looser or 'any place'}"
         except InputError as exc:  # a description with neither colour nor shape
             return Grounding("not_found", target=target, message=self._msg("icon_not_found", target=target,
                                                                             where=f" ({exc})"))
-        return self._from_locate(result, target, "icon")
+        grounding = self._from_locate(result, target, "icon")
+        grounding.choice_note = note
+        return grounding
 
     # -- outcomes ------------------------------------------------------------------------------
     def _from_locate(self, result: LocateResult, target: str, kind: str) -> Grounding:
