@@ -77,14 +77,16 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--screens", type=Path, default=SCREENS)
     ap.add_argument("--bare-cache", type=Path, help="JSON file keeping bare RapidOCR's lines between runs")
     ap.add_argument("--limit", type=int, default=0, help="only the first N screens")
+    ap.add_argument("--glob", default="*/*/*.jpg", help="which screens, e.g. 'Settings/*/*.jpg'")
     ap.add_argument("--show", type=int, default=40, help="list at most this many lines of each kind")
     ap.add_argument("--ours-lines", type=Path, help="droidpilot's lines recorded earlier (--save-ours) "
                     "instead of reading the screens now, to compare another version's")
     ap.add_argument("--save-ours", type=Path, help="write droidpilot's lines here")
     args = ap.parse_args(argv)
-    files = sorted(args.screens.glob("*/*/*.jpg"))
+    files = sorted(args.screens.glob(args.glob))
     if not files:
-        print(f"error: no screens (*/*/*.jpg) under {args.screens}; pass --screens", file=sys.stderr)
+        print(f"error: no screens ({args.glob}) under {args.screens}; pass --screens or --glob",
+              file=sys.stderr)
         return 2
     files = files[:args.limit] if args.limit > 0 else files
     cache: dict[str, Any] = {}
