@@ -7,9 +7,10 @@ Bare: the ``rapidocr`` package's own engine with its default settings (``RapidOC
 Ours: droidpilot's default engine (``RapidOcrEngine()``, the agent's and the verifier's OCR). A line of one
 reader counts as read by the other when the other's lines whose boxes overlap it, joined in reading order,
 contain its text after droidpilot's normalisation (``match_key``: case, width, spaces, OCR confusions), so
-a line one reader splits in two and the other reads whole is not a miss. A line the other reader has
-where it is, but with a few characters read otherwise (rapidfuzz partial ratio >= 80, as misread text in
-photos and logos both readers guess at), is counted apart as "read differently"; "missed" is the rest.
+a line one reader splits in two and the other reads whole is not a miss. A line of five characters or
+more that the other reader has where it is, with a few characters read otherwise (rapidfuzz partial
+ratio >= 80: text in photos and logos both readers guess at), is counted apart as "read differently";
+"missed" is the rest (shorter lines must match exactly: "000" is not "0.00").
 Single characters are left out. Screens: Mobile-Agent v1's Mobile-Eval runs (X-PLUG/MobileAgent
 results/, MIT licence, copyright mPLUG), ../shared/reference/mobile-eval-real.
 """
@@ -74,7 +75,8 @@ def missing(lines: list[OcrLine], other: list[OcrLine]) -> tuple[list[OcrLine], 
         joined = "".join(match_key(o.text) for o in near)
         if key in joined:
             continue
-        (differently if joined and fuzz.partial_ratio(key, joined) >= 80 else missed).append(line)
+        close = len(key) >= 5 and bool(joined) and fuzz.partial_ratio(key, joined) >= 80  # short: exact only
+        (differently if close else missed).append(line)
     return missed, differently
 
 
