@@ -91,3 +91,16 @@ def test_the_same_seed_draws_the_same_screen_and_styles_change_only_the_icons() 
     differ = np.abs(filled - outlined).sum(axis=2) > 0
     assert differ.any()  # the app's icons are drawn in another style ...
     assert not differ[:STATUS_PX].any()  # ... and the status bar in the system's own
+
+
+def test_an_apps_own_style_is_used_and_an_unknown_one_is_refused_naming_the_app() -> None:
+    from droidpilot.device.sim.world import World
+
+    catalog = dict(SimDevice(size=(540, 1200))._world.catalog)
+    catalog["notes"] = catalog["notes"].model_copy(update={"icon_style": "outlined_thin"})
+    world = World(catalog)
+    world.reset(3, dark=False)
+    assert world.icon_styles["notes"] == "outlined_thin"
+    catalog["notes"] = catalog["notes"].model_copy(update={"icon_style": "sketchy"})
+    with pytest.raises(InputError, match=r"app 'notes': icon_style: unknown icon style 'sketchy'"):
+        World(catalog).reset(3, dark=False)
