@@ -7,7 +7,13 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from droidpilot.perception.match import fuzzy_threshold, match_text, similarity
-from droidpilot.perception.normalize import compact, fold_confusions, match_key, normalize_text
+from droidpilot.perception.normalize import (
+    compact,
+    fold_confusions,
+    match_key,
+    normalize_text,
+    repair_gbk_mojibake,
+)
 
 
 @pytest.mark.parametrize(("raw", "expected"), [
@@ -94,3 +100,52 @@ def test_fuzzy_threshold_rises_as_the_query_gets_shorter() -> None:
     assert fuzzy_threshold(1) is None and fuzzy_threshold(2) is None
     values = [fuzzy_threshold(n) for n in (3, 5, 10, 30)]
     assert values == sorted(values, reverse=True)
+
+
+# -- UTF-8 read as GBK (Mobile-Agent's saved replies: "Taylor鈥檚 Version") ---------------------------
+
+def test_utf8_read_as_gbk_is_decoded_back() -> None:
+    assert normalize_text("Best of 2023 (Taylor鈥檚 Version)") == "best of 2023 (taylor's version)"
+    assert repair_gbk_mojibake("Taylor鈥檚") == "Taylor\u2019s"
+    assert repair_gbk_mojibake("Don鈥檛 stop") == "Don\u2019t stop"
+    # A character whose bytes were lost on the way cannot be decoded back: the text is left as it is.
+    assert repair_gbk_mojibake("stop 鈥\ufffd now") == "stop 鈥\ufffd now"
+
+
+@pytest.mark.parametrize("text", ["设置", "蓝牙和设备", "打开设置 Settings", "微信支付", "Wi-Fi 设置",
+                                  "Taylor’s", "naïve café", "全"])
+def test_real_text_is_never_taken_for_mojibake(text: str) -> None:
+    assert repair_gbk_mojibake(text) == text
+
+
+def test_chinese_text_is_left_alone() -> None:
+    """Every GB2312 hanzi followed by a sample of them (all pairs were checked once: none changes)."""
+    hanzi = [bytes([a, b]).decode("gbk") for a in range(0xB0, 0xF8) for b in range(0xA1, 0xFF)
+             if not (a == 0xD7 and b > 0xF9)]
+    assert len(hanzi) == 6763
+    assert all(repair_gbk_mojibake(a + b) == a + b for a in hanzi for b in hanzi[::97])
+
+
+# -- labels cut short with an ellipsis ----------------------------------------------------------------
+
+@pytest.mark.parametrize(("query", "line"), [
+    ("Best of 2023 (Taylor's Version)", "Best of 2023 (Tay..."),
+    ("Best of 2023 (Taylor’s Version)", "Best of 2023 (Tay…"),
+    ("best of 2023 (taylor's version)", "Best of 2023 (Tay ..."),
+    ("Small minimum order ...", "Small minimum order brand quality customized"),  # the query cut short
+])
+def test_a_label_cut_short_matches_the_whole_text_it_begins(query: str, line: str) -> None:
+    m = match_text(query, line)
+    assert m is not None and m.kind == "fuzzy" and 0.85 <= m.score < 0.95
+
+
+@pytest.mark.parametrize(("query", "line"), [
+    ("Best of 2023 (Taylor's Version)", "Best..."),  # too little shown to tell
+    ("Best of 2023 (Taylor's Version)", "Top of 2023 (Tay..."),  # begins differently
+    ("Settings", "Set..."),
+    ("Best of 2023 (Taylor's Version)", "Best of 2023 (Taylor's Version) and more..."),  # not a prefix cut
+    ("Best of 2023 (Tay...", "Best of 2023 (Tay..."),  # both cut: compared as they are (exact)
+])
+def test_near_misses_of_a_cut_short_label_do_not_match_as_cut(query: str, line: str) -> None:
+    m = match_text(query, line)
+    assert m is None or m.kind != "fuzzy" or m.score != 0.9

@@ -159,3 +159,28 @@ def test_full_width_and_confusions_still_match_exactly() -> None:
 def test_empty_query_is_an_input_error() -> None:
     with pytest.raises(InputError, match="empty"):
         locate_text([], "  ", SCREEN)
+
+
+def test_a_standalone_label_wins_over_the_same_word_ending_a_wrapped_label() -> None:
+    # Amazon Music's tiles: "All-Access" over "Playlists" on one tile, "Playlists" alone on another.
+    lines = [OcrLine("All-Access", (86, 900, 202, 930), 0.99),
+             OcrLine("Playlists", (94, 935, 194, 967), 0.99),
+             OcrLine("New Releases", (60, 830, 220, 860), 0.99),
+             OcrLine("Playlists", (94, 1085, 194, 1116), 0.99)]
+    result = locate_text(lines, "Playlists", (540, 1170))
+    assert result.status == "found" and result.candidates[0].box == (94, 1085, 194, 1116)
+
+
+def test_a_title_over_a_smaller_subtitle_is_not_a_wrapped_label() -> None:
+    # "Jay Chou" over a smaller "Artist" (a list row), and "Jay Chou" alone: both stay for the model.
+    lines = [OcrLine("Jay Chou", (118, 365, 224, 392), 0.99), OcrLine("Artist", (118, 395, 160, 412), 0.99),
+             OcrLine("Jay Chou", (118, 590, 224, 617), 0.99)]
+    assert locate_text(lines, "Jay Chou", (540, 1170)).status == "ambiguous"
+
+
+def test_two_wrapped_labels_ending_alike_stay_ambiguous() -> None:
+    lines = [OcrLine("All-Access", (86, 700, 202, 730), 0.99),
+             OcrLine("Playlists", (94, 735, 194, 767), 0.99),
+             OcrLine("Top", (120, 950, 170, 980), 0.99),
+             OcrLine("Playlists", (94, 985, 194, 1016), 0.99)]
+    assert locate_text(lines, "Playlists", (540, 1170)).status == "ambiguous"

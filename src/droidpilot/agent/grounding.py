@@ -8,10 +8,11 @@ the brain gets next.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from typing import Any
 
-from droidpilot.agent.actions import Action
+from droidpilot.agent.actions import Action, ActionParseError, parse_action
 from droidpilot.agent.coords import CoordFrame
 from droidpilot.agent.prompts import message
 from droidpilot.agent.screen import ScreenView
@@ -19,6 +20,8 @@ from droidpilot.errors import InputError
 from droidpilot.perception.types import Box, Candidate, LocateResult
 
 SCROLL_FROM, SCROLL_TO = 0.72, 0.30  # page down: the finger moves from 72% to 30% of the height
+# "click text (check mark icon, top right)": a text action that names an icon (GPT-4V writes these).
+_NAMES_ICON = re.compile(r"^(?P<what>.*\S)\s+icon\b(?P<rest>\s*,.*)?$", re.IGNORECASE | re.DOTALL)
 
 
 @dataclass
@@ -90,7 +93,8 @@ class Grounder:
         name = action.name
         width, height = screen.size
         if name == "click_text":
-            return self._from_locate(self._locate_text(screen, action.text or ""), action.text or "", "text")
+            found = self._from_locate(self._locate_text(screen, action.text or ""), action.text or "", "text")
+            return self._text_naming_icon(action, screen, found)
         if name == "open_app":
             return self._from_locate(self._locate_app(screen, action.text or ""), action.text or "", "app")
         if name == "click_icon":
@@ -126,6 +130,22 @@ class Grounder:
         with screen.timed():
             return locate_app(lines, name, screen.image)
 
+    def _text_naming_icon(self, action: Action, screen: ScreenView, found: Grounding) -> Grounding:
+        """A ``click text`` whose words are not on screen but name an icon ("check mark icon, top right")
+        is grounded as that icon; the text outcome stands when the words are there or the icon is not."""
+        m = _NAMES_ICON.match(action.text or "")
+        if found.status != "not_found" or m is None:
+            return found
+        try:
+            as_icon = parse_action(f"click icon ({m.group('what')}{m.group('rest') or ''})")
+        except ActionParseError:
+            return found
+        icon = self._ground_icon(as_icon, screen)
+        if icon.status == "not_found":
+            return found
+        icon.choice_note = f"no text {action.text!r} on screen; grounded as the icon it names"
+        return icon
+
     def _ground_icon(self, action: Action, screen: ScreenView) -> Grounding:
         from droidpilot.perception.icons import locate_icon
 
@@ -133,13 +153,24 @@ class Grounder:
         position = " ".join(action.position) or None
         lines = screen.lines()
         target = description + (f", {position}" if position else "")
+        note = ""
         try:
             with screen.timed():
                 result = locate_icon(screen.image, description, position=position, ocr_lines=lines)
+                looser = " ".join(p for p in action.position if p != "center") or None
+                if result.status == "not_found" and looser != position:
+                    # GPT-4V says "center" for icons anywhere across the screen (a button at the right edge,
+                    # an app in the launcher's first column); a corner or an edge it names is kept.
+                    wider = locate_icon(screen.image, description, position=looser, ocr_lines=lines)
+                    if wider.status in ("found", "ambiguous"):
+                        result = wider
+                        note = f"nothing like it at the {position}; found at {looser or 'any place'}"
         except InputError as exc:  # a description with neither colour nor shape
             return Grounding("not_found", target=target, message=self._msg("icon_not_found", target=target,
                                                                             where=f" ({exc})"))
-        return self._from_locate(result, target, "icon")
+        grounding = self._from_locate(result, target, "icon")
+        grounding.choice_note = note
+        return grounding
 
     # -- outcomes ------------------------------------------------------------------------------
     def _from_locate(self, result: LocateResult, target: str, kind: str) -> Grounding:

@@ -3,7 +3,9 @@
 Used by text localization and by the ``ocr_match`` checker, so both accept and reject the same things.
 The fuzzy threshold rises as the wanted text gets shorter: a 3-letter word must match exactly, a long
 sentence may have a few characters misread. A line shorter than the query is compared whole (never as a
-substring of the query), so a one-letter line can never match inside a long query.
+substring of the query), so a one-letter line can never match inside a long query, with one exception: a
+label the app cut short with an ellipsis ("Best of 2023 (Tay...") matches a query it begins (and a query
+cut short matches a line it begins), when the part shown is long enough to tell (``TRUNCATED_MIN``).
 """
 
 from __future__ import annotations
@@ -18,6 +20,10 @@ from rapidfuzz.distance import Levenshtein
 from droidpilot.perception.normalize import is_cjk, match_key, normalize_text
 
 MatchKind = Literal["exact", "contains", "fuzzy"]
+TRUNCATED_MIN = 6  # characters (no spaces) a label cut short with an ellipsis must show to match a query
+TRUNCATED_SHARE = 0.3  # ... and at least this share of the full text
+TRUNCATED_SCORE = 0.9  # below "contains", above most fuzzy matches
+_ELLIPSIS = re.compile(r"\s*(?:\.{2,}|…)\s*$")
 
 
 def fuzzy_threshold(length: int) -> float | None:
@@ -78,6 +84,28 @@ def _find_bounded(query: str, line: str) -> int:
     return -1
 
 
+def _cut_short(text: str, casefold: bool) -> str | None:
+    """The compact key of the part of ``text`` before a trailing ellipsis; None without one."""
+    if not _ELLIPSIS.search(text):
+        return None
+    return match_key(_ELLIPSIS.sub("", text), casefold)
+
+
+def _truncated(query: str, line: str, casefold: bool) -> TextMatch | None:
+    """``line`` cut short with an ellipsis where ``query`` is whole (or the reverse), and the part shown
+    begins the other text, allowing one misread character per ten shown."""
+    for shown_text, whole_text in ((line, query), (query, line)):
+        shown = _cut_short(shown_text, casefold)
+        whole = match_key(whole_text, casefold)
+        if shown is None or _cut_short(whole_text, casefold) is not None:
+            continue
+        if not TRUNCATED_MIN <= len(shown) < len(whole) or len(shown) < TRUNCATED_SHARE * len(whole):
+            continue
+        if Levenshtein.distance(shown, whole[:len(shown)]) <= len(shown) // 10:
+            return TextMatch("fuzzy", TRUNCATED_SCORE)
+    return None
+
+
 def match_text(query: str, line: str, casefold: bool = True, fuzzy: bool = True) -> TextMatch | None:
     """Does screen ``line`` show ``query``? Exact, contained as whole words, or fuzzy; None when not."""
     q, t = match_key(query, casefold), match_key(line, casefold)
@@ -94,6 +122,9 @@ def match_text(query: str, line: str, casefold: bool = True, fuzzy: bool = True)
     threshold = fuzzy_threshold(len(q)) if fuzzy else None
     if threshold is None:
         return None
+    cut = _truncated(query, line, casefold)
+    if cut is not None:
+        return cut
     # A whole line matches when it differs from the query by a few misread characters, never by whole
     # words: "Setlings" is "Settings", but "Comments" is not "Add comment".
     whole = fuzz.ratio(q, t)

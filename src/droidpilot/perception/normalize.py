@@ -2,6 +2,10 @@
 
 What ``normalize_text`` does, in order:
 
+0. UTF-8 text that was read as GBK somewhere on its way (``Taylor鈥檚 Version`` for ``Taylor’s Version``,
+   as Mobile-Agent's own saved replies have it) is decoded back, but only when the whole text round-trips,
+   gives back general punctuation (quotes, dashes, the ellipsis) and no other non-ASCII character than
+   Latin-1, which no pair of common hanzi does (tests/perception/test_normalize.py tries them all).
 1. NFKC: full-width letters, digits and punctuation become half-width (``Ｗｉ－Ｆｉ`` -> ``Wi-Fi``),
    the ideographic space becomes a space, ligatures and compatibility forms are split.
 2. Zero-width characters and soft hyphens are removed.
@@ -44,6 +48,24 @@ _INNER_DIGIT_RE = re.compile(r"(?<=[^\W\d_])[01](?=[^\W\d_])|^[01](?=[^\W\d_]{2}
 _NOT_AFTER_L = set("bcdfghjkmnpqrstvwxz")
 
 
+# What UTF-8 read as GBK decodes back to: Latin-1 letters and general punctuation (quotes, dashes, ...).
+_MOJIBAKE_RESULT = re.compile(r"[\x00-\xff\u2000-\u206f]*")
+_PUNCTUATION = re.compile(r"[\u2000-\u206f]")  # ... at least one of them (pairs of hanzi can give Latin-1)
+
+
+def repair_gbk_mojibake(text: str) -> str:
+    """``text`` with UTF-8 read as GBK undone (``鈥檚`` -> ``’s``); unchanged unless that is certain."""
+    if text.isascii():
+        return text
+    try:
+        repaired = text.encode("gbk").decode("utf-8")
+    except (UnicodeEncodeError, UnicodeDecodeError):
+        return text
+    if repaired == text or not _MOJIBAKE_RESULT.fullmatch(repaired) or not _PUNCTUATION.search(repaired):
+        return text
+    return repaired
+
+
 def _fold_token(token: str) -> str:
     digits = sum(ch.isdigit() for ch in token)
     letters = sum(ch.isalpha() for ch in token)
@@ -64,7 +86,8 @@ def fold_confusions(text: str) -> str:
 
 def normalize_text(text: str, casefold: bool = True, confusions: bool = True) -> str:
     """The canonical form of ``text`` for comparison (see the module docstring for every step)."""
-    out = unicodedata.normalize("NFKC", text).translate(_ZERO_WIDTH).translate(_TRANSLATE)
+    out = unicodedata.normalize("NFKC", repair_gbk_mojibake(text))
+    out = out.translate(_ZERO_WIDTH).translate(_TRANSLATE)
     out = _SPACE_RE.sub(" ", out).strip()
     if casefold:
         out = out.casefold()

@@ -1,9 +1,10 @@
 """The default OCR engine: RapidOCR 3.x on onnxruntime (CPU), with the models shipped in its wheel.
 
 Tuned for phone screenshots (see ``benchmarks/ocr_speed.py`` for the measurements behind the defaults):
-text detection runs on the screenshot scaled down, never below a short side of ``det_min_short`` pixels
-(small text keeps the size it has on a 540-px-wide phone), while recognition reads each line cropped from
-the full-resolution image, so small text keeps its detail;
+text detection runs on the screenshot scaled to a short side of ``det_min_short`` pixels (down from a large
+phone, up from a 540-px one, as bare RapidOCR does, so two lines of status-bar text stacked 2 px apart stay
+two), while recognition reads each line cropped from the full-resolution image, so small text keeps its
+detail (the "rapidocr" wrapper backend only scales down);
 the text-direction classifier is off (phone UI text is upright); onnxruntime uses ``threads`` threads.
 Model files are given to RapidOCR by path, so it never tries to download anything. By default the
 models run straight on onnxruntime (``perception/onnx_ocr.py``, same maths), which saves a cold process

@@ -22,14 +22,16 @@ class RapidSettings:
     """Every setting that changes speed or output; defaults chosen from ``benchmarks/ocr_speed.py``."""
 
     # Longest side of the image given to text detection, unless det_min_short asks for more (on phones it
-    # does: 1200 at 720x1600, 1080x2400 and 1440x3200); see benchmarks/ocr_speed.py --sizes.
+    # does: 1636 at 720x1600 and 1080x2400, 1595 at 540x1170); see benchmarks/ocr_speed.py --sizes.
     det_limit_side: int = 960
     det_min_scale: float = 0.35  # but never scale below this (long scrolling screenshots keep their text)
-    # Detection never shrinks a screenshot's short side below this. Phone UIs scale with pixel density, so
-    # the smallest text on a W-pixel-wide screen is about W/540 times the ~10 px of a 540x1170 status bar
-    # ("0.00 KB/S"), which is lost at 0.82x: at this short side every screen keeps it at its 540-px size.
-    # Screenshots at most this wide are detected at full size.
-    det_min_short: int = 540
+    # Detection runs with the screenshot's short side at least this (scaled down to it, or up to it by at
+    # most det_max_upscale). Phone UIs scale with pixel density, so the smallest text on a W-pixel-wide
+    # screen is about W/540 times the ~10 px of a 540x1170 status bar. At a short side of 540 a status bar's
+    # network speed, "0.00" stacked over "KB/S" with a 2-px gap, is detected as one box and read "000"; at
+    # 736 (bare RapidOCR's own minimum side) the two lines come apart (benchmarks/ocr_vs_bare.py).
+    det_min_short: int = 736
+    det_max_upscale: float = 2.0
     rec_batch: int = 8  # line crops recognised per onnxruntime call (the "rapidocr" backend; "onnx" plans)
     # Narrowest recognition input (at height 48) of the "onnx" backend; RapidOCR pads every line to 320 px.
     # 160 reads every label as 320 does and saves ~30% of recognition; below it, short crops (digits, dots)
@@ -60,7 +62,7 @@ class RapidSettings:
         """The longest side detection runs at for a ``width`` x ``height`` image."""
         long_side, short_side = max(width, height), min(width, height)
         if short_side <= self.det_min_short:
-            return long_side
+            return round(long_side * min(self.det_max_upscale, self.det_min_short / max(1, short_side)))
         scale = max(self.det_min_short / short_side, self.det_limit_side / long_side, self.det_min_scale)
         return min(long_side, round(long_side * scale))
 

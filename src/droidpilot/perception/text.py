@@ -64,6 +64,21 @@ def _merged(lines: list[OcrLine]) -> list[OcrLine]:
     return out
 
 
+def _wrapped(line: OcrLine, lines: list[OcrLine]) -> bool:
+    """Is ``line`` one line of a label wrapped onto two: another line of the same height directly above or
+    below it, centred on it (a tile's "All-Access / Playlists")?"""
+    h = line.box[3] - line.box[1]
+    centre = line.box[0] + line.box[2]
+    for other in lines:
+        oh = other.box[3] - other.box[1]
+        if other is line or not 0.75 <= oh / max(1, h) <= 1.33:
+            continue
+        gap = max(other.box[1] - line.box[3], line.box[1] - other.box[3])
+        if -0.3 * h <= gap <= 0.8 * h and abs(other.box[0] + other.box[2] - centre) / 2 <= h:
+            return True
+    return False
+
+
 def _hits(lines: list[OcrLine], query: str, casefold: bool) -> list[_Hit]:
     hits = []
     for line in lines:
@@ -74,10 +89,14 @@ def _hits(lines: list[OcrLine], query: str, casefold: bool) -> list[_Hit]:
 
 
 def _select(lines: list[OcrLine], query: str, casefold: bool) -> list[_Hit]:
-    """Exact single lines, else exact rejoined pairs, else the best fuzzy or containing single lines,
-    else the best fuzzy or containing rejoined pairs."""
+    """Exact single lines (those standing alone before those that are half of a wrapped label), else exact
+    rejoined pairs, else the best fuzzy or containing single lines, else the best fuzzy or containing
+    rejoined pairs."""
     hits = _hits(lines, query, casefold)
     exact = [h for h in hits if h.match.kind == "exact"]
+    if len(exact) > 1:
+        alone = [h for h in exact if not _wrapped(h.line, lines)]
+        exact = alone or exact
     if exact:
         return exact
     joined = _hits(_merged(lines), query, casefold)

@@ -10,13 +10,14 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from droidpilot.device.sim.appmodel.model import App
-from droidpilot.device.sim.draw import launcher
+from droidpilot.device.sim.draw import icon_styles, launcher
 from droidpilot.device.sim.draw.canvas import BASE_WIDTH, Canvas, Node
 from droidpilot.device.sim.draw.chrome import NAV_H, STATUS_H, clip_menu, heads_up, nav_bar, toast
 from droidpilot.device.sim.draw.keyboard import KEYBOARD_H, keyboard
 from droidpilot.device.sim.draw.screen import Entry, PageInfo, compose_page, make_ctx
 from droidpilot.device.sim.draw.shade import shade
 from droidpilot.device.sim.draw.theme import palette
+from droidpilot.errors import InputError
 
 TOAST_SECONDS = 2.5
 HEADS_UP_SECONDS = 3.0
@@ -59,6 +60,7 @@ class World:
         if self.date_before_setup is None:
             self.date_before_setup = self.date
         self.date = date
+    icon_styles: dict[str, str] = field(default_factory=dict)  # app -> how its glyphs are drawn
 
     def reset(self, seed: int, dark: bool) -> None:
         """Fresh state for ``seed``: apps' initial state, seeded data order, launcher in front."""
@@ -83,6 +85,12 @@ class World:
         self.toast, self.notifications, self.heads_up_until, self.time = None, [], -1.0, 0.0
         self.scheduled, self.launch_dialogs, self.keyboard_over = [], {}, set()
         self.clipboard, self.clip_menu = "", None
+        self.icon_styles = {}
+        for name, app in self.catalog.items():
+            try:
+                self.icon_styles[name] = icon_styles.choose(seed, name, app.icon_style)
+            except InputError as exc:
+                raise InputError(f"app {name!r}: icon_style: {exc}") from None
 
     # -- derived ------------------------------------------------------------------------------
     @property
@@ -190,7 +198,8 @@ def compose(world: World, size: tuple[int, int]) -> View:
     if world.overlay == "recents":  # (the shade is drawn over the screen below it, further down)
         tasks = []
         for name in world.recents[:4]:
-            app, thumb = world.catalog[name], Canvas(scale * launcher.THUMB)
+            app = world.catalog[name]
+            thumb = Canvas(scale * launcher.THUMB, world.icon_styles.get(name, icon_styles.DEFAULT))
             compose_page(thumb, pal, app, world.tasks[name], world.contexts(app, world.tasks[name]), width,
                          height, False)
             tasks.append((app, thumb.ops))
@@ -205,7 +214,8 @@ def compose(world: World, size: tuple[int, int]) -> View:
         # An app in ``keyboard_over`` does not resize for the keyboard (adjustNothing): its window keeps
         # its full height and the keyboard hides what lies under it, e.g. a form's bottom-pinned button.
         resize = kb and app.name not in world.keyboard_over
-        root, info = compose_page(c, pal, app, stack, world.contexts(app, stack), width, height, resize)
+        with c.icon_style_as(world.icon_styles.get(app.name, icon_styles.DEFAULT)):
+            root, info = compose_page(c, pal, app, stack, world.contexts(app, stack), width, height, resize)
         windows = [root]
         if app.screens[stack[-1].screen].presentation != "page":
             modal = root

@@ -166,6 +166,7 @@ class App(_Strict):
     label: str
     icon: Icon
     accent: str = "#1A73E8"
+    icon_style: str | None = None  # how its glyphs are drawn (draw/icon_styles.yaml); None: from the seed
     preinstalled: bool = True
     order: int = 100
     lang: str = "en"

@@ -6,6 +6,8 @@ ops, node bounds and hit-testing share one coordinate space: device pixels.
 
 from __future__ import annotations
 
+import contextlib
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -76,9 +78,19 @@ class Node:
 class Canvas:
     """Collects draw ops in device pixels from base-unit calls; ``s`` is device px per base unit."""
 
-    def __init__(self, scale: float) -> None:
+    def __init__(self, scale: float, icon_style: str = "filled") -> None:
         self.s = scale
         self.ops: list[tuple[Any, ...]] = []
+        self.icon_style = icon_style  # how glyphs are drawn (draw/icon_styles.py): the app's own style
+
+    @contextlib.contextmanager
+    def icon_style_as(self, style: str) -> Iterator[None]:
+        """Glyphs drawn inside the block use ``style`` (the system's own icons inside an app's frame)."""
+        before, self.icon_style = self.icon_style, style
+        try:
+            yield
+        finally:
+            self.icon_style = before
 
     def px(self, v: float) -> int:
         """Base units to device pixels."""
@@ -107,8 +119,8 @@ class Canvas:
         self.ops.append(("line", self.box(x1, y1, x2, y2), color, max(self.px(width), 1)))
 
     def glyph(self, name: str, x1: float, y1: float, size: float, color: str) -> None:
-        """Icon glyph ``name`` in a ``size`` square at (x1, y1)."""
-        self.ops.append(("glyph", name, (self.px(x1), self.px(y1)), self.px(size), color))
+        """Icon glyph ``name`` in a ``size`` square at (x1, y1), in the canvas's icon style."""
+        self.ops.append(("glyph", name, (self.px(x1), self.px(y1)), self.px(size), color, self.icon_style))
 
     def avatar(self, seed_text: str, x1: float, y1: float, size: float) -> None:
         """A procedural round avatar (see ``avatar``) for ``seed_text`` in a ``size`` square at (x1, y1)."""

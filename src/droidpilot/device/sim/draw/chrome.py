@@ -16,7 +16,14 @@ SYSTEMUI = "com.android.systemui"
 
 def status_bar(c: Canvas, pal: Palette, width: float, sysinfo: dict[str, Any], fg: str | None = None,
                bg: str | None = None) -> None:
-    """Clock on the left; network speed, Bluetooth, Wi-Fi/airplane and battery on the right."""
+    """Clock on the left; network speed, Bluetooth, Wi-Fi/airplane and battery on the right, drawn in the
+    system's icon style whatever the app's."""
+    with c.icon_style_as("filled"):
+        _status_bar(c, pal, width, sysinfo, fg, bg)
+
+
+def _status_bar(c: Canvas, pal: Palette, width: float, sysinfo: dict[str, Any], fg: str | None,
+                bg: str | None) -> None:
     fg = fg or pal.on_status_bar
     if bg:
         c.rect(0, 0, width, STATUS_H, bg)

@@ -14,7 +14,8 @@ from collections.abc import Callable
 
 from PIL import Image, ImageDraw
 
-from droidpilot.device.sim.draw.glyphs_font import font_mask
+from droidpilot.device.sim.draw import icon_styles
+from droidpilot.device.sim.draw.glyphs_font import font_mask, material_mask
 
 _SS = 4
 Pt = tuple[float, float]
@@ -221,12 +222,19 @@ def _camera(d, u, w):
 
 
 @functools.cache
-def glyph_mask(name: str, size: int) -> Image.Image:
+def glyph_mask(name: str, size: int, style: str = icon_styles.DEFAULT) -> Image.Image:
     """An anti-aliased "L" mask of glyph ``name`` in a ``size`` x ``size`` square (cached): the Material
-    icon ``material_glyphs.yaml`` maps it to, from the icon font; else (unmapped, no font) its own shape."""
+    icon ``material_glyphs.yaml`` maps it to, from the icon font; else (unmapped, no font) its own shape;
+    drawn in icon style ``style`` (``icon_styles``: filled or outlined, thin, regular or bold)."""
     if name not in GLYPHS:
         raise KeyError(name)
-    return font_mask(name, max(size, 4)) or drawn_mask(name, size)
+    base = font_mask(name, max(size, 4)) or drawn_mask(name, size)
+    if style == icon_styles.DEFAULT:
+        return base
+    how = icon_styles.style(style)
+    own = icon_styles.outlined_glyph(name) if how.fill == "outlined" else None
+    outlined = material_mask(own, max(size, 4)) if own and font_mask(name, max(size, 4)) else None
+    return icon_styles.apply(base, how, outlined)
 
 
 @functools.cache

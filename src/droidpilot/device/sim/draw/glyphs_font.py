@@ -51,13 +51,19 @@ def font_mask(name: str, size: int) -> Image.Image | None:
     material = material_names().get(name)
     if material is None:
         return None
+    return material_mask(material, size, name)
+
+
+def material_mask(material: str, size: int, name: str | None = None) -> Image.Image | None:
+    """The "L" coverage of the font's glyph ``material`` in a ``size`` square; None (after one warning)
+    when the font or the glyph is missing. ``name``: the SimPhone glyph it stands for, for the warning."""
     codes = iconfont.glyph_codepoints()
     if not codes:
         _warn_missing(f"the Material icon font is missing ({iconfont.font_path()})")
         return None
     code = codes.get(material)
     if code is None:
-        _warn_missing(f"the icon font has no glyph {material!r} (for {name!r}, {MAP_FILE.name})")
+        _warn_missing(f"the icon font has no glyph {material!r} (for {name or material!r}, {MAP_FILE.name})")
         return None
     try:
         font = _font(str(iconfont.font_path()), size)

@@ -149,9 +149,9 @@ def _execute(ops: list[tuple[Any, ...]], im: Image.Image, size: tuple[int, int])
             x, y = xy[0] + ox, xy[1] + oy
             im.paste(_color(color)[:3], (x, y, x + mask.width, y + mask.height), mask)
         elif kind == "glyph":
-            _, name, xy, px, color = op
+            _, name, xy, px, color, style = op
             col = _color(color)
-            mask = glyph_mask(name, px)
+            mask = glyph_mask(name, px, style)
             if len(col) == 4:
                 mask = mask.point(lambda v, a=col[3]: v * a // 255)
             im.paste(col[:3], (xy[0], xy[1], xy[0] + px, xy[1] + px), mask)

@@ -1,0 +1,134 @@
+"""The agent's grounding on real Mobile-Eval screens, for the GPT-4V actions its text grounding used to miss.
+
+Screens: ../shared/reference/mobile-eval-real (X-PLUG/MobileAgent results/, MIT licence, copyright mPLUG; see
+the README and LICENSE there). Where each step should tap is the hand label in
+benchmarks/data/grounded_actions.yaml (benchmarks/grounding_real.py scores all 129 of them).
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+import yaml
+from PIL import Image
+
+from droidpilot.agent.actions import parse_action
+from droidpilot.agent.coords import CoordFrame
+from droidpilot.agent.grounding import Grounder
+from droidpilot.agent.screen import ScreenView
+from droidpilot.perception.rapid import RapidOcrEngine
+from droidpilot.perception.types import OcrLine
+
+ROOT = Path(__file__).parents[2]
+RUNS = ROOT.parent / "shared" / "reference" / "mobile-eval-real"
+LABELS = {e["step"]: e for e in yaml.safe_load((ROOT / "benchmarks" / "data" / "grounded_actions.yaml")
+                                               .read_text("utf-8"))}
+needs_runs = pytest.mark.skipif(not RUNS.is_dir(), reason=f"Mobile-Eval runs not found at {RUNS}")
+
+
+@pytest.fixture(scope="module")
+def engine() -> RapidOcrEngine:
+    return RapidOcrEngine()
+
+
+def _ground(step: str, engine: Any) -> tuple[Any, dict[str, Any]]:
+    label = LABELS[step]
+    image = Image.open(RUNS / label["screen"]).convert("RGB")
+    g = Grounder().ground(parse_action(label["action"]), ScreenView(image, engine),
+                          CoordFrame("device", image.size))
+    return g, label
+
+
+def _inside(point: tuple[int, int], boxes: list[list[int]]) -> bool:
+    return any(b[0] <= point[0] <= b[2] and b[1] <= point[1] <= b[3] for b in boxes)
+
+
+@needs_runs
+@pytest.mark.parametrize("step", [
+    "Amazon Music/3#7",  # "Taylor鈥檚" (UTF-8 read as GBK) against a title cut short: "Best of 2023 (Tay..."
+    "Amazon Music/3#4",  # "Playlists" alone on a tile, and ending the "All-Access / Playlists" tile
+    "Multi-App/3#9",  # click text (check mark icon, top right): a text action naming an icon
+])
+def test_steps_the_text_grounding_used_to_miss_land_in_their_label(step: str, engine: RapidOcrEngine) -> None:
+    g, label = _ground(step, engine)
+    assert g.status == "found" and _inside(g.point, label["target"]), g.to_dict()
+
+
+@needs_runs
+@pytest.mark.parametrize("step", ["Multi-App/1#4", "Settings/2#1", "Amazon Music/3#10"])
+def test_an_icon_gpt4v_placed_at_the_center_is_found_where_it_is(step: str, engine: RapidOcrEngine) -> None:
+    g, label = _ground(step, engine)  # the yellow add button at the bottom right, the gear at the top left
+    assert g.status == "found" and _inside(g.point, label["target"]), g.to_dict()
+    assert "found at" in g.choice_note
+
+
+@needs_runs
+@pytest.mark.parametrize("step", ["Notes/1#5", "Notes/1#6"])
+def test_an_icon_missing_from_the_corner_named_is_not_looked_for_elsewhere(step: str, engine: RapidOcrEngine
+                                                                           ) -> None:
+    g, label = _ground(step, engine)  # "checkmark, top right" after the note was saved: no checkmark there
+    assert label["target"] is None and g.status == "not_found"
+
+
+@needs_runs
+def test_words_not_on_screen_that_do_not_name_an_icon_stay_not_found(engine: RapidOcrEngine) -> None:
+    g, label = _ground("Gmail/2#5", engine)  # "Subject", hidden under the recipient suggestion
+    assert label["target"] is None and g.status == "not_found" and "Subject" in g.message
+
+
+def test_text_showing_the_word_icon_is_grounded_as_text() -> None:
+    view = ScreenView(Image.new("RGB", (540, 1170), "white"),
+                      lines=[OcrLine("Change icon", (40, 300, 200, 330), 0.99)])
+    g = Grounder().ground(parse_action("click text (Change icon)"), view, CoordFrame("device", view.size))
+    assert g.status == "found" and g.point == (120, 315) and not g.choice_note
+
+
+def test_an_icon_named_in_text_that_is_not_there_keeps_the_text_feedback() -> None:
+    view = ScreenView(Image.new("RGB", (540, 1170), "white"),
+                      lines=[OcrLine("Inbox", (40, 300, 200, 330), 0.99)])
+    g = Grounder().ground(parse_action("click text (red heart icon, top right)"), view,
+                          CoordFrame("device", view.size))
+    assert g.status == "not_found" and "red heart icon" in g.message
+
+
+@needs_runs
+def test_every_click_text_and_click_icon_gpt4v_wrote_is_labelled_once() -> None:
+    import json
+
+    written = {f"{p.parent.relative_to(RUNS)}#{k}": v["Action"] for p in RUNS.glob("*/*/data.json")
+               for k, v in json.loads(p.read_text("utf-8")).items()
+               if v["Action"].startswith(("click text", "click icon"))}
+    assert {step: e["action"] for step, e in LABELS.items()} == written
+    for step, e in LABELS.items():
+        assert (RUNS / e["screen"]).is_file() and (e["next"] is None or (RUNS / e["next"]).is_file())
+        for box in e["target"] or []:
+            assert 0 <= box[0] < box[2] <= 540 and 0 <= box[1] < box[3] <= 1170, step
+
+
+def _benchmark() -> Any:
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("grounding_real", ROOT / "benchmarks" / "grounding_real.py")
+    module = importlib.util.module_from_spec(spec)  # type: ignore[arg-type]
+    sys.modules.setdefault(spec.name, module)  # type: ignore[union-attr]  (dataclasses look it up)
+    spec.loader.exec_module(module)  # type: ignore[union-attr]
+    return module
+
+
+@pytest.mark.parametrize(("text", "message"), [
+    ("- {step: a, action: 'click text (A)', screen: s.jpg}\n", "missing target"),
+    ("- {step: a, action: 'click text (A)', screen: s.jpg, target: [[5, 5, 1, 9]]}\n", "empty or reversed"),
+    ("- {step: a, action: 'click text (A)', screen: s.jpg, target: [[5, 5, 9]]}\n", "four whole numbers"),
+    ("- {step: a, action: 'click text (A)', screen: s.jpg, target: []}\n", "or null"),
+    ("step: a\n", "a list of labelled steps"),
+])
+def test_a_malformed_label_is_refused_naming_the_entry(tmp_path: Path, text: str, message: str) -> None:
+    bench = _benchmark()
+    path = tmp_path / "labels.yaml"
+    path.write_text(text, "utf-8")
+    with pytest.raises(bench.LabelError, match=message) as err:
+        bench.load_labels(path)
+    assert str(path) in str(err.value)
