@@ -79,6 +79,10 @@ class Position:
 
 # Drawn classes that are plain geometry: their words do not also name glyphs ("circle", "bar").
 GEOMETRIC = {"circle", "square", "rounded square", "rectangle", "triangle", "line"}
+# Words that start a phrase about the icon's surroundings ("in the search bar", "next to Home", "under the
+# video"): what follows names another thing, so it is neither the icon's shape nor a word not understood.
+CONTEXT_WORDS = {"in", "inside", "within", "next", "beside", "near", "under", "below", "above", "between",
+                 "beneath", "underneath"}
 
 
 @dataclass(frozen=True)
@@ -163,7 +167,9 @@ def parse_icon_query(description: str, position: str | None = None) -> IconQuery
         if words[k] in ("status", "notification") and words[k + 1] == "bar":
             status_bar, words = True, [*words[:k], "in", "the", *words[k + 2:]]
             break
+    words, context = _split_context(words)
     colour, shape, glyphs, glyph_words, unknown, trailing = _read_words(words)
+    trailing += [w for w in context if w in POSITION_WORDS and w not in ("up", "down")]
     if not pos_text and trailing:
         pos_text = " ".join(trailing)
     if colour is None and shape is None and not glyphs:
@@ -173,6 +179,21 @@ def parse_icon_query(description: str, position: str | None = None) -> IconQuery
                          f"not understood: {', '.join(unknown) or '-'})")
     return IconQuery(colour, shape, parse_position(pos_text), tuple(unknown), raw, tuple(glyphs),
                      tuple(glyph_words), status_bar)
+
+
+def _split_context(words: list[str]) -> tuple[list[str], list[str]]:
+    """(words about the icon, words about its surroundings): "camera in the search bar" -> camera | bar.
+
+    A context word counts only after the icon was named ("in" opening a query is kept), and "on the"
+    too ("sparkle on the cyan button"); "on" alone stays ("white plus on blue circle" names a tile).
+    """
+    for k in range(1, len(words)):
+        word = words[k]
+        if word in CONTEXT_WORDS or (word == "on" and k + 1 < len(words) and words[k + 1] == "the"):
+            if word == "next" and (k + 1 >= len(words) or words[k + 1] != "to"):
+                continue  # "skip next" is a glyph; "next to" is a place
+            return words[:k], words[k:]
+    return words, []
 
 
 def _read_words(words: list[str]) -> tuple[str | None, str | None, list[str], list[str], list[str],

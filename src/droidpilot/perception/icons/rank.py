@@ -31,6 +31,7 @@ TIE_RATIO = 0.8  # candidates scoring at least this share of the best are indist
 CONFIDENT = 0.45  # a best score below this is shown to the model with its runners-up (set-of-marks)
 DRAWN_WITH_GLYPHS = 0.6  # weight of the drawn shape class when the query also names glyphs
 CHAR_GLYPH_FIT = 0.8  # glyph fit a lone character OCR read ("3" for a heart outline) needs to be an icon
+STANDOUT_SHAPE, STANDOUT_RATIO = 0.1, 2.0  # a weak glyph fit still wins when twice the runner-up's
 STATUS_BAR = 0.04  # the top share of the screen taken by the system status bar
 
 
@@ -234,8 +235,25 @@ def _marks(bgr: np.ndarray, scored: list[ScoredIcon]) -> LocateResult:
     return LocateResult("ambiguous", [_candidate(s, crop_with_box(bgr, s.region.box)) for s in top])
 
 
+def _standout(query: IconQuery, scored: list[ScoredIcon]) -> ScoredIcon | None:
+    """The one candidate that reads as the asked glyph far better than any other, though below the
+    absolute fit (a real icon drawn in another icon set than the library's): colour and place must fit."""
+    if not query.glyphs or query.unknown:
+        return None
+    top = _suppress(scored)[:2]
+    if not top:
+        return None
+    best = top[0]
+    runner = top[1].score if len(top) > 1 else 0.0
+    fits = ((best.colour is None or best.colour >= MIN_COLOUR) and (best.position is None
+            or best.position >= MIN_POSITION) and best.shape is not None and best.shape >= STANDOUT_SHAPE)
+    return best if fits and best.score >= STANDOUT_RATIO * runner else None
+
+
 def _outcome(bgr: np.ndarray, query: IconQuery, scored: list[ScoredIcon]) -> LocateResult:
     matching = _suppress([s for s in scored if s.matches])
+    if not matching and (alone := _standout(query, scored)) is not None:
+        return LocateResult("found", [_candidate(alone)])
     if not matching:
         if query.unknown and scored:  # part of the description was not understood: let the model choose
             return _marks(bgr, scored)
