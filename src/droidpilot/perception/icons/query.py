@@ -48,6 +48,9 @@ SHAPE_WORDS: dict[str, str] = {
     "magnifier": "magnifier", "magnifying": "magnifier", "search": "magnifier", "lens": "magnifier",
     "loupe": "magnifier",
 }
+# How the icon is drawn: a filled silhouette or an outline ("outlined heart", "solid star").
+STYLE_WORDS = {"filled": "filled", "solid": "filled", "outlined": "outlined", "outline": "outlined",
+               "hollow": "outlined"}
 POSITION_WORDS: dict[str, str] = {
     "top": "top", "upper": "top", "up": "top", "bottom": "bottom", "lower": "bottom", "down": "bottom",
     "left": "left", "right": "right", "center": "center", "centre": "center", "middle": "center",
@@ -97,6 +100,7 @@ class IconQuery:
     glyphs: tuple[str, ...] = ()  # Material glyph names the shape words stand for
     glyph_words: tuple[str, ...] = ()  # the words that named them ("three dots")
     status_bar: bool = False  # the query asks for an icon of the system status bar
+    style: str | None = None  # "filled" or "outlined" when the words say so ("outlined heart")
 
     @property
     def text(self) -> str:
@@ -113,7 +117,7 @@ class IconQuery:
         """JSON-ready: what was understood and what was not."""
         return {"raw": self.raw, "colour": self.colour, "shape": self.shape, "glyphs": list(self.glyphs),
                 "glyph_words": list(self.glyph_words), "position": str(self.position),
-                "unknown": list(self.unknown), "status_bar": self.status_bar}
+                "unknown": list(self.unknown), "status_bar": self.status_bar, "style": self.style}
 
 
 def _words(text: str) -> list[str]:
@@ -177,8 +181,9 @@ def parse_icon_query(description: str, position: str | None = None) -> IconQuery
                          "'[colour] [shape]' such as 'red heart' or 'gray gear' (colours: red, "
                          "orange, yellow, green, cyan, blue, purple, pink, brown, black, white, gray; "
                          f"not understood: {', '.join(unknown) or '-'})")
+    style = next((STYLE_WORDS[w] for w in words if w in STYLE_WORDS), None)
     return IconQuery(colour, shape, parse_position(pos_text), tuple(unknown), raw, tuple(glyphs),
-                     tuple(glyph_words), status_bar)
+                     tuple(glyph_words), status_bar, style)
 
 
 def _split_context(words: list[str]) -> tuple[list[str], list[str]]:
