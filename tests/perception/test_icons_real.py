@@ -13,8 +13,9 @@ import numpy as np
 import pytest
 from PIL import Image
 
+from droidpilot.perception.icons.candidates import _is_text
 from droidpilot.perception.icons.rank import locate_icon
-from droidpilot.perception.types import Box
+from droidpilot.perception.types import Box, OcrLine
 
 REAL = Path(__file__).resolve().parents[3] / "shared" / "reference" / "mobile-eval-real"
 pytestmark = pytest.mark.skipif(not REAL.is_dir(), reason=f"{REAL} (real-phone screens) is absent")
@@ -85,3 +86,19 @@ def test_outlined_heart_is_not_the_filled_heart() -> None:
     assert _found_in(page, "filled heart", filled)
     assert _found_in(page, "heart outline", outlined)  # the style word after the shape
     assert _found_in(page, "solid heart", filled)
+
+
+def test_a_kebab_menu_the_ocr_read_as_000_is_still_an_icon() -> None:
+    mail = _screen("Gmail/3/3.jpg")
+    read = [OcrLine("000", (493, 101, 509, 132), 0.88)]  # what RapidOCR reads there
+    res = locate_icon(mail, "three dots, top right", ocr_lines=read)
+    assert res.status == "found"
+    x, y = res.candidates[0].point
+    assert 495 <= x < 508 and 100 <= y < 132
+
+
+def test_only_short_stacked_reads_are_taken_for_icons() -> None:
+    assert not _is_text(OcrLine("000", (493, 101, 509, 132), 0.88))  # three dots stacked
+    assert _is_text(OcrLine("000", (100, 100, 140, 116), 0.88))  # a number on a line
+    assert _is_text(OcrLine("1", (100, 100, 108, 120), 0.99))  # a tall lone digit stays text
+    assert _is_text(OcrLine("Wi-Fi", (100, 100, 110, 160), 0.9))  # five characters: text, whatever the box
