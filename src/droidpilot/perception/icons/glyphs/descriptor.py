@@ -14,7 +14,7 @@ import numpy as np
 
 GRID = 24  # the ink part's side
 EDGE_SIDE, CELLS, BINS = 32, 4, 8  # the edge part: square side, cells per side, orientation bins
-INK_WEIGHT = 0.25  # share of the squared similarity carried by the ink part (the edges carry the rest)
+INK_WEIGHT = 0.4  # share of the squared similarity carried by the ink part (the edges carry the rest)
 SIZE = GRID * GRID + CELLS * CELLS * BINS
 
 

@@ -35,22 +35,40 @@ def _silhouette(mask: np.ndarray) -> np.ndarray:
     return out
 
 
+def _inner_parts(base: np.ndarray) -> np.ndarray:
+    """Ink not connected to the glyph's outer outline (a clock's hands, the dot of an "i")."""
+    count, labels = cv2.connectedComponents(base, connectivity=8)
+    if count <= 2:
+        return np.zeros_like(base)
+    contours, _ = cv2.findContours(base, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
+    rim = np.zeros_like(base)
+    cv2.drawContours(rim, contours, -1, 1, thickness=1)
+    outer = set(np.unique(labels[(rim > 0) & (base > 0)]).tolist()) - {0}
+    return (np.isin(labels, list(outer), invert=True) & (labels > 0)).astype(np.uint8)
+
+
 def glyph_styles(mask: np.ndarray) -> Iterator[tuple[str, np.ndarray]]:
-    """(style, mask) for each style that differs from the drawn glyph; thin strokes never vanish."""
+    """(style, mask) for each style that differs from the drawn glyph; thin strokes never vanish.
+
+    The outline of a filled glyph follows all of its edges (a filled clock keeps its hands' outline);
+    the filled form of an outlined glyph fills its silhouette but cuts its inner parts out (an outlined
+    clock becomes a disc with the hands as holes, never a plain disc).
+    """
     base = np.pad((mask > 0).astype(np.uint8), STROKE + 2)
     yield "drawn", base
     thin = cv2.erode(base, _disc(1))
     if thin.sum() >= 0.4 * base.sum():
         yield "thin", thin
     yield "bold", cv2.dilate(base, _disc(STROKE // 2 + 1))
-    filled = _silhouette(base)
-    solid = base.sum() / max(1, filled.sum())
-    if solid >= SOLID:  # a filled glyph: its outline, as outlined icon sets draw it
-        ring = filled - cv2.erode(filled, _disc(STROKE))
+    silhouette = _silhouette(base)
+    solid = base.sum() / max(1, silhouette.sum())
+    if solid >= SOLID:  # a filled glyph: its edges as a stroke, as outlined icon sets draw it
+        ring = base - cv2.erode(base, _disc(STROKE))
         if ring.sum() > 0:
             yield "outline", ring
-    if filled.sum() > 1.2 * base.sum():  # an outlined glyph: its filled silhouette
-        yield "filled", filled
+    if silhouette.sum() > 1.2 * base.sum():  # an outlined glyph: filled, inner parts cut out
+        inner = cv2.dilate(_inner_parts(base), _disc(1))
+        yield "filled", silhouette * (1 - inner)
 
 
 @lru_cache(maxsize=2)
