@@ -15,7 +15,7 @@ import numpy as np
 
 from droidpilot.perception.blas import one_thread
 from droidpilot.perception.icons.glyphs.catalogue import font_path, glyph_codepoints
-from droidpilot.perception.icons.glyphs.descriptor import SIZE, mask_descriptor
+from droidpilot.perception.icons.glyphs.descriptor import GRID, INK_WEIGHT, SIZE, mask_descriptor
 from droidpilot.perception.icons.glyphs.render import glyph_mask
 from droidpilot.perception.icons.glyphs.styles import glyph_starts, styled_library
 
@@ -55,6 +55,27 @@ def _kin(names: tuple[str, ...], rows: list[int]) -> set[int]:
     return {index[base_names[i]] for i in np.flatnonzero(close) if base_names[i] in index}
 
 
+def _fit(own: np.ndarray, others: np.ndarray) -> np.ndarray:
+    """Similarity to the asked glyph above SIM_FLOOR, discounted per rival fitting better."""
+    better = (others > own[:, None] + 0.002).sum(axis=1)  # library glyphs fitting better than the asked
+    return np.clip((own - SIM_FLOOR) / SIM_SPAN, 0.0, 1.0) * np.exp(-better / RIVALS)
+
+
+def _drawn_ink_fit(cand: np.ndarray, wanted: Sequence[str]) -> np.ndarray:
+    """The fit by the ink part alone against the glyphs as the font draws them: an icon drawn from the
+    font itself (SimPhone's, a Material app's) keeps the fit it has there, whatever the styles add."""
+    names, matrix = library()
+    index = {n: i for i, n in enumerate(names)}
+    rows = [index[n] for n in wanted if n in index]
+    if not rows:
+        return np.zeros(len(cand), np.float32)
+    ink = GRID * GRID
+    with one_thread():
+        sims = cand[:, :ink] @ matrix[:, :ink].T  # both parts unit-length scaled by the same weight
+    sims /= INK_WEIGHT
+    return _fit(sims[:, rows].max(axis=1), np.delete(sims, rows, axis=1))
+
+
 def glyph_fits(descriptors: Sequence[np.ndarray | None], wanted: Sequence[str]) -> list[float]:
     """How well each candidate descriptor fits any of the ``wanted`` glyphs, 0..1 (0 for None).
 
@@ -73,8 +94,7 @@ def glyph_fits(descriptors: Sequence[np.ndarray | None], wanted: Sequence[str]) 
         sims = np.maximum.reduceat(cand @ matrix.T, glyph_starts(owners), axis=1)  # (candidates, glyphs)
     own = sims[:, rows].max(axis=1)
     others = np.delete(sims, sorted(set(rows) | _kin(names, rows)), axis=1)
-    better = (others > own[:, None] + 0.002).sum(axis=1)  # library glyphs fitting better than the asked
-    fit = np.clip((own - SIM_FLOOR) / SIM_SPAN, 0.0, 1.0) * np.exp(-better / RIVALS)
+    fit = np.maximum(_fit(own, others), _drawn_ink_fit(cand, wanted))
     for k, i in enumerate(present):
         out[i] = float(fit[k])
     return out
