@@ -21,6 +21,7 @@ from droidpilot.perception.icons.glyphs.styles import glyph_starts, styled_libra
 
 SIM_FLOOR, SIM_SPAN = 0.7, 0.2  # similarity at which a fit starts, and the span to a full fit
 KIN = 0.9  # glyphs this similar to an asked glyph (as drawn) are its variants and never its rivals
+STYLED = 0.75  # a fit found only through another style counts this much of one to the font's own drawing
 RIVALS = 6.0  # each library glyph fitting a candidate better than the asked one costs a factor e^(-1/6)
 
 
@@ -94,7 +95,7 @@ def glyph_fits(descriptors: Sequence[np.ndarray | None], wanted: Sequence[str]) 
         sims = np.maximum.reduceat(cand @ matrix.T, glyph_starts(owners), axis=1)  # (candidates, glyphs)
     own = sims[:, rows].max(axis=1)
     others = np.delete(sims, sorted(set(rows) | _kin(names, rows)), axis=1)
-    fit = np.maximum(_fit(own, others), _drawn_ink_fit(cand, wanted))
+    fit = np.maximum(STYLED * _fit(own, others), _drawn_ink_fit(cand, wanted))
     for k, i in enumerate(present):
         out[i] = float(fit[k])
     return out
