@@ -31,7 +31,7 @@ TIE_RATIO = 0.8  # candidates scoring at least this share of the best are indist
 CONFIDENT = 0.45  # a best score below this is shown to the model with its runners-up (set-of-marks)
 DRAWN_WITH_GLYPHS = 0.6  # weight of the drawn shape class when the query also names glyphs
 CHAR_GLYPH_FIT = 0.8  # glyph fit a lone character OCR read ("3" for a heart outline) needs to be an icon
-STANDOUT_SHAPE, STANDOUT_RATIO = 0.1, 2.0  # a weak glyph fit still wins when twice the runner-up's
+STANDOUT_SHAPE, STANDOUT_RATIO = 0.075, 2.0  # a weak (styled, x0.75) fit still wins at twice the runner-up
 FILLED_ABOVE, OUTLINED_BELOW = 0.8, 0.55  # ink share of the silhouette of a filled / an outlined icon
 STATUS_BAR = 0.04  # the top share of the screen taken by the system status bar
 
