@@ -75,3 +75,36 @@ def test_errors_say_what_is_accepted() -> None:
         parse_icon_query("  ")
     with pytest.raises(InputError, match="top, bottom, left, right, center"):
         parse_position("north")
+
+
+def test_place_phrases_are_not_read_as_the_icon() -> None:
+    q = parse_icon_query("camera icon in the search bar")
+    assert q.shape is None and "search" not in q.glyphs and "photo_camera" in q.glyphs and not q.unknown
+    q = parse_icon_query("house icon next to Home")
+    assert q.glyphs[0] == "home" and "skip_next" not in q.glyphs and not q.unknown
+    q = parse_icon_query("red heart under the video, bottom")
+    assert q.colour == "red" and q.shape == "heart" and q.position.vertical == "bottom"
+    assert parse_icon_query("gear in the top bar").position.vertical == "top"  # a place word still counts
+
+
+def test_near_miss_words_that_look_like_place_phrases_stay() -> None:
+    assert "skip_next" in parse_icon_query("skip next").glyphs  # "next" not followed by "to"
+    assert parse_icon_query("white plus on blue circle").colour == "white"  # a tile, not a place
+    # "in" opening the description is not a place: its words are reported as not understood
+    with pytest.raises(InputError, match="not understood: progress, spinner"):
+        parse_icon_query("in progress spinner")
+
+
+def test_keyboard_keys_are_not_read_as_a_key() -> None:
+    for text, glyph in (("backspace key", "backspace"), ("shift key arrow", "keyboard_capslock"),
+                        ("enter key", "keyboard_return")):
+        q = parse_icon_query(text)
+        assert glyph in q.glyphs and "vpn_key" not in q.glyphs, text
+
+
+def test_style_words_are_kept_as_the_style() -> None:
+    assert parse_icon_query("outlined heart").style == "outlined"
+    assert parse_icon_query("heart outline, right").style == "outlined"
+    assert parse_icon_query("solid star").style == "filled"
+    assert parse_icon_query("red heart").style is None
+    assert parse_icon_query("filled heart").to_dict()["style"] == "filled"

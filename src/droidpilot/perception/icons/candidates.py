@@ -47,6 +47,11 @@ def _is_text(line: OcrLine) -> bool:
     # A line of one or two symbols ("+", "<") is more likely an icon the OCR read than text; a single
     # digit or CJK character read with high confidence ("1" on a badge) is text. A lone Latin letter
     # stays an icon candidate: OCR reads a magnifier as "Q", a ring as "O", a close button as "X".
+    # A short "line" much taller than wide is a vertical icon the OCR read as characters (a kebab menu's
+    # three dots read "000" or "...:"): horizontal text is never stacked so.
+    x1, y1, x2, y2 = line.box
+    if 2 <= len(line.text.strip()) <= 3 and (y2 - y1) > 1.5 * (x2 - x1):
+        return False
     alnum = sum(ch.isalnum() for ch in line.text)
     return alnum >= 2 or _lone_char(line)
 

@@ -45,6 +45,7 @@ class IconDescription:
     # (colour, glyph descriptor of that colour's pixels) for each colour sharing a two-colour region:
     # a gray bell under a red badge is read as the gray part alone, and the badge alone
     parts: list[tuple[str, np.ndarray]] = field(default_factory=list)
+    solidity: float = 1.0  # ink share of the icon's silhouette: near 1 filled, low for an outline
 
     @property
     def text(self) -> str:
@@ -99,7 +100,15 @@ def describe_mask(crop: np.ndarray, mask: np.ndarray, background: tuple[int, int
                 if d is not None:
                     parts.append((name, d))
     return IconDescription(colour, share, shape, confidence, colours, shapes, background, fill,
-                           mask_descriptor(mask), find_tile(crop, mask), parts)
+                           mask_descriptor(mask), find_tile(crop, mask), parts, ink_solidity(mask))
+
+
+def ink_solidity(mask: np.ndarray) -> float:
+    """Share of the mask's silhouette (its outer outlines filled) that is ink: 1.0 for a filled icon."""
+    contours, _ = cv2.findContours(mask.astype(np.uint8), cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    silhouette = np.zeros(mask.shape, np.uint8)
+    cv2.drawContours(silhouette, contours, -1, 1, thickness=cv2.FILLED)
+    return float((mask > 0).sum()) / max(1, int(silhouette.sum()))
 
 
 def describe_region(image: np.ndarray, box: Box, background: tuple[int, int, int] | None = None

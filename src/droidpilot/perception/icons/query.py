@@ -48,6 +48,9 @@ SHAPE_WORDS: dict[str, str] = {
     "magnifier": "magnifier", "magnifying": "magnifier", "search": "magnifier", "lens": "magnifier",
     "loupe": "magnifier",
 }
+# How the icon is drawn: a filled silhouette or an outline ("outlined heart", "solid star").
+STYLE_WORDS = {"filled": "filled", "solid": "filled", "outlined": "outlined", "outline": "outlined",
+               "hollow": "outlined"}
 POSITION_WORDS: dict[str, str] = {
     "top": "top", "upper": "top", "up": "top", "bottom": "bottom", "lower": "bottom", "down": "bottom",
     "left": "left", "right": "right", "center": "center", "centre": "center", "middle": "center",
@@ -79,6 +82,10 @@ class Position:
 
 # Drawn classes that are plain geometry: their words do not also name glyphs ("circle", "bar").
 GEOMETRIC = {"circle", "square", "rounded square", "rectangle", "triangle", "line"}
+# Words that start a phrase about the icon's surroundings ("in the search bar", "next to Home", "under the
+# video"): what follows names another thing, so it is neither the icon's shape nor a word not understood.
+CONTEXT_WORDS = {"in", "inside", "within", "next", "beside", "near", "under", "below", "above", "between",
+                 "beneath", "underneath"}
 
 
 @dataclass(frozen=True)
@@ -93,6 +100,7 @@ class IconQuery:
     glyphs: tuple[str, ...] = ()  # Material glyph names the shape words stand for
     glyph_words: tuple[str, ...] = ()  # the words that named them ("three dots")
     status_bar: bool = False  # the query asks for an icon of the system status bar
+    style: str | None = None  # "filled" or "outlined" when the words say so ("outlined heart")
 
     @property
     def text(self) -> str:
@@ -109,7 +117,7 @@ class IconQuery:
         """JSON-ready: what was understood and what was not."""
         return {"raw": self.raw, "colour": self.colour, "shape": self.shape, "glyphs": list(self.glyphs),
                 "glyph_words": list(self.glyph_words), "position": str(self.position),
-                "unknown": list(self.unknown), "status_bar": self.status_bar}
+                "unknown": list(self.unknown), "status_bar": self.status_bar, "style": self.style}
 
 
 def _words(text: str) -> list[str]:
@@ -163,7 +171,9 @@ def parse_icon_query(description: str, position: str | None = None) -> IconQuery
         if words[k] in ("status", "notification") and words[k + 1] == "bar":
             status_bar, words = True, [*words[:k], "in", "the", *words[k + 2:]]
             break
+    words, context = _split_context(words)
     colour, shape, glyphs, glyph_words, unknown, trailing = _read_words(words)
+    trailing += [w for w in context if w in POSITION_WORDS and w not in ("up", "down")]
     if not pos_text and trailing:
         pos_text = " ".join(trailing)
     if colour is None and shape is None and not glyphs:
@@ -171,8 +181,24 @@ def parse_icon_query(description: str, position: str | None = None) -> IconQuery
                          "'[colour] [shape]' such as 'red heart' or 'gray gear' (colours: red, "
                          "orange, yellow, green, cyan, blue, purple, pink, brown, black, white, gray; "
                          f"not understood: {', '.join(unknown) or '-'})")
+    style = next((STYLE_WORDS[w] for w in words if w in STYLE_WORDS), None)
     return IconQuery(colour, shape, parse_position(pos_text), tuple(unknown), raw, tuple(glyphs),
-                     tuple(glyph_words), status_bar)
+                     tuple(glyph_words), status_bar, style)
+
+
+def _split_context(words: list[str]) -> tuple[list[str], list[str]]:
+    """(words about the icon, words about its surroundings): "camera in the search bar" -> camera | bar.
+
+    A context word counts only after the icon was named ("in" opening a query is kept), and "on the"
+    too ("sparkle on the cyan button"); "on" alone stays ("white plus on blue circle" names a tile).
+    """
+    for k in range(1, len(words)):
+        word = words[k]
+        if word in CONTEXT_WORDS or (word == "on" and k + 1 < len(words) and words[k + 1] == "the"):
+            if word == "next" and (k + 1 >= len(words) or words[k + 1] != "to"):
+                continue  # "skip next" is a glyph; "next to" is a place
+            return words[:k], words[k:]
+    return words, []
 
 
 def _read_words(words: list[str]) -> tuple[str | None, str | None, list[str], list[str], list[str],

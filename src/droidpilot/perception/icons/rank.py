@@ -31,6 +31,8 @@ TIE_RATIO = 0.8  # candidates scoring at least this share of the best are indist
 CONFIDENT = 0.45  # a best score below this is shown to the model with its runners-up (set-of-marks)
 DRAWN_WITH_GLYPHS = 0.6  # weight of the drawn shape class when the query also names glyphs
 CHAR_GLYPH_FIT = 0.8  # glyph fit a lone character OCR read ("3" for a heart outline) needs to be an icon
+STANDOUT_SHAPE, STANDOUT_RATIO = 0.075, 2.0  # a weak (styled, x0.75) fit still wins at twice the runner-up
+FILLED_ABOVE, OUTLINED_BELOW = 0.8, 0.55  # ink share of the silhouette of a filled / an outlined icon
 STATUS_BAR = 0.04  # the top share of the screen taken by the system status bar
 
 
@@ -87,6 +89,14 @@ def _shape_fit(shapes: dict[str, float], shape: str) -> float:
     return min(1.0, shapes.get(shape, 0.0) / max(0.5, best))
 
 
+def style_fit(solidity: float | None, style: str | None) -> float:
+    """How well an icon's fill (ink share of its silhouette) fits "filled" / "outlined"; 1.0 if unasked."""
+    if style is None or solidity is None:
+        return 1.0
+    filled = min(1.0, max(0.0, (solidity - OUTLINED_BELOW) / (FILLED_ABOVE - OUTLINED_BELOW)))
+    return 0.25 + 0.75 * (filled if style == "filled" else 1.0 - filled)
+
+
 def _reading_scores(readings: list[Reading], query: IconQuery, glyph_fit: list[float]
                     ) -> tuple[float | None, float | None, str]:
     """(colour fit, shape fit, label) of the reading that fits the query best."""
@@ -98,6 +108,7 @@ def _reading_scores(readings: list[Reading], query: IconQuery, glyph_fit: list[f
             drawn = _shape_fit(r.shapes, query.shape) if query.shape else 0.0
             # with glyphs to compare, the drawn classes (coarse, eleven) only back them up
             s = max(DRAWN_WITH_GLYPHS * drawn, g) if query.glyphs else drawn
+            s *= style_fit(r.solidity, query.style)
         looks = (0.05 + 0.95 * c if c is not None else 1.0) * (0.05 + 0.95 * s if s is not None else 1.0)
         if best is None or looks > best[0]:
             best = (looks, c, s, r.label)
@@ -107,8 +118,14 @@ def _reading_scores(readings: list[Reading], query: IconQuery, glyph_fit: list[f
 
 def score_regions(image: np.ndarray, regions: Sequence[Region], query: IconQuery,
                   ranker: Ranker | None = None) -> list[ScoredIcon]:
-    """Describe and score every region against the query (each of its readings), best first."""
+    """Describe and score every region against the query (each of its readings), best first.
+
+    Regions far from an asked place (position score 0) are not described: they could score at most a
+    tenth of a candidate in place, and describing them is most of the cost of a query.
+    """
     h, w = image.shape[:2]
+    if query.position.given:
+        regions = [r for r in regions if position_score(box_center(r.box), (w, h), query.position) > 0]
     descs = [describe_region(image, r.box, r.background) for r in regions]
     readings = [readings_of(d, r.background) for r, d in zip(regions, descs, strict=True)]
     flat = [rd.descriptor for rs in readings for rd in rs]
@@ -234,8 +251,25 @@ def _marks(bgr: np.ndarray, scored: list[ScoredIcon]) -> LocateResult:
     return LocateResult("ambiguous", [_candidate(s, crop_with_box(bgr, s.region.box)) for s in top])
 
 
+def _standout(query: IconQuery, scored: list[ScoredIcon]) -> ScoredIcon | None:
+    """The one candidate that reads as the asked glyph far better than any other, though below the
+    absolute fit (a real icon drawn in another icon set than the library's): colour and place must fit."""
+    if not query.glyphs or query.unknown:
+        return None
+    top = _suppress(scored)[:2]
+    if not top:
+        return None
+    best = top[0]
+    runner = top[1].score if len(top) > 1 else 0.0
+    fits = ((best.colour is None or best.colour >= MIN_COLOUR) and (best.position is None
+            or best.position >= MIN_POSITION) and best.shape is not None and best.shape >= STANDOUT_SHAPE)
+    return best if fits and best.score >= STANDOUT_RATIO * runner else None
+
+
 def _outcome(bgr: np.ndarray, query: IconQuery, scored: list[ScoredIcon]) -> LocateResult:
     matching = _suppress([s for s in scored if s.matches])
+    if not matching and (alone := _standout(query, scored)) is not None:
+        return LocateResult("found", [_candidate(alone)])
     if not matching:
         if query.unknown and scored:  # part of the description was not understood: let the model choose
             return _marks(bgr, scored)

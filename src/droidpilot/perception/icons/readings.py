@@ -23,11 +23,12 @@ class Reading:
     colours: dict[str, float]
     shapes: dict[str, float]
     descriptor: np.ndarray | None
+    solidity: float | None = None  # ink share of the silhouette, where known (filled vs outlined)
 
 
 def readings_of(desc: IconDescription, tile_bgr: tuple[int, int, int] | None = None) -> list[Reading]:
     """Every reading of a described candidate; ``tile_bgr`` is the tile an "inner" region sits on."""
-    out = [Reading("icon", desc.colours, desc.shapes, desc.descriptor)]
+    out = [Reading("icon", desc.colours, desc.shapes, desc.descriptor, desc.solidity)]
     for colour, descriptor in desc.parts:  # one colour of a two-coloured region (icon without badge)
         out.append(Reading(f"{colour} part", {colour: 1.0}, {}, descriptor))
     if desc.tile is not None:

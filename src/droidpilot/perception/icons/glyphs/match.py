@@ -1,9 +1,9 @@
 """Scale-invariant glyph matching on binarized masks.
 
-A mask is cropped to its ink, padded to a square around its centre (so the aspect ratio counts), resized
-to GRID x GRID and blurred, then compared by cosine similarity. A candidate's fit to the asked glyphs is
-its similarity, discounted by how many other glyphs of the library fit it better (a filled disc looks a
-little like every round glyph; the asked glyph must be among the very best fits to count).
+Masks are described by glyphs.descriptor (ink and edge directions) and compared by cosine similarity.
+A candidate's fit to the asked glyphs is its similarity, discounted by how many other glyphs of the
+library fit it better (a filled disc looks a little like every round glyph; the asked glyph must be among
+the very best fits to count).
 """
 
 from __future__ import annotations
@@ -11,33 +11,18 @@ from __future__ import annotations
 from collections.abc import Sequence
 from functools import lru_cache
 
-import cv2
 import numpy as np
 
 from droidpilot.perception.blas import one_thread
 from droidpilot.perception.icons.glyphs.catalogue import font_path, glyph_codepoints
+from droidpilot.perception.icons.glyphs.descriptor import GRID, INK_WEIGHT, SIZE, mask_descriptor
 from droidpilot.perception.icons.glyphs.render import glyph_mask
+from droidpilot.perception.icons.glyphs.styles import glyph_starts, styled_library
 
-GRID = 24
 SIM_FLOOR, SIM_SPAN = 0.7, 0.2  # similarity at which a fit starts, and the span to a full fit
+KIN = 0.9  # glyphs this similar to an asked glyph (as drawn) are its variants and never its rivals
+STYLED = 0.75  # a fit found only through another style counts this much of one to the font's own drawing
 RIVALS = 6.0  # each library glyph fitting a candidate better than the asked one costs a factor e^(-1/6)
-
-
-def mask_descriptor(mask: np.ndarray) -> np.ndarray | None:
-    """A unit vector describing a 0/1 (or 0/255) mask's shape at any size; None for an empty mask."""
-    ys, xs = np.nonzero(mask)
-    if len(xs) < 4:
-        return None
-    crop = (mask[ys.min():ys.max() + 1, xs.min():xs.max() + 1] > 0).astype(np.float32)
-    h, w = crop.shape
-    side = max(h, w)
-    square = np.zeros((side, side), np.float32)
-    y0, x0 = (side - h) // 2, (side - w) // 2
-    square[y0:y0 + h, x0:x0 + w] = crop
-    small = cv2.resize(square, (GRID, GRID), interpolation=cv2.INTER_AREA)
-    small = cv2.GaussianBlur(small, (5, 5), 1.0)
-    norm = float(np.linalg.norm(small))
-    return (small.ravel() / norm) if norm > 0 else None
 
 
 @lru_cache(maxsize=4)
@@ -49,7 +34,7 @@ def _library(css_key: str, font_key: str) -> tuple[tuple[str, ...], np.ndarray]:
         if d is not None:
             names.append(name)
             rows.append(d)
-    matrix = np.stack(rows) if rows else np.zeros((0, GRID * GRID), np.float32)
+    matrix = np.stack(rows) if rows else np.zeros((0, SIZE), np.float32)
     return tuple(names), matrix
 
 
@@ -58,22 +43,59 @@ def library() -> tuple[tuple[str, ...], np.ndarray]:
     return _library(str(len(glyph_codepoints())), str(font_path()))
 
 
-def glyph_fits(descriptors: Sequence[np.ndarray | None], wanted: Sequence[str]) -> list[float]:
-    """How well each candidate descriptor fits any of the ``wanted`` glyphs, 0..1 (0 for None)."""
+def _kin(names: tuple[str, ...], rows: list[int]) -> set[int]:
+    """Glyphs drawn almost like an asked one (home / home_filled / house): variants, not rivals."""
+    base_names, base = library()
+    where = {n: i for i, n in enumerate(base_names)}
+    asked = [where[names[r]] for r in rows if names[r] in where]
+    if not asked:
+        return set()
+    with one_thread():
+        close = (base[asked] @ base.T).max(axis=0) >= KIN
+    index = {n: i for i, n in enumerate(names)}
+    return {index[base_names[i]] for i in np.flatnonzero(close) if base_names[i] in index}
+
+
+def _fit(own: np.ndarray, others: np.ndarray) -> np.ndarray:
+    """Similarity to the asked glyph above SIM_FLOOR, discounted per rival fitting better."""
+    better = (others > own[:, None] + 0.002).sum(axis=1)  # library glyphs fitting better than the asked
+    return np.clip((own - SIM_FLOOR) / SIM_SPAN, 0.0, 1.0) * np.exp(-better / RIVALS)
+
+
+def _drawn_ink_fit(cand: np.ndarray, wanted: Sequence[str]) -> np.ndarray:
+    """The fit by the ink part alone against the glyphs as the font draws them: an icon drawn from the
+    font itself (SimPhone's, a Material app's) keeps the fit it has there, whatever the styles add."""
     names, matrix = library()
+    index = {n: i for i, n in enumerate(names)}
+    rows = [index[n] for n in wanted if n in index]
+    if not rows:
+        return np.zeros(len(cand), np.float32)
+    ink = GRID * GRID
+    with one_thread():
+        sims = cand[:, :ink] @ matrix[:, :ink].T  # both parts unit-length scaled by the same weight
+    sims /= INK_WEIGHT
+    return _fit(sims[:, rows].max(axis=1), np.delete(sims, rows, axis=1))
+
+
+def glyph_fits(descriptors: Sequence[np.ndarray | None], wanted: Sequence[str]) -> list[float]:
+    """How well each candidate descriptor fits any of the ``wanted`` glyphs, 0..1 (0 for None).
+
+    Every glyph is compared in each of its styles (glyphs.styles) and counts with its best one, the asked
+    glyphs and their rivals alike, so an outlined or bold real icon is measured against its own style.
+    """
+    names, matrix, owners = styled_library()
     index = {n: i for i, n in enumerate(names)}
     rows = [index[n] for n in wanted if n in index]
     out = [0.0] * len(descriptors)
     present = [i for i, d in enumerate(descriptors) if d is not None]
     if not rows or not present:
         return out
-    cand = np.stack([descriptors[i] for i in present])  # type: ignore[misc]
+    cand = np.stack([descriptors[i] for i in present]).astype(np.float32)  # type: ignore[misc]
     with one_thread():
-        sims = cand @ matrix.T  # (candidates, library)
+        sims = np.maximum.reduceat(cand @ matrix.T, glyph_starts(owners), axis=1)  # (candidates, glyphs)
     own = sims[:, rows].max(axis=1)
-    others = np.delete(sims, rows, axis=1)
-    better = (others > own[:, None] + 0.002).sum(axis=1)  # library glyphs fitting better than the asked
-    fit = np.clip((own - SIM_FLOOR) / SIM_SPAN, 0.0, 1.0) * np.exp(-better / RIVALS)
+    others = np.delete(sims, sorted(set(rows) | _kin(names, rows)), axis=1)
+    fit = np.maximum(STYLED * _fit(own, others), _drawn_ink_fit(cand, wanted))
     for k, i in enumerate(present):
         out[i] = float(fit[k])
     return out

@@ -1,0 +1,107 @@
+"""Load the real-screen icon set (benchmarks/data/real_icons.yaml): screens, queries and true boxes.
+
+Every entry is checked as it is read; a bad one stops the load with the file, the line, what is wrong and
+how to fix it (never a traceback, never a silently skipped query). Screens are found under the set's
+``root`` (relative to the repository's parent folder, as ../shared is) or under an explicit root.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+import yaml
+
+from droidpilot.errors import InputError
+
+DATA = Path(__file__).resolve().parent / "data" / "real_icons.yaml"
+SPLITS = ("tune", "report")
+
+
+@dataclass(frozen=True)
+class IconLabel:
+    """One query on one screen: the words a person would say and the icon's true box (device pixels)."""
+
+    screen: str  # path under the root, "APP/RUN/STEP.jpg"
+    split: str  # "tune" or "report"
+    query: str
+    box: tuple[int, int, int, int]  # x1, y1, x2, y2 (x2, y2 exclusive)
+
+    @property
+    def app(self) -> str:
+        """The app folder the screen belongs to ("Google Maps")."""
+        return self.screen.split("/", 1)[0]
+
+    def contains(self, point: tuple[int, int]) -> bool:
+        """Is the point inside the true box?"""
+        x1, y1, x2, y2 = self.box
+        return x1 <= point[0] < x2 and y1 <= point[1] < y2
+
+
+class _LineLoader(yaml.SafeLoader):
+    """A safe loader that remembers each mapping's line, so errors can name it."""
+
+
+def _mapping_with_line(loader: _LineLoader, node: yaml.MappingNode) -> dict[str, object]:
+    out = loader.construct_mapping(node, deep=True)
+    out["__line__"] = node.start_mark.line + 1
+    return out
+
+
+_LineLoader.add_constructor(yaml.resolver.BaseResolver.DEFAULT_MAPPING_TAG, _mapping_with_line)
+
+
+def _box(value: object, where: str) -> tuple[int, int, int, int]:
+    if (not isinstance(value, list) or len(value) != 4
+            or not all(isinstance(v, int) and not isinstance(v, bool) for v in value)):
+        raise InputError(f"{where}: box must be four whole numbers [x1, y1, x2, y2] in device pixels, "
+                         f"got {value!r}")
+    x1, y1, x2, y2 = value
+    if not (0 <= x1 < x2 and 0 <= y1 < y2):
+        raise InputError(f"{where}: box {value} is empty or negative; write [left, top, right, bottom] with "
+                         "right > left and bottom > top")
+    return (x1, y1, x2, y2)
+
+
+def load_labels(path: Path = DATA) -> tuple[str, list[IconLabel]]:
+    """(root folder as written in the file, labels in file order); InputError naming file and line."""
+    try:
+        doc = yaml.load(path.read_text(encoding="utf-8"), Loader=_LineLoader)  # a SafeLoader subclass
+    except OSError as exc:
+        raise InputError(f"cannot read the icon set {path}: {exc.strerror or exc}") from None
+    except yaml.YAMLError as exc:
+        raise InputError(f"{path}: not valid YAML ({exc}); compare with the entries above it") from None
+    if not isinstance(doc, dict) or not isinstance(doc.get("screens"), list):
+        raise InputError(f"{path}: expected a mapping with 'root' and a list 'screens'")
+    root = doc.get("root")
+    if not isinstance(root, str) or not root:
+        raise InputError(f"{path}: 'root' (the folder the screen paths are under) is missing")
+    labels: list[IconLabel] = []
+    for screen in doc["screens"]:
+        line = screen.get("__line__", "?") if isinstance(screen, dict) else "?"
+        where = f"{path}:{line}"
+        if not isinstance(screen, dict) or not isinstance(screen.get("path"), str):
+            raise InputError(f"{where}: each screen needs 'path' (APP/RUN/STEP.jpg), 'split' and 'icons'")
+        if screen.get("split") not in SPLITS:
+            raise InputError(f"{where}: split {screen.get('split')!r} of {screen['path']}; use one of "
+                             f"{', '.join(SPLITS)}")
+        icons = screen.get("icons")
+        if not isinstance(icons, list) or not icons:
+            raise InputError(f"{where}: screen {screen['path']} has no 'icons' list")
+        for icon in icons:
+            at = f"{path}:{icon.get('__line__', line) if isinstance(icon, dict) else line}"
+            query = icon.get("query") if isinstance(icon, dict) else None
+            if not isinstance(query, str) or not query.strip():
+                raise InputError(f"{at}: each icon needs a non-empty 'query' and a 'box'")
+            box = _box(icon.get("box"), at)  # type: ignore[union-attr]
+            labels.append(IconLabel(screen["path"], screen["split"], query, box))
+    return root, labels
+
+
+def screens_root(written: str, explicit: Path | None = None) -> Path:
+    """The folder holding the screens: ``explicit`` or the file's root taken from the repository's parent."""
+    root = explicit if explicit is not None else Path(__file__).resolve().parents[1] / written
+    if not root.is_dir():
+        raise InputError(f"screens folder {root} is absent; pass --root with the folder holding "
+                         "mobile-eval-real's APP/RUN/STEP.jpg screens")
+    return root

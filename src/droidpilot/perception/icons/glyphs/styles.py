@@ -1,0 +1,107 @@
+"""The same glyph in the styles real apps draw it: thinner and bolder strokes, outlined and filled.
+
+Real screens mix icon sets: a gear may be a filled Material glyph, a 1.5-px outline from a vendor set, or
+a bold bitmap. Each library glyph is therefore compared in several renderings derived from the font's
+mask (morphology at the render size): as drawn, thin, bold, the outline of a filled glyph, and the filled
+silhouette of an outlined one. A candidate's fit to a glyph is its best fit to any of that glyph's styles.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from functools import lru_cache
+
+import cv2
+import numpy as np
+
+from droidpilot.perception.icons.glyphs.catalogue import font_path, glyph_codepoints
+from droidpilot.perception.icons.glyphs.descriptor import SIZE, mask_descriptor
+from droidpilot.perception.icons.glyphs.render import glyph_mask
+
+STYLES = ("drawn", "thin", "bold", "outline", "filled")
+STROKE = 3  # pixels at the 64-px render size: about the step between Material's weights
+SOLID = 0.55  # ink share of the glyph's own silhouette above which a glyph reads as filled
+
+
+def _disc(radius: int) -> np.ndarray:
+    return cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * radius + 1, 2 * radius + 1))
+
+
+def _silhouette(mask: np.ndarray) -> np.ndarray:
+    """The glyph with its holes filled (outer contours drawn solid)."""
+    contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    out = np.zeros_like(mask)
+    cv2.drawContours(out, contours, -1, 1, thickness=cv2.FILLED)
+    return out
+
+
+def _inner_parts(base: np.ndarray) -> np.ndarray:
+    """Ink not connected to the glyph's outer outline (a clock's hands, the dot of an "i")."""
+    count, labels = cv2.connectedComponents(base, connectivity=8)
+    if count <= 2:
+        return np.zeros_like(base)
+    contours, _ = cv2.findContours(base, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
+    rim = np.zeros_like(base)
+    cv2.drawContours(rim, contours, -1, 1, thickness=1)
+    outer = set(np.unique(labels[(rim > 0) & (base > 0)]).tolist()) - {0}
+    return (np.isin(labels, list(outer), invert=True) & (labels > 0)).astype(np.uint8)
+
+
+def glyph_styles(mask: np.ndarray) -> Iterator[tuple[str, np.ndarray]]:
+    """(style, mask) for each style that differs from the drawn glyph; thin strokes never vanish.
+
+    The outline of a filled glyph follows all of its edges (a filled clock keeps its hands' outline);
+    the filled form of an outlined glyph fills its silhouette but cuts its inner parts out (an outlined
+    clock becomes a disc with the hands as holes, never a plain disc).
+    """
+    base = np.pad((mask > 0).astype(np.uint8), STROKE + 2)
+    yield "drawn", base
+    thin = cv2.erode(base, _disc(1))
+    if thin.sum() >= 0.4 * base.sum():
+        yield "thin", thin
+    yield "bold", cv2.dilate(base, _disc(STROKE // 2 + 1))
+    silhouette = _silhouette(base)
+    solid = base.sum() / max(1, silhouette.sum())
+    if solid >= SOLID:  # a filled glyph: its edges as a stroke, as outlined icon sets draw it
+        ring = base - cv2.erode(base, _disc(STROKE))
+        if ring.sum() > 0:
+            yield "outline", ring
+    if silhouette.sum() > 1.2 * base.sum():  # an outlined glyph: filled, inner parts cut out
+        inner = cv2.dilate(_inner_parts(base), _disc(1))
+        yield "filled", silhouette * (1 - inner)
+
+
+@lru_cache(maxsize=2)
+def _styled(css_key: str, font_key: str) -> tuple[tuple[str, ...], np.ndarray, np.ndarray]:
+    del css_key, font_key  # cache keys only
+    names: list[str] = []
+    rows: list[np.ndarray] = []
+    owners: list[int] = []
+    for name in glyph_codepoints():
+        own = len(names)
+        found = False
+        for _, styled in glyph_styles(glyph_mask(name)):
+            d = mask_descriptor(styled)
+            if d is not None:
+                rows.append(d.astype(np.float32))
+                owners.append(own)
+                found = True
+        if found:
+            names.append(name)
+    matrix = np.stack(rows) if rows else np.zeros((0, SIZE), np.float32)
+    return tuple(names), matrix, np.asarray(owners, np.int64)
+
+
+def styled_library() -> tuple[tuple[str, ...], np.ndarray, np.ndarray]:
+    """(glyph names, one descriptor row per style, the glyph index of each row), built once per process.
+
+    Rows of one glyph are contiguous, so per-glyph maxima are a ``np.maximum.reduceat`` over ``starts``.
+    """
+    return _styled(str(len(glyph_codepoints())), str(font_path()))
+
+
+def glyph_starts(owners: np.ndarray) -> np.ndarray:
+    """The first row of each glyph in a styled library (owners sorted, each glyph present)."""
+    if len(owners) == 0:
+        return np.zeros(0, np.int64)
+    return np.flatnonzero(np.r_[True, owners[1:] != owners[:-1]])

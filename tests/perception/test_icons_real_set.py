@@ -1,0 +1,74 @@
+"""The real-screen icon set's loader (benchmarks/real_icon_set.py): the shipped set loads, and a bad entry
+is refused with the file, the line, and what to write instead."""
+
+from __future__ import annotations
+
+import importlib.util
+import re
+import sys
+from pathlib import Path
+
+import pytest
+
+from droidpilot.errors import InputError
+
+BENCH = Path(__file__).resolve().parents[2] / "benchmarks"
+
+
+def _loader():  # the module, imported from benchmarks/ (not a package)
+    spec = importlib.util.spec_from_file_location("real_icon_set", BENCH / "real_icon_set.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules.setdefault("real_icon_set", module)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_the_shipped_set_covers_every_app_in_both_splits() -> None:
+    root, labels = _loader().load_labels()
+    assert root.endswith("mobile-eval-real") and len(labels) >= 150
+    apps = {lb.app for lb in labels}
+    assert len(apps) == 11
+    assert {lb.split for lb in labels} == {"tune", "report"}
+    assert all(lb.box[0] < lb.box[2] and lb.box[1] < lb.box[3] for lb in labels)
+    assert len({(lb.screen, lb.query) for lb in labels}) == len(labels)  # one truth per query and screen
+
+
+GOOD = """root: ../shared/reference/mobile-eval-real
+screens:
+  - path: Chrome/1/2.jpg
+    split: report
+    icons:
+      - {query: "gray gear, right", box: [487, 785, 514, 812]}
+"""
+
+
+@pytest.mark.parametrize(("bad", "needle"), [
+    ("box: [487, 785, 514, 812]", None),
+    ("box: [514, 785, 487, 812]", ":6: box [514, 785, 487, 812] is empty"),
+    ("box: [487, 785, 514]", ":6: box must be four whole numbers"),
+    ("box: [487.5, 785, 514, 812]", ":6: box must be four whole numbers"),
+    ("box: [true, 785, 514, 812]", ":6: box must be four whole numbers"),
+])
+def test_boxes_are_checked_with_the_line(tmp_path: Path, bad: str, needle: str | None) -> None:
+    path = tmp_path / "set.yaml"
+    path.write_text(GOOD.replace("box: [487, 785, 514, 812]", bad), encoding="utf-8")
+    if needle is None:
+        assert _loader().load_labels(path)[1][0].query == "gray gear, right"
+        return
+    with pytest.raises(InputError, match=re.escape(needle)):
+        _loader().load_labels(path)
+
+
+@pytest.mark.parametrize(("old", "new", "needle"), [
+    ("split: report", "split: test", "split 'test' of Chrome/1/2.jpg; use one of tune, report"),
+    ('query: "gray gear, right"', 'query: ""', "non-empty 'query'"),
+    ("root: ../shared/reference/mobile-eval-real\n", "", "'root'"),
+    ("    icons:", "    icons: [\n", "not valid YAML"),
+])
+def test_bad_entries_say_what_to_write(tmp_path: Path, old: str, new: str, needle: str) -> None:
+    path = tmp_path / "set.yaml"
+    path.write_text(GOOD.replace(old, new), encoding="utf-8")
+    with pytest.raises(InputError, match=re.escape(needle)) as err:
+        _loader().load_labels(path)
+    assert str(path) in str(err.value)
