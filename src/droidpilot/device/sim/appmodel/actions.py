@@ -33,7 +33,7 @@ def _target(ctx: dict[str, Any], path: str) -> str:
     root = path.split(".", 1)[0]
     if root not in _WRITABLE or "." not in path:
         raise InputError(f"actions may only change state.*, field.* or params.*, not {path!r}"
-                         f" (lists of shared providers, {', '.join(_SHARED_WRITABLE)}, take append and remove)")
+                         f" (shared lists, {', '.join(_SHARED_WRITABLE)}, take only append and remove)")
     return path
 
 
