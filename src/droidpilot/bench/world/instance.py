@@ -99,7 +99,7 @@ MAX_REPEAT = 50
 
 def _expand(ops: list[Any], where: str) -> list[Any]:
     """``{repeat: N, action: A}`` items as N copies of ``A`` (a button clicked a drawn number of times);
-    with ``over: [v0, v1, ...]`` the k-th copy has ``@`` in ``A`` replaced by ``v(k mod len)`` (a sequence)."""
+    with ``over: [v0, v1, ...]`` the k-th copy has ``@`` in ``A`` replaced by ``v(k mod len)``."""
     out: list[Any] = []
     for i, op in enumerate(ops):
         if not (isinstance(op, dict) and set(op) - {"over"} == {"repeat", "action"}):
@@ -113,8 +113,8 @@ def _expand(ops: list[Any], where: str) -> list[Any]:
         except ValueError:
             times = -1
         if not 0 <= times <= MAX_REPEAT:
-            raise SuiteError(f"{where}: reference[{i}] repeat: {op['repeat']!r} is not a whole number of times"
-                             f" from 0 to {MAX_REPEAT}; give it as an int parameter, e.g. repeat: \"{{n}}\"")
+            raise SuiteError(f"{where}: reference[{i}] repeat: {op['repeat']!r} is not a whole number of"
+                             f" times from 0 to {MAX_REPEAT}; give it as an int parameter, e.g. repeat: \"{{n}}\"")
         out.extend(str(op["action"]).replace("@", str(over[k % len(over)])) for k in range(times))
     return out
 
