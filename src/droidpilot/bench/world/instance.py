@@ -114,7 +114,7 @@ def _expand(ops: list[Any], where: str) -> list[Any]:
             times = -1
         if not 0 <= times <= MAX_REPEAT:
             raise SuiteError(f"{where}: reference[{i}] repeat: {op['repeat']!r} is not a whole number of"
-                             f" times from 0 to {MAX_REPEAT}; give it as an int parameter, e.g. repeat: \"{{n}}\"")
+                             f" times from 0 to {MAX_REPEAT}; give an int parameter, e.g. repeat: \"{{n}}\"")
         out.extend(str(op["action"]).replace("@", str(over[k % len(over)])) for k in range(times))
     return out
 
