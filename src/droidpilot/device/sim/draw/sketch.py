@@ -19,12 +19,11 @@ INK = "#212121"
 
 def strokes_of(raw: Any) -> list[list[list[int]]]:
     """The bound strokes that are well formed (two points of two numbers each); anything else is skipped."""
-    good = []
-    for s in raw if isinstance(raw, list) else []:
-        if (isinstance(s, list) and len(s) == 2
-                and all(isinstance(p, list) and len(p) == 2 and all(isinstance(v, int) for v in p) for p in s)):
-            good.append(s)
-    return good
+    def point(p: Any) -> bool:
+        return isinstance(p, list) and len(p) == 2 and all(isinstance(v, int) for v in p)
+
+    return [s for s in (raw if isinstance(raw, list) else [])
+            if isinstance(s, list) and len(s) == 2 and all(point(p) for p in s)]
 
 
 def _sketch(w: Widget, ctx: dict[str, Any], x: float, y: float, width: float, env: Env):
@@ -44,7 +43,8 @@ def _sketch(w: Widget, ctx: dict[str, Any], x: float, y: float, width: float, en
 def stroke_target(targets: list[Node], x1: int, y1: int, x2: int, y2: int) -> Tap | None:
     """What a drag from (x1, y1) to (x2, y2) does on a sketch pad it starts on: the actions that append the
     stroke (clipped to the pad) to the pad's bound list; None when it starts on no pad or barely moves."""
-    pad = next((n for n in targets if n.tap is not None and n.tap.kind == "sketch" and n.contains(x1, y1)), None)
+    pads = (n for n in targets if n.tap is not None and n.tap.kind == "sketch")
+    pad = next((n for n in pads if n.contains(x1, y1)), None)
     if pad is None or (abs(x2 - x1) + abs(y2 - y1)) < MIN_STROKE_PX:
         return None
     left, top, right, bottom = pad.bounds
