@@ -54,7 +54,12 @@ def derive(spec: dict[str, Any], rng: random.Random, ctx: dict[str, Any], where:
         value = calculate(str(fill(spec.get("value"), ctx, where)))
         if value == ERROR:
             raise ParamError(f"{where}: {spec.get('value')!r} is not an expression a calculator can work out")
-        return value
+        places = spec.get("places")  # a total shown as money on a receipt: places: 2 gives 59.00
+        if places is None:
+            return value
+        if not isinstance(places, int) or isinstance(places, bool) or not 0 <= places <= 6:
+            raise ParamError(f"{where}: places: {places!r} must be a whole number of decimals from 0 to 6")
+        return f"{float(value):.{places}f}"
     if kind == "concat":
         parts = spec.get("from")
         if not isinstance(parts, list) or not parts:

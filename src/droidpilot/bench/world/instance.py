@@ -90,7 +90,33 @@ def _as_text(op: Any, where: str) -> str:
         return f"{op['action']}{CHOOSE}{int(op['choose'])}"
     if isinstance(op, str):
         return op
-    raise SuiteError(f"{where}: a reference item is an action or {{scroll_to: TEXT}}, got {op!r}")
+    raise SuiteError(f"{where}: a reference item is an action, {{scroll_to: TEXT}}, {{action, choose}} or"
+                     f" {{repeat: N, action: A}}, got {op!r}")
+
+
+MAX_REPEAT = 50
+
+
+def _expand(ops: list[Any], where: str) -> list[Any]:
+    """``{repeat: N, action: A}`` items as N copies of ``A`` (a button clicked a drawn number of times);
+    with ``over: [v0, v1, ...]`` the k-th copy has ``@`` in ``A`` replaced by ``v(k mod len)``."""
+    out: list[Any] = []
+    for i, op in enumerate(ops):
+        if not (isinstance(op, dict) and set(op) - {"over"} == {"repeat", "action"}):
+            out.append(op)
+            continue
+        over = op.get("over") or [""]
+        if not isinstance(over, list):
+            raise SuiteError(f"{where}: reference[{i}] over: expected a list of values, got {over!r}")
+        try:
+            times = int(str(op["repeat"]))
+        except ValueError:
+            times = -1
+        if not 0 <= times <= MAX_REPEAT:
+            raise SuiteError(f"{where}: reference[{i}] repeat: {op['repeat']!r} is not a whole number of"
+                             f" times from 0 to {MAX_REPEAT}; give an int parameter, e.g. repeat: \"{{n}}\"")
+        out.extend(str(op["action"]).replace("@", str(over[k % len(over)])) for k in range(times))
+    return out
 
 
 def _reference(ops: list[str], where: str) -> list[RefOp]:
@@ -134,7 +160,8 @@ def instantiate(template: Template, seed: int, k: int = 0, suite: str = "world")
         ctx = draw_params(template, rng)
     except ParamError as exc:
         raise SuiteError(str(exc)) from None
-    ops = [_as_text(op, where) for op in fill(template.reference, ctx, f"{where} reference")]
+    filled = _expand(fill(template.reference, ctx, f"{where} reference"), where)
+    ops = [_as_text(op, where) for op in filled]
     ops = _open_steps(ops)
     base_steps = len(ops) + sum(1 for op in ops if op.startswith(SCROLL))  # a scroll is a page or two
     setup = fill(template.setup, ctx, f"{where} setup")

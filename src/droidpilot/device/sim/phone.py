@@ -20,6 +20,7 @@ from droidpilot.device.sim.appmodel.model import App
 from droidpilot.device.sim.clipboard import open_menu
 from droidpilot.device.sim.draw.canvas import BASE_WIDTH, Tap
 from droidpilot.device.sim.draw.screen import Entry
+from droidpilot.device.sim.draw.sketch import stroke_target
 from droidpilot.device.sim.draw.slider import drag_target
 from droidpilot.device.sim.draw.uixml import dump
 from droidpilot.device.sim.frames import FrameCache, Shot
@@ -180,6 +181,8 @@ class SimDevice(TextInput, SystemVerbs):
             pass
         elif x1 / scale < 40 and dx > 200 and abs(dy) < dx:
             self._back()
+        elif (stroke := stroke_target(self.view().targets, x1, y1, x2, y2)) is not None:
+            self._run_tap(stroke)  # a line drawn on a sketch pad
         elif abs(dx) > abs(dy) and (drag := drag_target(self.view().targets, x1, y1, x2)) is not None:
             self._run_tap(drag)  # a slider's thumb dragged sideways
         elif abs(dy) >= 20 and abs(dy) > abs(dx):

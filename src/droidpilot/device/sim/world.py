@@ -113,10 +113,13 @@ class World:
                 "notification_glyphs": [self.catalog[n["app"]].icon.glyph if n["app"] in self.catalog
                                         else "bell" for n in self.notifications],
                 "date_long": day.strftime("%A, %B %-d, %Y"), "month_day": day.strftime("%B %-d"),
+                "day_short": day.strftime("%b %-d"),
                 "weekday": day.strftime("%A"), "days": days, "year": day.year,
                 "date_zh": f"{day.year}年{day.month}月{day.day}日", "seed": self.seed,
                 # the shared contacts provider: the people of Contacts, whom Phone and Messages know too
-                "contacts": self.states.get("contacts", {}).get("contacts", [])}
+                "contacts": self.states.get("contacts", {}).get("contacts", []),
+                # the shared media store: Gallery's photos, which the Camera's shutter adds to
+                "photos": self.states.get("gallery", {}).get("photos", [])}
 
     def install_progress(self) -> dict[str, int]:
         """Percent shown for each app being installed."""

@@ -25,17 +25,20 @@ class Host(Protocol):
 
 
 _WRITABLE = ("state", "field", "params")
+# shared providers an app may write into: the Gallery's photos, which the Camera adds to
+_SHARED_WRITABLE = ("sys.photos",)
 
 
 def _target(ctx: dict[str, Any], path: str) -> str:
     root = path.split(".", 1)[0]
     if root not in _WRITABLE or "." not in path:
-        raise InputError(f"actions may only change state.*, field.* or params.*, not {path!r}")
+        raise InputError(f"actions may only change state.*, field.* or params.*, not {path!r}"
+                         f" (shared lists, {', '.join(_SHARED_WRITABLE)}, take only append and remove)")
     return path
 
 
 def _list_at(ctx: dict[str, Any], path: str) -> list[Any]:
-    current = lookup(ctx, _target(ctx, path))
+    current = lookup(ctx, path if path in _SHARED_WRITABLE else _target(ctx, path))
     if current is None:
         current = []
         assign(ctx, path, current)

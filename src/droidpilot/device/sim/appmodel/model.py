@@ -14,7 +14,7 @@ from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 WidgetKind = Literal[
     "text", "header", "row", "switch", "input", "search", "button", "buttons", "chips", "image",
-    "result", "divider", "spacer", "icon", "list", "bubble", "progress", "month", "group", "slider",
+    "result", "divider", "spacer", "icon", "list", "bubble", "progress", "month", "group", "slider", "sketch",
 ]
 
 ACTION_KEYS = frozenset({
@@ -115,7 +115,7 @@ class Widget(_Strict):
             raise ValueError("a list widget needs `for_each` and `item`")
         if self.kind in ("input", "search") and not self.field:
             raise ValueError(f"a {self.kind} widget needs `field` (the form field it edits)")
-        if self.kind in ("switch", "slider") and not self.bind:
+        if self.kind in ("switch", "slider", "sketch") and not self.bind:
             raise ValueError(f"a {self.kind} widget needs `bind` (the state path it sets)")
         return self
 

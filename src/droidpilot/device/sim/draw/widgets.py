@@ -14,6 +14,7 @@ from droidpilot.device.sim.appmodel.expr import condition, lookup, render, to_te
 from droidpilot.device.sim.appmodel.model import Widget
 from droidpilot.device.sim.draw.canvas import Canvas, Node, Tap, union
 from droidpilot.device.sim.draw.fonts import one_line
+from droidpilot.device.sim.draw.paper import draw_paper
 from droidpilot.device.sim.draw.photo import draw_photo
 from droidpilot.device.sim.draw.theme import Palette, mix
 
@@ -290,12 +291,14 @@ def _image(w, ctx, x, y, width, env):
         side = height * 0.78
         c.avatar(avatar_seed(w, ctx, text_of(w.desc, ctx)), x + (width - side) / 2, y + (height - side) / 2,
                  side)
+    elif "paper" in w.style:  # a photo of a receipt or note: its text in the pixels only (paper.py)
+        draw_paper(c, x + inset, y + 16, x + width - inset, y + height - 16, text_of(w.value, ctx))
     elif "photo" in w.style:  # a procedural picture seeded by its description
         draw_photo(c, x + inset, y + 16, x + width - inset, y + height - 16,
                    text_of(w.desc, ctx) or text_of(w.text, ctx), text_of(w.color, ctx))
     elif is_map:
         _map(c, x + inset, y + 16, x + width - inset, y + height - 16, env.pal.name == "dark")
-    if w.glyph and "photo" not in w.style and "avatar" not in w.style:
+    if w.glyph and "photo" not in w.style and "avatar" not in w.style and "paper" not in w.style:
         g = min(height * 0.32, 220)
         c.glyph(text_of(w.glyph, ctx), x + (width - g) / 2, y + (height - g) / 2, g,
                 "#EA4335" if is_map else "#FFFFFFCC")
