@@ -10,6 +10,7 @@ import pytest
 from PIL import Image
 
 from droidpilot import iconfont
+from droidpilot.device.base import DeviceError
 from droidpilot.device.sim.draw import icon_styles
 from droidpilot.device.sim.draw.glyphs import glyph_mask
 from droidpilot.device.sim.phone import SimDevice
@@ -73,7 +74,7 @@ def test_an_unknown_style_names_the_known_ones() -> None:
 
 
 def _notes(seed: int) -> np.ndarray:
-    device = SimDevice(size=(540, 1200), seed=seed)
+    device = SimDevice(size=(540, 1200), seed=seed, icon_styles="seeded")
     device.open_app("notes")
     return np.asarray(Image.open(io.BytesIO(device.screenshot_png())).convert("RGB"), int)
 
@@ -91,6 +92,16 @@ def test_the_same_seed_draws_the_same_screen_and_styles_change_only_the_icons() 
     differ = np.abs(filled - outlined).sum(axis=2) > 0
     assert differ.any()  # the app's icons are drawn in another style ...
     assert not differ[:STATUS_PX].any()  # ... and the status bar in the system's own
+
+
+def test_fixed_styles_are_the_default_and_seeded_ones_are_asked_for() -> None:
+    # the world suite's reference operations name icons as the default style draws them: varied styles are a
+    # phone option (icon_styles="seeded"), never a surprise in a benchmark run
+    assert set(SimDevice(size=(540, 1200), seed=5)._world.icon_styles.values()) == {icon_styles.DEFAULT}
+    assert len(set(SimDevice(size=(540, 1200), seed=5, icon_styles="seeded")._world.icon_styles.values())) > 1
+    assert icon_styles.choose(5, "notes", varied=False) == icon_styles.DEFAULT
+    with pytest.raises(DeviceError, match="fixed or seeded"):
+        SimDevice(size=(540, 1200), icon_styles="random")
 
 
 def test_an_apps_own_style_is_used_and_an_unknown_one_is_refused_naming_the_app() -> None:

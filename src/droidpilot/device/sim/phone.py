@@ -41,9 +41,10 @@ class SimDevice(TextInput, SystemVerbs):
 
     def __init__(self, serial: str = "simphone-1", size: tuple[int, int] | str = (1080, 2400),
                  theme: str = "light", seed: int = 0, clock: str = "10:30", date: str = "2026-11-22",
-                 battery: int = 85, apps_dir: str | Path | None = None) -> None:
-        if theme not in ("light", "dark"):
-            raise DeviceError(f"theme {theme!r} is not one of: light, dark")
+                 battery: int = 85, apps_dir: str | Path | None = None, icon_styles: str = "fixed") -> None:
+        if theme not in ("light", "dark") or icon_styles not in ("fixed", "seeded"):
+            raise DeviceError(f"theme {theme!r} / icon_styles {icon_styles!r}: "
+                              "use light or dark / fixed or seeded")
         check_clock(clock, date)
         self.serial = serial
         self._size = parse_size(size if isinstance(size, str) else f"{size[0]}x{size[1]}")
@@ -52,7 +53,8 @@ class SimDevice(TextInput, SystemVerbs):
             catalog = load_catalog(str(apps_dir or APPS_DIR))
         except InputError as exc:
             raise DeviceError(str(exc)) from None
-        self._world = World(catalog, clock=clock, date=date, battery=battery)
+        self._world = World(catalog, clock=clock, date=date, battery=battery,
+                            varied_icons=icon_styles == "seeded")
         self._view: View | None = None
         self._frames = FrameCache()
         self.reset(seed)

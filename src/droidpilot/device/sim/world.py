@@ -61,6 +61,7 @@ class World:
             self.date_before_setup = self.date
         self.date = date
     icon_styles: dict[str, str] = field(default_factory=dict)  # app -> how its glyphs are drawn
+    varied_icons: bool = False  # apps without their own icon_style draw in a style picked from the seed
 
     def reset(self, seed: int, dark: bool) -> None:
         """Fresh state for ``seed``: apps' initial state, seeded data order, launcher in front."""
@@ -88,7 +89,7 @@ class World:
         self.icon_styles = {}
         for name, app in self.catalog.items():
             try:
-                self.icon_styles[name] = icon_styles.choose(seed, name, app.icon_style)
+                self.icon_styles[name] = icon_styles.choose(seed, name, app.icon_style, self.varied_icons)
             except InputError as exc:
                 raise InputError(f"app {name!r}: icon_style: {exc}") from None
 

@@ -73,11 +73,14 @@ def outlined_glyph(name: str) -> str | None:
     return _table()[1].get(name)
 
 
-def choose(seed: int, app: str, pinned: str | None = None) -> str:
+def choose(seed: int, app: str, pinned: str | None = None, varied: bool = True) -> str:
     """The style app ``app`` draws in on a phone reset with ``seed``: ``pinned`` (the app's own
-    ``icon_style:``) when given, else one of the styles picked by a hash of the seed and the app's name."""
+    ``icon_style:``) when given; else, when ``varied``, one of the styles picked by a hash of the seed and the
+    app's name, and the default style when not (a phone's ``icon_styles="fixed"``)."""
     if pinned is not None:
         return style(pinned).name
+    if not varied:
+        return DEFAULT
     names = style_names()
     return names[zlib.crc32(f"{seed}:{app}".encode()) % len(names)]
 
