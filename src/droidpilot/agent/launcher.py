@@ -10,6 +10,7 @@ looking, and at most ``max_pages`` swipes are made each way, so a missing app en
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -17,13 +18,15 @@ from typing import Any
 from droidpilot.agent.actions import Action
 from droidpilot.agent.coords import CoordFrame
 from droidpilot.agent.grounding import Grounder, Grounding
+from droidpilot.agent.prompts import message
 from droidpilot.agent.reflection import screen_diff
 from droidpilot.agent.screen import ScreenView
-from droidpilot.device.base import Device
+from droidpilot.device.base import Device, DeviceError
 from droidpilot.errors import InputError
 from droidpilot.perception.text import locate_text
 from droidpilot.perception.types import Box
 
+MISSED = ("not_found", "too_many")  # open App outcomes on the current screen that send seek_app looking
 MAX_PAGES = 6  # home pages (or drawer pages) looked at each way before giving up
 SEARCH_HINTS = ("Search apps", "Search")  # the launcher's search field, as OCR reads its hint
 SWIPE_MS = 300
@@ -159,8 +162,35 @@ def seek_app(device: Device, name: str, grounder: Grounder, ocr_engine: Any | No
     found, screen = s.search(screen)
     if found is not None:
         return AppSearch(found, screen, s.moves)
-    tried = ", ".join(s.moves) or "nothing could be moved"
+    tried = ", ".join(s.moves) or "-"
     failed = Grounding("not_found", target=name, closest=first.closest,
-                       message=f'The app "{name}" is not on the home screen, its pages, the app drawer or '
-                               f"in the launcher's search (looked: {tried}). Check the app's name.")
+                       message=message("app_not_anywhere", grounder.language, target=name, moves=tried))
     return AppSearch(failed, screen, s.moves)
+
+
+def seek_if_missed(device: Device, action: Action, grounding: Grounding, screen: ScreenView,
+                   grounder: Grounder, ocr_engine: Any | None = None, *, record_xml: bool = True
+                   ) -> tuple[Grounding, ScreenView, list[str]]:
+    """For an ``open App`` that missed on ``screen``: look for it with ``seek_app``; (its grounding, the
+    screen the device is now on, with its UI dump when ``record_xml``, the moves made). Any other action,
+    or an ``open App`` that grounded, comes back as it is. A move the phone refuses ends the search as
+    ``not_found`` with the phone's error, on the screen the phone is then on."""
+    if action.name != "open_app" or grounding.status not in MISSED:
+        return grounding, screen, []
+    try:
+        found = seek_app(device, action.text or "", grounder, ocr_engine, screen=screen)
+    except DeviceError as exc:
+        failed = Grounding("not_found", target=action.text or "", closest=grounding.closest,
+                           message=message("app_not_anywhere", grounder.language, target=action.text or "",
+                                           moves=f"the phone refused a move: {exc}"))
+        with contextlib.suppress(DeviceError):
+            screen = ScreenView(device.screenshot(), ocr_engine)
+        return failed, screen, ["refused"]
+    if not found.moves:
+        return found.grounding, screen, []
+    xml = None
+    if record_xml:
+        with contextlib.suppress(DeviceError):
+            xml = device.ui_xml()
+    now = ScreenView(found.screen.image, ocr_engine, xml, lines=found.screen.lines())
+    return found.grounding, now, found.moves
