@@ -14,7 +14,7 @@ import pytest
 from droidpilot.agent.actions import Action
 from droidpilot.agent.brains.replay import ReplayBrain
 from droidpilot.agent.grounding import Grounder, Grounding
-from droidpilot.agent.launcher import MAX_PAGES, seek_app, seek_if_missed
+from droidpilot.agent.launcher import MAX_PAGES, is_label, seek_app, seek_if_missed
 from droidpilot.agent.loop import Agent, Limits
 from droidpilot.agent.screen import ScreenView
 from droidpilot.device.sim.phone import SimDevice
@@ -87,14 +87,24 @@ def test_a_similar_label_on_the_first_screen_is_not_opened_instead(ocr_engine: A
     assert front == "com.simphone.calculator"
 
 
-def test_seek_if_missed_leaves_other_actions_and_grounded_ones_alone(ocr_engine: Any) -> None:
+def test_seek_if_missed_leaves_other_actions_alone_and_makes_no_move_for_a_label_in_sight(
+        ocr_engine: Any) -> None:
     phone = SimDevice(seed=SEED)
     screen = ScreenView(phone.screenshot(), ocr_engine)
-    done = Grounding("found", point=(1, 2))
-    for action, grounding in ((Action("click_text", text="Zorblax"), Grounding("not_found")),
-                              (Action("open_app", text="Notes"), done)):
-        assert seek_if_missed(phone, action, grounding, screen, Grounder(), ocr_engine) == \
-            (grounding, screen, [])
+    missed = Grounding("not_found")
+    assert seek_if_missed(phone, Action("click_text", text="Zorblax"), missed, screen, Grounder(),
+                          ocr_engine) == (missed, screen, [])
+    grounding, same, moves = seek_if_missed(phone, Action("open_app", text="Notes"), Grounding("found"),
+                                            screen, Grounder(), ocr_engine)
+    assert (grounding.status, same, moves) == ("found", screen, [])
+    assert grounding.point is not None and phone.current_app() == "com.simphone.launcher"
+
+
+def test_is_label_reads_labels_not_texts_that_mention_them() -> None:
+    assert is_label("Notes", "notes") and is_label("Setting", "Settings")
+    assert is_label("Notes P...", "Notes Pro")  # a label the launcher cut short
+    assert not is_label("Notes", "Notes Pro") and not is_label("Camera roll synced", "Camera")
+    assert not is_label("Calendar", "Calculator") and not is_label("", "Notes")
 
 
 def test_bad_arguments_are_refused() -> None:

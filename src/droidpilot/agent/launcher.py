@@ -11,6 +11,7 @@ looking, and at most ``max_pages`` swipes are made each way, so a missing app en
 from __future__ import annotations
 
 import contextlib
+import difflib
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -26,7 +27,7 @@ from droidpilot.errors import InputError
 from droidpilot.perception.text import locate_text
 from droidpilot.perception.types import Box
 
-MISSED = ("not_found", "too_many")  # open App outcomes on the current screen that send seek_app looking
+LABEL_SIMILARITY = 0.85  # an OCR reading this close to the name still reads as its label
 MAX_PAGES = 6  # home pages (or drawer pages) looked at each way before giving up
 SEARCH_HINTS = ("Search apps", "Search")  # the launcher's search field, as OCR reads its hint
 SWIPE_MS = 300
@@ -47,6 +48,22 @@ class AppSearch:
         return self.grounding.ok
 
 
+def is_label(text: str, name: str) -> bool:
+    """Does OCR's ``text`` read as the label of app ``name``? The name itself (any case), a label the
+    launcher cut short ("Notes P..."), or the name with an OCR slip (similarity >= ``LABEL_SIMILARITY``);
+    not a longer text that merely contains it ("Camera roll synced" is no label of Camera, "Notes" none
+    of Notes Pro)."""
+    t, n = " ".join(text.split()).casefold(), " ".join(name.split()).casefold()
+    if not t or not n:
+        return False
+    if t == n:
+        return True
+    cut = t.rstrip(".…").rstrip()
+    if cut != t and len(cut) >= 3 and n.startswith(cut):
+        return True
+    return difflib.SequenceMatcher(None, t, n).ratio() >= LABEL_SIMILARITY
+
+
 def _overlaps(a: Box, b: Box) -> bool:
     return a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]
 
@@ -65,12 +82,23 @@ class _Seeker:
         return ScreenView(self.device.screenshot(), self.ocr_engine)
 
     def ground(self, screen: ScreenView, exclude: Box | None = None) -> Grounding:
-        """``open App`` grounded on ``screen``, reading no text inside ``exclude`` (the search field)."""
+        """``open App`` grounded on ``screen``, reading no text inside ``exclude`` (the search field) and
+        keeping only candidates whose text reads as the app's label (``is_label``)."""
         if exclude is not None:
             lines = [line for line in screen.lines() if not _overlaps(line.box, exclude)]
             screen = ScreenView(screen.image, lines=lines)
         frame = CoordFrame("device", screen.size, screen.size)
-        return self.grounder.ground(self.action, screen, frame)
+        g = self.grounder.ground(self.action, screen, frame)
+        if g.status not in ("found", "ambiguous"):
+            return g
+        kept = [c for c in g.candidates if is_label(c.text or "", self.name)]
+        if not kept:
+            return Grounding("not_found", target=self.name, closest=[c.text or "" for c in g.candidates])
+        g.candidates, g.chosen = kept, None
+        if len(kept) == 1:
+            g.status = "found"
+            g.point, g.box = tuple(kept[0].point), tuple(kept[0].box)  # type: ignore[assignment]
+        return g
 
     def move(self, what: str, act: Callable[[], None], before: ScreenView) -> ScreenView | None:
         """Do ``act``; the new screen, or None when it did not change (nothing more that way)."""
@@ -171,11 +199,11 @@ def seek_app(device: Device, name: str, grounder: Grounder, ocr_engine: Any | No
 def seek_if_missed(device: Device, action: Action, grounding: Grounding, screen: ScreenView,
                    grounder: Grounder, ocr_engine: Any | None = None, *, record_xml: bool = True
                    ) -> tuple[Grounding, ScreenView, list[str]]:
-    """For an ``open App`` that missed on ``screen``: look for it with ``seek_app``; (its grounding, the
-    screen the device is now on, with its UI dump when ``record_xml``, the moves made). Any other action,
-    or an ``open App`` that grounded, comes back as it is. A move the phone refuses ends the search as
-    ``not_found`` with the phone's error, on the screen the phone is then on."""
-    if action.name != "open_app" or grounding.status not in MISSED:
+    """For an ``open App``: ``seek_app`` from ``screen``, which drops candidates that are no app label and
+    makes no move when the label is on ``screen``; (its grounding, the screen the device is now on, with its
+    UI dump when ``record_xml``, the moves made). Any other action comes back as it is. A move the phone
+    refuses ends the search as ``not_found`` with the phone's error, on the screen the phone is then on."""
+    if action.name != "open_app" or grounding.status == "direct":
         return grounding, screen, []
     try:
         found = seek_app(device, action.text or "", grounder, ocr_engine, screen=screen)
