@@ -134,6 +134,16 @@ def test_a_name_that_is_a_prefix_of_another_opens_the_right_app(ocr_engine: Any)
     assert "swipe left" in found.moves
 
 
+def test_a_longer_name_that_starts_with_the_one_asked_for_is_not_opened(ocr_engine: Any) -> None:
+    # On page 1, "Notes Pro" is the only label containing "Notes"; plain text grounding would take it.
+    phone = PagedLauncher()
+    phone.where = 1
+    found = seek_app(phone, "Notes", Grounder(), ocr_engine)
+    assert found.ok and found.grounding.point is not None
+    phone.tap(*found.grounding.point)
+    assert phone.where == "Notes" and found.moves == ["home"]
+
+
 def test_a_text_that_only_mentions_the_app_is_not_taken_for_its_label(ocr_engine: Any) -> None:
     # Page 0 shows "Camera roll synced"; the Camera app is on page 1.
     found, phone = _open("Camera", ocr_engine)
