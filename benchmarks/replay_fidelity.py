@@ -37,8 +37,9 @@ DEMOS: dict[str, list[tuple[str, str]]] = {
     "notes: open a note": [("open", "Notes"), ("tap", "Groceries"), ("tap", "Navigate up")],
     "contacts: open a contact": [("open", "Contacts"), ("tap", "Ava Smith"), ("key", "back")],
     "contacts: new contact": [("open", "Contacts"), ("tap", "New contact"), ("key", "back")],
-    # Calculator is not on the launcher's first screen: "open App (Calculator)" cannot be grounded there (the
-    # replay says so at step 1), so a person finds it through the launcher's search, as the agent would.
+    # Calculator is not on the launcher's first screen: the replay of "open App (Calculator)" finds it as a
+    # person does (agent.launcher: home pages, drawer, the launcher's search); the second demonstration
+    # goes through the search by hand.
     "calculator: 7 + 8 (opened by name)": [("open", "Calculator"), ("tap", "7"), ("tap", "+"), ("tap", "8"),
                                            ("tap", "=")],
     "calculator: 9 x 6 (found by search)": [("tap", "Search apps"), ("type", "Calc"), ("tap", "Calculator"),

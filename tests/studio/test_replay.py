@@ -81,10 +81,16 @@ def test_words_that_ground_elsewhere_diverge(ocr: Any) -> None:
     assert "but the demonstration tapped (540, 2000)" in report.diverged.reason
 
 
-def test_an_app_opened_by_name_off_the_launcher_does_not_replay(ocr: Any) -> None:
-    """The studio opens an app by name; a replay (like the agent) must find its label on the screen."""
+def test_an_app_opened_by_name_replays_wherever_the_launcher_keeps_it(ocr: Any) -> None:
+    """The studio opens an app by name; a replay, like the agent, finds it from the screen: on the first
+    screen, or past it through the launcher's search. An app the phone does not have diverges."""
     on_screen = resolve({"op": "open_app", "app": "Notes"}, (1080, 2400))
     off_screen = resolve({"op": "open_app", "app": "Calculator"}, (1080, 2400))  # not on the first screen
+    missing = resolve({"op": "open_app", "app": "Zorblax"}, (1080, 2400))
     assert replay(SimDevice(), [on_screen], ocr).text == "replays cleanly 1/1"
-    report = replay(SimDevice(), [off_screen], ocr)
-    assert report.text.startswith("replays 0/1: step 1 (open App (Calculator)) diverges: it does not ground")
+    phone = SimDevice()
+    assert replay(phone, [off_screen], ocr).text == "replays cleanly 1/1"
+    assert phone.current_app() == "com.simphone.calculator"
+    report = replay(SimDevice(), [missing], ocr)
+    assert report.text.startswith("replays 0/1: step 1 (open App (Zorblax)) diverges: it does not ground")
+    assert "launcher's search" in report.text

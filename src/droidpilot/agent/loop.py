@@ -21,6 +21,7 @@ from droidpilot.agent.brains.base import Brain, BrainError, BrainReply, BrainReq
 from droidpilot.agent.coords import CoordFrame, fit_size
 from droidpilot.agent.execute import NO_CHANGE_EXPECTED, perform, trace_entries
 from droidpilot.agent.grounding import Grounder, Grounding
+from droidpilot.agent.launcher import seek_if_missed
 from droidpilot.agent.outcome import Limits, RunResult, StopRequested
 from droidpilot.agent.prompting import choice_prompt, completion_prompt, operation_prompt
 from droidpilot.agent.prompts import check_language, message
@@ -211,6 +212,7 @@ class Agent:
         frame = CoordFrame(self.brain.coord_space, screen.size,
                            fit_size(screen.size, self.image_max_side) if self.image_max_side else screen.size)
         grounding = self.grounder.ground(action, screen, frame)
+        grounding, screen = self._seek(run, action, grounding, screen, record)
         if grounding.status == "ambiguous":
             self._choose(run, action, grounding, screen, record)
         record["grounding"] = grounding.to_dict()
@@ -254,6 +256,17 @@ class Agent:
         run.history.append(HistoryEntry(run.steps, text, thought, observation, result,
                                         round(diff.changed_fraction, 5)))
         return after
+
+    def _seek(self, run: _Run, action: Action, grounding: Grounding, screen: ScreenView,
+              record: dict[str, Any]) -> tuple[Grounding, ScreenView]:
+        """An ``open App`` not on this screen is looked for through the launcher (``agent.launcher``)."""
+        start = time.perf_counter()
+        grounding, screen, moves = seek_if_missed(self.device, action, grounding, screen, self.grounder,
+                                                  self.ocr_engine, record_xml=self.record_xml)
+        if moves:
+            run.timings["device"] += time.perf_counter() - start
+            record["launcher_moves"] = moves
+        return grounding, screen
 
     def _choose(self, run: _Run, action: Action, grounding: Grounding, screen: ScreenView,
                 record: dict[str, Any]) -> None:

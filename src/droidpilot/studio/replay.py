@@ -18,6 +18,7 @@ from PIL import Image
 from droidpilot.agent.coords import CoordFrame
 from droidpilot.agent.execute import perform
 from droidpilot.agent.grounding import Grounder
+from droidpilot.agent.launcher import seek_if_missed
 from droidpilot.agent.reflection import screen_diff
 from droidpilot.agent.screen import ScreenView
 from droidpilot.device.base import Device, DeviceError
@@ -82,7 +83,11 @@ def _replay_step(device: Device, manual: Manual, ocr_engine: Any) -> tuple[str, 
         point = manual.grounding.point
         return "", list(point) if point is not None else None
     screen = ScreenView(device.screenshot(), ocr_engine)
-    grounding = Grounder().ground(action, screen, CoordFrame("device", screen.size, screen.size))
+    grounder = Grounder()
+    grounding = grounder.ground(action, screen, CoordFrame("device", screen.size, screen.size))
+    # open App by name: looked for through the launcher (pages, drawer, search) when not on this screen
+    grounding, screen, _ = seek_if_missed(device, action, grounding, screen, grounder, ocr_engine,
+                                          record_xml=False)
     if not grounding.ok or grounding.point is None:
         detail = grounding.message or grounding.status
         return f"it does not ground on the replayed screen ({grounding.status}: {detail})", None

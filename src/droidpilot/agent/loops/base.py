@@ -98,6 +98,7 @@ class RoleLoop(Agent):
             grounding = Grounding("direct", point=element.point, box=element.box, target=element.description)
         else:
             grounding = self.grounder.ground(action, screen, self._frame(screen))
+            grounding, screen = self._seek(run, action, grounding, screen, record)
             if grounding.status == "ambiguous":
                 self._choose(run, action, grounding, screen, record)
         record.setdefault("groundings", []).append(grounding.to_dict())
