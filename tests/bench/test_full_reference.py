@@ -7,10 +7,13 @@ from pathlib import Path
 
 import pytest
 
+from droidpilot.bench.metrics import read_steps
 from droidpilot.bench.runner import run_suite
 from droidpilot.bench.suite import available_suites, suite_folder
 from droidpilot.bench.worker import RunConfig
 from droidpilot.bench.world.template import is_template_suite
+
+REVISITING = {"mobile-eval-e"}  # suites whose references go back to a screen to compare the next item
 
 
 @pytest.mark.slow
@@ -23,4 +26,10 @@ def test_reference_passes_every_task(suite: str, tmp_path: Path) -> None:
     assert not failed, failed
     overall = outcome.document["summary"]["overall"]
     assert overall["su"] == overall["su_oracle"] == overall["cr"] == 1.0
-    assert overall["re"] == 1.0 and overall["ps"] == 1.0
+    assert overall["re"] == 1.0
+    # every reference step is grounded and carried out; PS also counts a return to a screen the run left as
+    # undoing progress, which Mobile-Eval-E's comparisons (open a place, back, open the next) do by design
+    records = [rec for trace in tmp_path.rglob("steps.jsonl") for rec in read_steps(trace.parent)
+               if (rec.get("action") or {}).get("name") != "stop" and rec.get("phase") != "experience"]
+    assert records and all(rec.get("outcome") == "ok" for rec in records)
+    assert overall["ps"] == 1.0 or suite in REVISITING, overall["ps"]

@@ -184,3 +184,13 @@ def test_two_wrapped_labels_ending_alike_stay_ambiguous() -> None:
              OcrLine("Top", (120, 950, 170, 980), 0.99),
              OcrLine("Playlists", (94, 985, 194, 1016), 0.99)]
     assert locate_text(lines, "Playlists", (540, 1170)).status == "ambiguous"
+
+
+def test_a_title_over_a_subtitle_of_nearly_its_height_is_not_a_wrapped_label() -> None:
+    # SimPhone Maps after a search: the query in the search field, and the result's title over a subtitle
+    # almost as tall ("Hotel · 1.3 km · ★ 4.2"); the title must stay a candidate (it was dropped as "wrapped")
+    lines = [OcrLine("Campus Stay Hotel", (169, 156, 702, 223), 0.99),
+             OcrLine("Campus Stay Hotel", (196, 327, 610, 379), 0.99),
+             OcrLine("Hotel · 1.3 km · ★ 4.2", (193, 387, 572, 431), 0.99)]
+    result = locate_text(lines, "Campus Stay Hotel", (1080, 2400))
+    assert result.status == "ambiguous" and len(result.candidates) == 2

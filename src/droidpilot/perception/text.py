@@ -65,15 +65,16 @@ def _merged(lines: list[OcrLine]) -> list[OcrLine]:
 
 
 def _wrapped(line: OcrLine, lines: list[OcrLine]) -> bool:
-    """Is ``line`` one line of a label wrapped onto two: another line of the same height directly above or
-    below it, centred on it (a tile's "All-Access / Playlists")?"""
+    """Is ``line`` the end of a label wrapped onto two: another line of the same height directly above it,
+    centred on it (a tile's "All-Access / Playlists")? A line with one below it is a title over its subtitle
+    (a result's "Campus Stay Hotel / Hotel · 1.3 km"), which stands for itself."""
     h = line.box[3] - line.box[1]
     centre = line.box[0] + line.box[2]
     for other in lines:
         oh = other.box[3] - other.box[1]
         if other is line or not 0.75 <= oh / max(1, h) <= 1.33:
             continue
-        gap = max(other.box[1] - line.box[3], line.box[1] - other.box[3])
+        gap = line.box[1] - other.box[3]  # other above line
         if -0.3 * h <= gap <= 0.8 * h and abs(other.box[0] + other.box[2] - centre) / 2 <= h:
             return True
     return False
