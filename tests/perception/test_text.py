@@ -194,3 +194,14 @@ def test_a_title_over_a_subtitle_of_nearly_its_height_is_not_a_wrapped_label() -
              OcrLine("Hotel · 1.3 km · ★ 4.2", (193, 387, 572, 431), 0.99)]
     result = locate_text(lines, "Campus Stay Hotel", (1080, 2400))
     assert result.status == "ambiguous" and len(result.candidates) == 2
+
+
+def test_a_left_aligned_address_over_a_title_is_not_a_wrapped_label() -> None:
+    # SimPhone Browser: a score card's big title, then a result's address over the same title (left-aligned
+    # lines of other widths, not a centred tile label): both titles stay candidates
+    lines = [OcrLine("Lakers 118 - 112 Warriors", (45, 376, 983, 440), 0.99),
+             OcrLine("sports.simsearch.dev > nba > lakers", (43, 501, 580, 542), 0.99),
+             OcrLine("Lakers 118 - 112 Warriors", (45, 566, 620, 611), 0.99),
+             OcrLine("Final. Today's game: Los Angeles Lakers beat Golden", (43, 624, 978, 670), 0.99)]
+    result = locate_text(lines, "Lakers 118 - 112 Warriors", (1080, 2400))
+    assert result.status == "ambiguous" and len(result.candidates) == 2

@@ -75,7 +75,8 @@ def _wrapped(line: OcrLine, lines: list[OcrLine]) -> bool:
         if other is line or not 0.75 <= oh / max(1, h) <= 1.33:
             continue
         gap = line.box[1] - other.box[3]  # other above line
-        if -0.3 * h <= gap <= 0.8 * h and abs(other.box[0] + other.box[2] - centre) / 2 <= h:
+        # centred on each other (a tile's label), not merely left-aligned as a result's address over its title
+        if -0.3 * h <= gap <= 0.8 * h and abs(other.box[0] + other.box[2] - centre) / 2 <= 0.25 * h:
             return True
     return False
 
