@@ -13,7 +13,8 @@ from tests.support.ray_cluster import LoopbackCluster
 pytest.importorskip("gymnasium")
 
 
-@pytest.fixture(scope="session")
+# module-scoped: a cluster left up for the rest of the session makes later tests' own ray.init fail
+@pytest.fixture(scope="module")
 def ray_cluster(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LoopbackCluster]:
     pytest.importorskip("ray")
     running = LoopbackCluster(tmp_path_factory.mktemp("ray") / "r").start({}, {"w1": {}})

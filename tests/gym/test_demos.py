@@ -13,7 +13,9 @@ import pytest
 from droidpilot.errors import InputError
 from droidpilot.gym.demos import make_demos, parse_seeds
 
-TEMPLATES = "contacts-add,notes-*"
+# templates the gym's reference policy wins on every seed (not notes-from-clipboard: its long press on a
+# point is not yet played by the gym's policy)
+TEMPLATES = "contacts-add,notes-write,notes-titled,notes-read"
 SEEDS = [0, 1, 2, 3]
 
 

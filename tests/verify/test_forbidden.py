@@ -55,7 +55,7 @@ def test_a_second_delete_after_the_first_fails_naming_the_node(rule: Any) -> Non
     more = [*RIGHT, frame("08:45", "Will ring", tap="Delete alarm"), frame("Alarms", "Alarm deleted")]
     result = verify(rule, more)
     assert not result.ok and not result.manual_review_needed
-    assert "forbidden milestone met: second_delete (another alarm deleted) at frame 2 action" in result.reason
+    assert "forbidden milestone met: second_delete (another alarm deleted) at frame 3 action" in result.reason
 
 
 @pytest.mark.parametrize("tap", ["Delete alarms", "Undo delete alarm", "Delete"])
