@@ -12,7 +12,6 @@ from __future__ import annotations
 import contextlib
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -22,7 +21,7 @@ from droidpilot.agent.coords import CoordFrame, fit_size
 from droidpilot.agent.execute import NO_CHANGE_EXPECTED, perform, trace_entries
 from droidpilot.agent.grounding import Grounder, Grounding
 from droidpilot.agent.launcher import seek_if_missed
-from droidpilot.agent.outcome import Limits, RunResult, StopRequested
+from droidpilot.agent.outcome import Limits, RunResult, StopRequested, _Run, _Stop
 from droidpilot.agent.prompting import choice_prompt, completion_prompt, operation_prompt
 from droidpilot.agent.prompts import check_language, message
 from droidpilot.agent.recorder import TraceRecorder
@@ -34,29 +33,6 @@ from droidpilot.device.base import Device, DeviceError
 from droidpilot.errors import InputError
 
 __all__ = ["Agent", "Limits", "RunResult", "StopRequested"]
-
-
-class _Stop(Exception):
-    def __init__(self, reason: str, error: str = "") -> None:
-        super().__init__(reason)
-        self.reason, self.error = reason, error
-
-
-@dataclass
-class _Run:
-    instruction: str
-    started: float
-    history: list[HistoryEntry] = field(default_factory=list)
-    feedback: str = ""
-    steps: int = 0
-    actions: int = 0
-    model_calls: int = 0
-    prompt_tokens: int = 0
-    completion_tokens: int = 0
-    timings: dict[str, float] = field(
-        default_factory=lambda: {"perception": 0.0, "model": 0.0, "device": 0.0})
-    last_thought: str = ""
-    answer: str | None = None
 
 
 class Agent:

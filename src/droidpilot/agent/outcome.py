@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from droidpilot.agent.brains.base import HistoryEntry
 from droidpilot.errors import InputError
 
 
@@ -56,3 +57,30 @@ class RunResult:
 
 class StopRequested(Exception):
     """Raised by a checkpoint to end the run before the next step (termination ``stopped``)."""
+
+
+class _Stop(Exception):
+    """Ends a run from deep in a step with its termination reason (and error text)."""
+
+    def __init__(self, reason: str, error: str = "") -> None:
+        super().__init__(reason)
+        self.reason, self.error = reason, error
+
+
+@dataclass
+class _Run:
+    """One run's running totals and history, shared by every agent loop."""
+
+    instruction: str
+    started: float
+    history: list[HistoryEntry] = field(default_factory=list)
+    feedback: str = ""
+    steps: int = 0
+    actions: int = 0
+    model_calls: int = 0
+    prompt_tokens: int = 0
+    completion_tokens: int = 0
+    timings: dict[str, float] = field(
+        default_factory=lambda: {"perception": 0.0, "model": 0.0, "device": 0.0})
+    last_thought: str = ""
+    answer: str | None = None

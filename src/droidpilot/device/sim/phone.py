@@ -141,7 +141,7 @@ class SimDevice(TextInput, SystemVerbs):
         """Hold (x, y): a text field takes focus (keyboard up); a widget whose app data declares
         ``on_long_press`` acts; anything else ignores it, as on Android. Outside a dialog dismisses it."""
         self._touch(x, y, long=True)
-        self._gesture_time(duration_ms)
+        self._world.gesture_time(duration_ms)
 
     def _touch(self, x: int, y: int, long: bool) -> None:
         self._event()
@@ -189,7 +189,7 @@ class SimDevice(TextInput, SystemVerbs):
             self._run_tap(drag)  # a slider's thumb dragged sideways
         elif abs(dy) >= 20 and abs(dy) > abs(dx):
             self._scroll(-dy)
-        self._gesture_time(duration_ms)
+        self._world.gesture_time(duration_ms)
         self._changed()
 
     def _scroll(self, delta: float) -> None:
@@ -345,24 +345,15 @@ class SimDevice(TextInput, SystemVerbs):
         if self._world.time_shown() != shown:
             self._view = None
 
-    def _gesture_time(self, duration_ms: float) -> None:
-        """A gesture longer than the second every event takes costs the rest of its duration in virtual
-        time (a 2 s swipe takes 2 s of the phone's clock)."""
-        extra = max(0.0, float(duration_ms) / 1000 - 1.0)
-        if extra:
-            self._world.advance(extra)
-
     def _check_point(self, x: int, y: int) -> None:
         if not (0 <= x < self._size[0] and 0 <= y < self._size[1]):
             raise DeviceError(f"point ({x}, {y}) is outside the {self._size[0]}x{self._size[1]} screen")
 
     def _resolve(self, name: str) -> str:
-        w = self._world
-        key = name.strip().lower()
-        for app in w.catalog.values():
-            if key in (app.name.lower(), app.package.lower(), app.label.lower()):
-                return app.name
-        known = ", ".join(f"{a.name} ({a.label}, {a.package})" for a in w.catalog.values())
+        found = self._world.app_named(name)
+        if found is not None:
+            return found
+        known = ", ".join(f"{a.name} ({a.label}, {a.package})" for a in self._world.catalog.values())
         raise DeviceError(f"unknown app {name!r}; SimPhone's apps are: {known}")
 
     def _back(self, keyboard_first: bool = True) -> None:

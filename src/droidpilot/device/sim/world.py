@@ -94,6 +94,19 @@ class World:
                 raise InputError(f"app {name!r}: icon_style: {exc}") from None
 
     # -- derived ------------------------------------------------------------------------------
+    def app_named(self, name: str) -> str | None:
+        """The catalog name of the app ``name`` calls (its name, package or label, in any case), or None."""
+        key = name.strip().lower()
+        return next((a.name for a in self.catalog.values()
+                     if key in (a.name.lower(), a.package.lower(), a.label.lower())), None)
+
+    def gesture_time(self, duration_ms: float) -> None:
+        """A gesture longer than the second every event takes costs the rest of its duration in virtual
+        time (a 2 s swipe takes 2 s of the phone's clock)."""
+        extra = max(0.0, float(duration_ms) / 1000 - 1.0)
+        if extra:
+            self.advance(extra)
+
     @property
     def settings(self) -> dict[str, Any]:
         """The Settings app's state: the system settings."""
