@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from tests.device.sim_driver import Driver
 
-from droidpilot.device.sim.draw.sketch import strokes_of
+from droidpilot.device.sim.draw.sketch import INK, ink_of, strokes_of
 from droidpilot.device.sim.phone import SimDevice
 
 
@@ -53,3 +53,29 @@ def test_malformed_strokes_in_state_are_skipped_not_drawn() -> None:
     good = [[1, 2], [3, 4]]
     assert strokes_of([good, "x", [[1, 2]], [[1, "a"], [3, 4]]]) == [good]
     assert strokes_of(None) == []
+
+
+def test_a_pad_with_a_pen_colour_keeps_each_strokes_ink_and_runs_its_stroke_actions() -> None:
+    phone = SimDevice(seed=0)
+    phone.apply_setup({"state": {"browser.task_page": "draw",
+                                 "browser.draw_colors": ["Red", "Pink", "Blue"]}})
+    phone.open_app("browser")
+    ui = Driver(phone)
+    ui.tap("task.html")
+    x1, y1, x2, _y2 = ui.find(rid="draw_pad").bounds
+    ui.tap("Pink")
+    phone.swipe(x1 + 50, y1 + 50, x2 - 50, y1 + 50)
+    phone.swipe(x1 + 50, y1 + 150, x2 - 50, y1 + 150)
+    ui.tap("Blue")
+    phone.swipe(x1 + 50, y1 + 250, x2 - 50, y1 + 250)
+    browser = phone.state()["browser"]
+    assert [s[2] for s in browser["draw_strokes"]] == ["Pink", "Pink", "Blue"]
+    assert browser["draw_used"] == ["Pink", "Blue"]  # each ink noted once, in the order first used
+    assert ui.has("Pen: Blue · 3 strokes")
+
+
+def test_inks_are_named_colours_or_hex_and_an_unknown_name_draws_in_the_default_ink() -> None:
+    assert ink_of("Red") == ink_of("red") != INK
+    assert ink_of("#123456") == "#123456"
+    assert ink_of("Chartreuse") == INK
+    assert strokes_of([[[1, 2], [3, 4], "Red"], [[1, 2], [3, 4], 5]]) == [[[1, 2], [3, 4], "Red"]]

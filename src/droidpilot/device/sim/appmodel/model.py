@@ -15,6 +15,7 @@ from pydantic import BaseModel, ConfigDict, Field, model_validator
 WidgetKind = Literal[
     "text", "header", "row", "switch", "input", "search", "button", "buttons", "chips", "image",
     "result", "divider", "spacer", "icon", "list", "bubble", "progress", "month", "group", "slider", "sketch",
+    "board",
 ]
 
 ACTION_KEYS = frozenset({
@@ -103,6 +104,7 @@ class Widget(_Strict):
     on_tap: list[Action] = Field(default_factory=list)
     on_submit: list[Action] = Field(default_factory=list)
     on_long_press: bool | list[Action] = False
+    on_stroke: list[Action] = Field(default_factory=list)  # a sketch pad's: after each stroke
     for_each: str | Source | None = None
     item: Widget | None = None
     empty: str = ""
@@ -115,7 +117,7 @@ class Widget(_Strict):
             raise ValueError("a list widget needs `for_each` and `item`")
         if self.kind in ("input", "search") and not self.field:
             raise ValueError(f"a {self.kind} widget needs `field` (the form field it edits)")
-        if self.kind in ("switch", "slider", "sketch") and not self.bind:
+        if self.kind in ("switch", "slider", "sketch", "board") and not self.bind:
             raise ValueError(f"a {self.kind} widget needs `bind` (the state path it sets)")
         return self
 
@@ -190,7 +192,7 @@ class App(_Strict):
 
 def _widget_actions(widget: Widget) -> list[Action]:
     held = widget.on_long_press if isinstance(widget.on_long_press, list) else []
-    found = [*widget.on_tap, *widget.on_submit, *held]
+    found = [*widget.on_tap, *widget.on_submit, *widget.on_stroke, *held]
     for child in [*widget.items, *([widget.item] if widget.item else [])]:
         found.extend(_widget_actions(child))
     return found

@@ -31,6 +31,7 @@ class Tap:
     arg: str = ""
     multiline: bool = False
     hold: bool | list[Any] = False
+    ink: str = ""  # a sketch pad's pen colour template, filled into each stroke it receives
 
     @property
     def long_clickable(self) -> bool:

@@ -10,7 +10,7 @@ from typing import Any
 from droidpilot.device.sim.appmodel.expr import condition, render
 from droidpilot.device.sim.appmodel.model import Widget
 from droidpilot.device.sim.appmodel.sources import items_of
-from droidpilot.device.sim.draw import sketch, slider, textfield  # noqa: F401  (register their kinds)
+from droidpilot.device.sim.draw import board, sketch, slider, textfield  # noqa: F401  (register their kinds)
 from droidpilot.device.sim.draw.canvas import Node, Tap, union
 from droidpilot.device.sim.draw.fonts import one_line
 from droidpilot.device.sim.draw.theme import mix
