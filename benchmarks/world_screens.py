@@ -9,11 +9,13 @@ its layout signature and the clustering into distinct layouts are defined in
 ``droidpilot.bench.screens.layout`` (12 x 3 cells of text or picture, Jaccard >= 0.6 is one layout).
 
     .venv/bin/python benchmarks/world_screens.py --sim-runs RUN_DIR [--sample 60] [--seed 0] [--json OUT]
+        [--templates 'mail-*,hard-mail-*']   (one app's screens: before and after a change to it)
 """
 
 from __future__ import annotations
 
 import argparse
+import fnmatch
 import hashlib
 import json
 import random
@@ -32,11 +34,18 @@ from droidpilot.perception.ocr import make_ocr_engine
 REAL = Path(__file__).resolve().parents[2] / "shared" / "reference" / "mobile-eval-real"
 
 
-def screens(folder: Path) -> list[Path]:
-    """The JPEG/PNG screenshots under ``folder``, sorted, byte-identical copies once."""
+def screens(folder: Path, globs: tuple[str, ...] = ()) -> list[Path]:
+    """The JPEG/PNG screenshots under ``folder``, sorted, byte-identical copies once; with ``globs``, only
+    those whose first folder under ``folder`` (a trace: TEMPLATE-SEED-N) matches one."""
+    def kept(path: Path) -> bool:
+        if path.suffix.lower() not in (".jpg", ".jpeg", ".png"):
+            return False
+        top = path.relative_to(folder).parts[0]
+        return not globs or any(fnmatch.fnmatch(top, g if g.endswith("*") else g + "-*") for g in globs)
+
     seen: set[str] = set()
     out = []
-    for path in sorted(p for p in folder.rglob("*") if p.suffix.lower() in (".jpg", ".jpeg", ".png")):
+    for path in sorted(p for p in folder.rglob("*") if kept(p)):
         digest = hashlib.sha256(path.read_bytes()).hexdigest()
         if digest not in seen:
             seen.add(digest)
@@ -93,13 +102,16 @@ def main() -> int:
     ap.add_argument("--real", type=Path, default=REAL, help="real-phone screenshots (default: %(default)s)")
     ap.add_argument("--sample", type=int, default=60, help="screens drawn from each side")
     ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--templates", default="*",
+                    help="only SimPhone traces (TEMPLATE-SEED-N) matching one of these comma-separated globs")
     ap.add_argument("--json", type=Path, help="also write the figures here")
     args = ap.parse_args()
     sides: dict[str, list[Path]] = {"real": screens(args.real), "SimPhone": []}
     for run in args.sim_runs:
         if not (run / "traces").is_dir():
             ap.error(f"{run}: no traces/ folder; give the --out folder of a `droidpilot bench` run")
-        sides["SimPhone"].extend(screens(run / "traces"))
+        globs = tuple(g.strip() for g in args.templates.split(",") if g.strip() and g.strip() != "*")
+        sides["SimPhone"].extend(screens(run / "traces", globs))
     if not sides["real"]:
         ap.error(f"{args.real}: no screenshots found")
     engine = cached(make_ocr_engine("rapidocr"))
