@@ -101,6 +101,20 @@ def test_mail_with_body_and_missing_recipient(ui: Driver) -> None:
                                                 "body": "I started a new job as a data engineer."}
 
 
+def test_mail_inbox_rows_have_three_lines_and_categories_sit_above_the_mail(ui: Driver) -> None:
+    ui.d.open_app("mail")
+    rows = [e for e in ui.elements() if e.resource_id.endswith("id/mail_item")]
+    details = [e.text for e in ui.elements() if e.resource_id.endswith("id/detail")]
+    assert len(rows) == 3 and details == [m["body"] for m in ui.d.state()["mail"]["inbox"]]
+    first = ui.find("Team Calendar").bounds
+    assert ui.find("Promotions").bounds[1] < ui.find("Social").bounds[1] < first[1]
+    summary = ui.find("Weekly sync moved to Thursday").bounds
+    snippet = ui.find(ui.d.state()["mail"]["inbox"][0]["body"]).bounds
+    assert first[1] < summary[1] < snippet[1]  # sender, subject, then the body's first words
+    ui.tap("Team Calendar")
+    assert ui.screen() == "message"
+
+
 def test_maps_navigate_to_west_lake(ui: Driver) -> None:
     ui.d.open_app("Maps")
     ui.type_into("search_box", "Hangzhou West Lake", submit=True)

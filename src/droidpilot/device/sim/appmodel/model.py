@@ -80,6 +80,7 @@ class Widget(_Strict):
     kind: WidgetKind = "text"
     text: str = ""
     sub: str = ""
+    detail: str = ""  # a row's third line, under ``sub`` (a mail's snippet, an app's rating)
     trailing: str = ""
     hint: str = ""
     desc: str = ""

@@ -117,8 +117,9 @@ def _switch_track(env: Env, x: float, cy: float, on: bool) -> None:
 def _row(w, ctx, x, y, width, env):
     c, pal = env.canvas, env.pal
     title, sub = text_of(w.text, ctx), text_of(w.sub, ctx)
+    detail = text_of(w.detail, ctx) if sub else ""  # a third line (a mail's snippet), under the sub line
     trailing = text_of(w.trailing, ctx)
-    height = w.height or (260 if w.thumb else (208 if sub else 168))
+    height = w.height or (260 if w.thumb else (264 if detail else 208 if sub else 168))
     cy = y + height / 2
     left = x + MARGIN
     children: list[Node] = []
@@ -165,7 +166,7 @@ def _row(w, ctx, x, y, width, env):
         children.append(label_node(env, box, trailing, drawn=shown))
         right -= tw + 32
     size = w.size or (40 if w.thumb else 42)
-    ty = cy - 28 if sub else cy
+    ty = cy - 56 if detail else cy - 28 if sub else cy
     fg = text_of(w.color, ctx) if w.style == "colored" else pal.on_surface
     if w.thumb:
         lines = c.wrap(one_line(title), size, right - left, w.bold)[:2]  # a row title: no line breaks
@@ -184,6 +185,10 @@ def _row(w, ctx, x, y, width, env):
     if sub:
         box, shown = c.text(left, ty + 58, sub, 34, pal.on_surface_dim, max_width=right - left)
         children.insert(1, label_node(env, box, sub, rid=f"{env.package}:id/summary", drawn=shown))
+    if detail:
+        detail = one_line(detail)
+        box, shown = c.text(left, ty + 112, detail, 32, pal.on_surface_dim, max_width=right - left)
+        children.insert(2, label_node(env, box, detail, rid=f"{env.package}:id/detail", drawn=shown))
     tap = tap_of(w, ctx)
     if w.kind == "switch":
         tap = Tap("toggle", list(w.on_tap), ctx, w.bind, hold=w.on_long_press)
