@@ -27,14 +27,14 @@ from droidpilot.gym import STRUCTURED_TYPES
 from droidpilot.gym.factories import world_env
 
 TEMPLATES = "contacts-*,notes-*,settings-*,clock-*"
-# The emulator side of the comparison. AndroidEnv (Toyama et al. 2021, arXiv:2105.13231) runs the Android
-# emulator in real time: an action plays out on its wall clock, so an environment is never faster than the
-# phone; agents then wait for the screen to settle and fetch a screenshot and the accessibility tree.
-# AndroidWorld (Rawles et al. 2024, arXiv:2405.14573) and DigiRL (Bai et al. 2024, arXiv:2406.11896)
-# step such emulators. "About a second a step" is this project's order of magnitude for that loop (issue
-# 29), not a figure read from those papers' tables: a lower bound on the ratio if steps take longer.
+# The emulator side of the comparison. AndroidWorld's agents wait ``transition_pause`` = 1.0 s by default
+# after every action before they fetch the screenshot and accessibility tree
+# (google-research/android_world, android_world/agents/base_agent.py, EnvironmentInteractingAgent); its
+# "auto" mode instead polls the UI every 0.5 s until three readings in a row match, two pauses at least
+# (android_world/env/interface.py, AsyncAndroidEnv._get_stable_state). An emulator step there is thus at
+# least 1 s before the fetch itself and the action's own adb round trips: the ratio below is a lower bound.
 EMULATOR_STEP_S = 1.0
-EMULATOR_NOTE = "order of magnitude for a real-time Android emulator step, see EMULATOR_STEP_S"
+EMULATOR_NOTE = "AndroidWorld's default 1.0 s transition pause per step, see EMULATOR_STEP_S"
 KINDS = [STRUCTURED_TYPES.index(n) for n in ("tap",) * 6 + ("back", "back", "page_down", "home")]
 
 

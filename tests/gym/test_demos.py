@@ -13,9 +13,9 @@ import pytest
 from droidpilot.errors import InputError
 from droidpilot.gym.demos import make_demos, parse_seeds
 
-# templates the gym's reference policy wins on every seed (not notes-from-clipboard: its long press on a
-# point is not yet played by the gym's policy)
-TEMPLATES = "contacts-add,notes-write,notes-titled,notes-read"
+# templates the gym's reference policy wins on every seed (notes-from-clipboard has a long press at task
+# coordinates, played at the observation's size)
+TEMPLATES = "contacts-add,notes-write,notes-titled,notes-read,notes-from-clipboard"
 SEEDS = [0, 1, 2, 3]
 
 

@@ -28,7 +28,8 @@ def test_a_won_episode_verifies_and_its_files_say_so(tmp_path):
     folder, task = _record(tmp_path)
     result = verify(task.rule, load_trace(folder, task_description=task.instruction))
     assert result.ok
-    assert json.loads((folder / "oracle.json").read_text())["ok"] is True
+    oracle = json.loads((folder / "oracle.json").read_text())
+    assert oracle["ok"] is True and oracle["effects"]["ok"] is True  # effects as data, not JSON text
     run = json.loads((folder / "run.json").read_text())
     assert run["status"] == "completed" and run["reference"] == [op.action for op in task.reference]
     actions = json.loads((folder / "actions.json").read_text())["actions"]

@@ -47,3 +47,19 @@ def test_taps_read_their_numbers_in_the_frame_given():
     dev = SimDevice(size=SMALL)
     got = ground(parse_action("tap (500, 500)"), dev, CoordFrame("thousand", SMALL))
     assert got.status == "direct" and got.point == (270, 600)
+
+
+def test_an_app_off_the_first_home_page_is_looked_for_as_the_agent_does():
+    # Tracker is not on the launcher's first page: before, open App failed where the agent loop finds it
+    dev = SimDevice(size=SMALL)
+    assert "Tracker" not in [text for text, _ in dev.labels()]
+    got = ground(parse_action("open App (Tracker)"), dev, CoordFrame("device", SMALL))
+    assert got.status == "found" and [c.text for c in got.candidates] == ["Tracker"]
+    dev.tap(*got.point)
+    assert dev.current_app() == "com.simphone.tracker"
+
+
+def test_an_app_the_phone_does_not_have_ends_in_a_clear_failure_not_a_near_name():
+    dev = SimDevice(size=SMALL)
+    got = ground(parse_action("open App (Trackers Pro)"), dev, CoordFrame("device", SMALL))
+    assert got.status == "not_found" and "Trackers Pro" in got.message

@@ -59,3 +59,23 @@ def test_make_vec_builds_world_envs():
     assert obs["screenshot"].shape == (2, 1200, 540, 3)
     assert list(info["task_id"]) == ["contacts-add-4-0", "contacts-add-5-0"]
     vec.close()
+
+
+def test_episodes_ending_together_with_differently_shaped_effects_merge():
+    """Two episodes end in one vector step, one declaring a note's field a plain value and one a dict of
+    removals: the merged ``info`` holds both verdicts (the effects as JSON text) instead of failing."""
+    import json
+
+    def factory():
+        return world_env("contacts-phone-to-note,notes-delete-one", action="structured", max_steps=1)
+
+    vec = SyncVectorEnv([factory, factory])
+    _, info = vec.reset(seed=[0, 1])
+    assert list(info["template"]) == ["contacts-phone-to-note", "notes-delete-one"]
+    back = {"action_type": np.array([8, 8]), "coords": np.zeros((2, 4), np.float32), "text": ("", "")}
+    _, _, _, truncated, info = vec.step(back)
+    vec.close()
+    assert truncated.tolist() == [True, True]
+    declared = [json.loads(text)["declared"]["notes.notes"] for text in info["oracle"]["effects"]]
+    assert declared[0] == "any" and list(declared[1]) == ["removed"]
+    assert info["success"].tolist() == [False, False]

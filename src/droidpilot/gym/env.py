@@ -10,6 +10,7 @@ the same seed and actions give the same observations and rewards, bit for bit.
 
 from __future__ import annotations
 
+import json
 from typing import Any, ClassVar
 
 import gymnasium
@@ -159,7 +160,7 @@ class PhoneEnv(gymnasium.Env[dict[str, Any], Any]):
         if terminated or truncated:
             self._done = True
             verdict = judge(self.task, self.device.state(), answer, self._start)
-            info["oracle"] = verdict.to_dict()
+            info["oracle"] = _vector_safe(verdict.to_dict())
             info["success"] = verdict.ok
             if verdict.ok:
                 reward += self._share if self._judge is not None else 1.0
@@ -271,3 +272,12 @@ def _device_size(size: tuple[int, int]) -> tuple[int, int]:
         return parse_size(f"{size[0]}x{size[1]}")
     except DeviceError:
         return DEFAULT_SIZE
+
+
+def _vector_safe(verdict: dict[str, Any]) -> dict[str, Any]:
+    """The oracle's verdict for ``info``, with the effects report as JSON text: its shape differs between
+    tasks (a field's change is a value in one, a dict of removals in another), and Gymnasium's vector envs
+    merge ``info`` key by key, failing on a key that is a dict in one step and a value in another."""
+    effects = verdict.get("effects")
+    return {"ok": verdict["ok"], "checks": verdict["checks"],
+            "effects": "" if effects is None else json.dumps(effects, ensure_ascii=False, sort_keys=True)}

@@ -7,6 +7,7 @@ Each episode becomes ``OUT/<task id>-<episode>/`` with what a bench run writes: 
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -69,7 +70,17 @@ class RecordTraces(gymnasium.Wrapper):
             image, xml = self._screen
             recorder.finish(image, xml, "", status, {"status": status, "answer": info.get("answer"),
                                                      "success": info.get("success")})
-            verdict = info.get("oracle") or {"ok": None, "checks": []}
-            atomic_write_json(recorder.folder / "oracle.json", verdict, fsync=self.durable)
+            atomic_write_json(recorder.folder / "oracle.json", _oracle_json(info.get("oracle")),
+                              fsync=self.durable)
             self._recorder = None
         return obs, reward, terminated, truncated, info
+
+
+def _oracle_json(verdict: dict[str, Any] | None) -> dict[str, Any]:
+    """``oracle.json`` as a bench run writes it, from the verdict in ``info`` (effects there are JSON)."""
+    if not verdict:
+        return {"ok": None, "checks": []}
+    out = {"ok": verdict["ok"], "checks": verdict["checks"]}
+    if verdict.get("effects"):
+        out["effects"] = json.loads(verdict["effects"])
+    return out

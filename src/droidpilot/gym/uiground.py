@@ -3,6 +3,8 @@
 The labels SimPhone drew (text and box) stand in for OCR lines, so ``click text``, ``open App`` and
 ``click icon`` go through the agent's own ``Grounder`` with perfect reading and no OCR cost. When 2-4
 candidates fit, the one whose text reads most like the target is taken (as the reference brain picks).
+An ``open App`` whose label is not on the screen looks for it as the agent loop does (home, the home
+pages, the app drawer, the launcher's search: ``agent.launcher``), reading labels the same way.
 """
 
 from __future__ import annotations
@@ -15,6 +17,7 @@ from PIL import Image
 from droidpilot.agent.actions import Action
 from droidpilot.agent.coords import CoordFrame
 from droidpilot.agent.grounding import Grounder, Grounding
+from droidpilot.agent.launcher import seek_if_missed
 from droidpilot.agent.screen import ScreenView
 from droidpilot.bench.reference import pick_candidate
 from droidpilot.perception.types import OcrLine
@@ -35,6 +38,17 @@ def label_lines(device: Any) -> list[OcrLine]:
     return [OcrLine(text, tuple(box), 1.0) for text, box in device.labels() if text.strip()]  # type: ignore[arg-type]
 
 
+class LabelReader:
+    """An OCR engine's ``recognize`` that reads the device's own labels: the screen it is asked about is
+    always the one the device shows now (the launcher search reads each screen as soon as it looks)."""
+
+    def __init__(self, device: Any) -> None:
+        self.device = device
+
+    def recognize(self, image: Image.Image) -> list[OcrLine]:
+        return label_lines(self.device)
+
+
 def ground(action: Action, device: Any, frame: CoordFrame, image: Image.Image | None = None) -> Grounding:
     """Where ``action`` lands on ``device`` (device pixels); lookups read the device's labels. ``image``
     (the screen at device size) is needed only by ``open App`` and ``click icon``, which look at pixels."""
@@ -45,7 +59,11 @@ def ground(action: Action, device: Any, frame: CoordFrame, image: Image.Image | 
     lines = label_lines(device)
     if action.name == "click_icon" and image.width < ICON_WIDTH:
         return _ground_icon_scaled(grounder, action, image, lines, frame)
-    grounding = grounder.ground(action, ScreenView(image, lines=lines), frame)
+    screen = ScreenView(image, lines=lines)
+    grounding = grounder.ground(action, screen, frame)
+    if action.name == "open_app":
+        grounding, _, _ = seek_if_missed(device, action, grounding, screen, grounder, LabelReader(device),
+                                         record_xml=False)
     if grounding.status == "ambiguous" and grounding.candidates:
         choices = [c.to_dict() for c in grounding.candidates]
         grounding.choose(pick_candidate(action.text or action.description or "", choices))
