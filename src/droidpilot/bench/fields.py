@@ -147,11 +147,12 @@ def _in_order(want: list[Any], got: Any) -> tuple[bool, str]:
     """A stored list against the items it must hold, position by position (no extra, none missing)."""
     if not isinstance(got, list) or len(got) != len(want):
         return False, f"expected {len(want)} item(s) in order, found {_as_text(got)!r}"
-    for i, (sub, item) in enumerate(zip(want, got)):
+    for i, (sub, item) in enumerate(zip(want, got, strict=True)):
         ok, why = explain(sub, item)
         if not ok:
             return False, f"item {i + 1} of {len(want)}: {why} (the order matters)"
     return True, "items match in order"
 
 
-__all__ = ["check_expectation", "explain", "is_in_order", "is_typed_spec", "matches", "plain_equal", "typed_field"]
+__all__ = ["check_expectation", "explain", "is_in_order", "is_typed_spec", "matches", "plain_equal",
+           "typed_field"]

@@ -34,7 +34,8 @@ def test_a_path_fills_its_placeholders_and_a_plain_path_is_kept() -> None:
 def test_a_list_and_an_append_address_the_record_by_position() -> None:
     ctx = _ctx()
     assert items_of("state.playlists.{params.i}.songs", ctx) == []
-    act = Action.model_validate({"append": {"to": "state.playlists.{params.i}.songs", "value": {"name": "y"}}})
+    act = Action.model_validate({"append": {"to": "state.playlists.{params.i}.songs",
+                                            "value": {"name": "y"}}})
     run(_Host(), [act], ctx)  # type: ignore[arg-type]
     assert ctx["state"]["playlists"][1]["songs"] == [{"name": "y"}]
     assert ctx["state"]["playlists"][0]["songs"] == [{"name": "x"}]  # the other record untouched
@@ -43,6 +44,7 @@ def test_a_list_and_an_append_address_the_record_by_position() -> None:
 
 def test_an_app_may_append_to_the_shared_file_list() -> None:
     ctx = _ctx()
-    act = Action.model_validate({"append": {"to": "sys.files", "value": {"name": "A.m3u", "folder": "Download"}}})
+    saved = {"name": "A.m3u", "folder": "Download"}
+    act = Action.model_validate({"append": {"to": "sys.files", "value": saved}})
     run(_Host(), [act], ctx)  # type: ignore[arg-type]
-    assert ctx["sys"]["files"] == [{"name": "A.m3u", "folder": "Download"}]
+    assert ctx["sys"]["files"] == [saved]
