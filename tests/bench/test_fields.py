@@ -40,3 +40,29 @@ def test_a_typed_spec_is_told_from_a_record_and_checked() -> None:
         "effects.r.kind: the right value 'x' does not read as a money"]
     assert any("give exactly one of" in p for p in check_expectation({"type": "money"}, "e"))
     assert check_expectation([{"a": 1}, "b"], "e") == []
+
+
+ORDERED = {"in_order": [{"name": "Glass Bay"}, {"name": "Red Kite"}]}
+
+
+def test_in_order_holds_the_items_in_their_order() -> None:
+    got = [{"name": "Glass Bay", "artist": "Mia Lee"}, {"name": "red kite", "artist": "Ava Smith"}]
+    assert explain(ORDERED, got) == (True, "items match in order")
+
+
+def test_in_order_fails_the_right_items_in_the_wrong_order() -> None:
+    ok, why = explain(ORDERED, [{"name": "Red Kite"}, {"name": "Glass Bay"}])
+    assert not ok and "item 1 of 2" in why and "the order matters" in why
+    assert matches({"songs": [{"name": "Glass Bay"}, {"name": "Red Kite"}]},
+                   {"songs": [{"name": "Red Kite"}, {"name": "Glass Bay"}]})  # a plain list is a set
+
+
+def test_in_order_fails_an_extra_or_a_missing_item() -> None:
+    assert not matches(ORDERED, [{"name": "Glass Bay"}, {"name": "Red Kite"}, {"name": "Red Kite"}])
+    assert not matches(ORDERED, [{"name": "Glass Bay"}])
+    assert not matches(ORDERED, "Glass Bay, Red Kite")
+
+
+def test_in_order_that_is_not_a_list_is_named() -> None:
+    assert check_expectation({"songs": {"in_order": "Glass Bay"}}, "effects.x.added[0]") == [
+        "effects.x.added[0].songs.in_order: expected the list of items in their order, got str"]

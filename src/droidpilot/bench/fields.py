@@ -5,6 +5,8 @@ stop folded away; numbers as numbers; ``true`` / ``"true"`` alike), a typed spec
 "181"}`` (read with ``droidpilot.typed``: "$1,204.10" is 1204.10, "1810" is not 181), or a mapping of
 field -> expectation that a record must satisfy (other fields are free). A name is equal or not: a
 stored "Paige Parkerson" is not "Paige Parker" (a stored field is compared whole, never searched in).
+A plain list matches in any order (records asked for together are a set); ``{in_order: [...]}`` is a list
+whose items must match position by position, nothing more or less (a playlist's songs "in order").
 """
 
 from __future__ import annotations
@@ -18,6 +20,12 @@ from droidpilot import typed
 from droidpilot.typed.phrases import fold, words
 
 WORD_TYPES = ("name", "place", "text")
+IN_ORDER = "in_order"
+
+
+def is_in_order(value: Any) -> bool:
+    """Whether ``value`` is an ordered-list expectation, ``{in_order: [...]}``."""
+    return isinstance(value, Mapping) and list(value) == [IN_ORDER]
 
 
 def is_typed_spec(value: Any) -> bool:
@@ -34,6 +42,9 @@ def check_expectation(value: Any, where: str) -> list[str]:
     """Problems with an expectation (empty when usable): typed specs are checked with ``check_spec``."""
     if is_typed_spec(value):
         return typed.validate_spec(value, where)
+    if is_in_order(value) and not isinstance(value[IN_ORDER], list):
+        return [f"{where}.{IN_ORDER}: expected the list of items in their order, "
+                f"got {type(value[IN_ORDER]).__name__}"]
     if isinstance(value, Mapping):
         if "type" in value and isinstance(value.get("type"), str) and value["type"] in typed.TYPES:
             return typed.validate_spec(value, where)  # a typed spec gone wrong: say what is wrong with it
@@ -104,6 +115,8 @@ def explain(want: Any, got: Any) -> tuple[bool, str]:
     """(whether ``got`` satisfies ``want``, why not / what matched), for records, lists and scalars."""
     if is_typed_spec(want):
         return typed_field(want, got)
+    if is_in_order(want):
+        return _in_order(want[IN_ORDER], got)
     if isinstance(want, Mapping):
         if not isinstance(got, Mapping):
             return False, f"expected a record, found {_as_text(got)!r}"
@@ -130,4 +143,16 @@ def explain(want: Any, got: Any) -> tuple[bool, str]:
     return ok, ("equal" if ok else f"{got!r} is not {want!r}")
 
 
-__all__ = ["check_expectation", "explain", "is_typed_spec", "matches", "plain_equal", "typed_field"]
+def _in_order(want: list[Any], got: Any) -> tuple[bool, str]:
+    """A stored list against the items it must hold, position by position (no extra, none missing)."""
+    if not isinstance(got, list) or len(got) != len(want):
+        return False, f"expected {len(want)} item(s) in order, found {_as_text(got)!r}"
+    for i, (sub, item) in enumerate(zip(want, got, strict=True)):
+        ok, why = explain(sub, item)
+        if not ok:
+            return False, f"item {i + 1} of {len(want)}: {why} (the order matters)"
+    return True, "items match in order"
+
+
+__all__ = ["check_expectation", "explain", "is_in_order", "is_typed_spec", "matches", "plain_equal",
+           "typed_field"]

@@ -84,13 +84,18 @@ def derive(spec: dict[str, Any], rng: random.Random, ctx: dict[str, Any], where:
         pool = [i for i in items[lo : hi + 1] if _matches(i, spec, ctx, where)]
         if not pool:
             raise ParamError(f"{where}: no item of {spec['from']!r} between {lo} and {hi} to pick")
-        if "count" in spec:  # several distinct items, in list order
+        if "count" in spec:  # several distinct items, in list order (order: drawn keeps the draw's order)
             many = fill(spec["count"], ctx, where)
             if isinstance(many, bool) or not isinstance(many, int):
                 raise ParamError(f"{where}.count: {spec['count']!r} is not a whole number of items")
             if not 1 <= many <= len(pool):
                 raise ParamError(f"{where}.count: {many} items asked of {len(pool)} to pick from")
-            chosen = sorted(rng.sample(range(len(pool)), many))
+            order = spec.get("order", "list")
+            if order not in ("list", "drawn"):
+                raise ParamError(f"{where}.order: {order!r}; use list (the default) or drawn (the order a "
+                                 f"task asks for, e.g. a playlist's songs)")
+            chosen = rng.sample(range(len(pool)), many)
+            chosen = chosen if order == "drawn" else sorted(chosen)
             return [copy_value(pool[i]) for i in chosen]
         which = spec.get("which", "drawn")
         if which not in ("drawn", "first", "last"):

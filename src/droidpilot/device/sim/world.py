@@ -133,7 +133,13 @@ class World:
                 # the shared contacts provider: the people of Contacts, whom Phone and Messages know too
                 "contacts": self.states.get("contacts", {}).get("contacts", []),
                 # the shared media store: Gallery's photos, which the Camera's shutter adds to
-                "photos": self.states.get("gallery", {}).get("photos", [])}
+                "photos": self.states.get("gallery", {}).get("photos", []),
+                "files": self.shared_files()}
+
+    def shared_files(self) -> list[dict[str, Any]]:
+        """The one file list the phone has today, Files' (``files.files``): an app that saves a file (Music's
+        playlist export) appends to it, so Files shows it. Created when Files has none, so a write lands."""
+        return self.states.setdefault("files", {}).setdefault("files", [])
 
     def install_progress(self) -> dict[str, int]:
         """Percent shown for each app being installed."""

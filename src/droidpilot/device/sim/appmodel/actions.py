@@ -5,7 +5,7 @@ from __future__ import annotations
 import copy
 from typing import Any, Protocol
 
-from droidpilot.device.sim.appmodel.expr import assign, condition, lookup, render
+from droidpilot.device.sim.appmodel.expr import assign, condition, lookup, path_of, render
 from droidpilot.device.sim.appmodel.model import Action
 from droidpilot.errors import InputError
 
@@ -25,8 +25,9 @@ class Host(Protocol):
 
 
 _WRITABLE = ("state", "field", "params")
-# shared providers an app may write into: the Gallery's photos, which the Camera adds to
-_SHARED_WRITABLE = ("sys.photos",)
+# shared providers an app may write into: the Gallery's photos, which the Camera adds to, and the
+# files Files lists, which Music's playlist export adds to
+_SHARED_WRITABLE = ("sys.photos", "sys.files")
 
 
 def _target(ctx: dict[str, Any], path: str) -> str:
@@ -38,6 +39,7 @@ def _target(ctx: dict[str, Any], path: str) -> str:
 
 
 def _list_at(ctx: dict[str, Any], path: str) -> list[Any]:
+    path = path_of(ctx, path)
     current = lookup(ctx, path if path in _SHARED_WRITABLE else _target(ctx, path))
     if current is None:
         current = []

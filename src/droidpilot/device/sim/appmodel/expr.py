@@ -43,6 +43,12 @@ def lookup(ctx: Mapping[str, Any], path: str) -> Any:
     return cur
 
 
+def path_of(ctx: Mapping[str, Any], path: str) -> str:
+    """``path`` with its ``{...}`` parts filled (``state.playlists.{params.i}.songs``), so an action or a
+    list can address the record a screen was opened for by its position."""
+    return str(render(path, ctx)) if "{" in path else path
+
+
 def time_of_day(text: str) -> str:
     """``text`` as ``HH:MM`` when it is a time of day (00:00 to 23:59; a one-digit hour too), else ""."""
     match = _TIME.fullmatch(text)

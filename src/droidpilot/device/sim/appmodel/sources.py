@@ -6,14 +6,14 @@ from __future__ import annotations
 
 from typing import Any
 
-from droidpilot.device.sim.appmodel.expr import condition, lookup, render
+from droidpilot.device.sim.appmodel.expr import condition, lookup, path_of, render
 from droidpilot.device.sim.appmodel.model import Source
 
 
 def items_of(source: str | Source, ctx: dict[str, Any]) -> list[Any]:
     """The items a list shows: a path's list, optionally matched by a query and filtered by a condition."""
     src = source if isinstance(source, Source) else Source(path=source)
-    items = lookup(ctx, src.path)
+    items = lookup(ctx, path_of(ctx, src.path))
     items = list(items) if isinstance(items, list) else []
     if src.query is not None:
         query = str(render(src.query, ctx) or "").strip().lower()
