@@ -40,10 +40,12 @@ def validate(spec: Mapping[str, Any], where: str) -> list[str]:
             problems.append(f"{where}: the right table {want!r} has no rows")
         for n, row in enumerate(table[1:], start=2):
             if len(row) != len(of):
-                problems.append(f"{where}: row {n} of the right table has {len(row)} cells; `of` names {len(of)}")
+                problems.append(f"{where}: row {n} of the right table has {len(row)} cells; "
+                                f"`of` names {len(of)}")
             else:
-                problems += [f"{where}: row {n}, column {c + 1}: {cell!r} does not read as a {kind}"
-                             for c, (kind, cell) in enumerate(zip(of, row)) if not _one(kind, cell)]
+                cells = enumerate(zip(of, row, strict=True), start=1)
+                problems += [f"{where}: row {n}, column {c}: {cell!r} does not read as a {kind}"
+                             for c, (kind, cell) in cells if not _one(kind, cell)]
     return problems
 
 
@@ -67,12 +69,13 @@ def match_rows(of: list[str], got_text: str, want_text: str) -> tuple[bool, str]
     order), and why not."""
     got, want = rows(got_text), rows(want_text)
     if len(got) != len(want):
-        return False, f"the text has {len(got)} CSV row(s), expected {len(want)} (a header and {len(want) - 1})"
-    for n, (g, w) in enumerate(zip(got, want), start=1):
+        return False, (f"the text has {len(got)} CSV row(s), expected {len(want)} "
+                       f"(a header and {len(want) - 1})")
+    for n, (g, w) in enumerate(zip(got, want, strict=True), start=1):
         kinds = ["text"] * len(w) if n == 1 else of
         if len(g) != len(w):
             return False, f"row {n} {', '.join(g)!r} has {len(g)} cell(s), expected {len(w)}"
-        for c, (kind, gc, wc) in enumerate(zip(kinds, g, w), start=1):
+        for c, (kind, gc, wc) in enumerate(zip(kinds, g, w, strict=True), start=1):
             if not _same_cell(kind, gc, wc):
                 return False, f"row {n}, column {c}: {gc!r} is not {wc!r} (as a {kind})"
     return True, f"the {len(want)} rows match"
