@@ -148,3 +148,14 @@ def test_a_bad_opens_entry_is_a_clear_error() -> None:
     ui.tap("task.html")
     with pytest.raises(InputError, match="opens needs `app` and `screen`"):
         ui.tap("Open")
+
+
+def test_folders_count_their_files_in_words() -> None:
+    _, ui = _files({"files.files": [{"name": "a.pdf", "size": "1 MB", "folder": "Documents"},
+                                    {"name": "b.pdf", "size": "1 MB", "folder": "Work"},
+                                    {"name": "c.pdf", "size": "1 MB", "folder": "Work"}]})
+    ui.tap("Folders")
+    texts = ui.texts()
+    assert texts[texts.index("Documents") + 1] == "1 item"
+    assert texts[texts.index("Work") + 1] == "2 items"
+    assert texts[texts.index("Download") + 1] == "0 items"  # a standard folder, empty

@@ -114,11 +114,13 @@ class FileSystem:
         return out
 
     def folders(self) -> list[dict[str, Any]]:
-        """Every folder (standard, holding a file, or made in Files) with how many files it holds."""
+        """Every folder (standard, holding a file, or made in Files) with how many files it holds (``count``,
+        and as words, ``items``: "1 item", "3 items")."""
         files = self.listing()
         made = self.states.get("files", {}).get("folders") or []
         names = set(STANDARD_FOLDERS) | {f["folder"] for f in files} | {str(m) for m in made}
-        return [{"name": n, "count": sum(1 for f in files if f["folder"] == n)}
+        counts = {n: sum(1 for f in files if f["folder"] == n) for n in names}
+        return [{"name": n, "count": counts[n], "items": f"{counts[n]} item{'' if counts[n] == 1 else 's'}"}
                 for n in sorted(names, key=str.lower)]
 
     def _find(self, file: dict[str, Any]) -> tuple[Source, dict[str, Any]]:
