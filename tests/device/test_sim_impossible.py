@@ -95,7 +95,7 @@ MISSING = {
     "food": ("Coupon", "Promo code", "Schedule", "Split"),
     "notes": ("Lock", "Password", "Pin", "Reminder", "Share", "Bold"),
     "calculator": ("Graph", "Plot"),
-    "files": ("Compress", "ZIP", "Rename", "Share", "Copy", "Lock"),
+    "files": ("Compress", "ZIP", "Rename", "Share", "Upload", "Lock"),  # copy and move it can (storage.py)
     "recorder": ("Transcribe", "Transcript", "Share", "Trim", "Speed"),
     "tasks": ("Share", "Email", "Assign", "Reminder", "Move to", "Attach"),
     "expenses": ("Export", "PDF", "Split", "Receipt", "Reimbursed", "Currency"),

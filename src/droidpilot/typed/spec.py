@@ -15,9 +15,10 @@ from decimal import Decimal
 from typing import Any
 
 from droidpilot.errors import InputError
-from droidpilot.typed import phrases, scalars
+from droidpilot.typed import phrases, scalars, table
 
-TYPES = ("count", "number", "money", "time", "date", "duration", "phone", "name", "place", "text", "set")
+TYPES = ("count", "number", "money", "time", "date", "duration", "phone", "name", "place", "text", "set",
+         "table")
 WORD_TYPES = ("name", "place", "text")
 KEYS = ("type", "equals", "in", "aliases", "of")
 
@@ -59,10 +60,14 @@ def validate_spec(spec: Any, where: str = "value") -> list[str]:
         problems.append(f"{where}.aliases: a list of other spellings, for the types {', '.join(WORD_TYPES)}")
     if kind == "set":
         of = spec.get("of", "text")
-        if of not in TYPES or of == "set":
-            problems.append(f"{where}.of: {of!r} is not an item type; use one of {', '.join(TYPES[:-1])}")
+        if of not in TYPES or of in ("set", "table"):
+            problems.append(f"{where}.of: {of!r} is not an item type; use one of {', '.join(TYPES[:-2])}")
+    elif kind == "table":
+        if not problems:
+            problems += table.validate(spec, where)
+        return problems
     elif "of" in spec:
-        problems.append(f"{where}.of: only a set names the type of its items")
+        problems.append(f"{where}.of: only a set or a table names the type of its items")
     if not problems:
         for value in _wanted(spec):
             if kind != "set" and kind not in WORD_TYPES and not _read(kind, str(value)):
@@ -155,6 +160,10 @@ def match(spec: Mapping[str, Any], text: Any) -> Match:
     text = "" if text is None else str(text)
     if kind == "set":
         return _match_set(spec, text)
+    if kind == "table":
+        results = [table.match_rows(spec["of"], text, str(w)) for w in _wanted(spec)]
+        hit = next((r for r in results if r[0]), results[0])
+        return Match(hit[0], hit[1])
     wants_raw = [str(w) for w in _wanted(spec)]
     if kind in WORD_TYPES:
         return _match_words(kind, text, wants_raw + [str(a) for a in spec.get("aliases", [])])

@@ -25,6 +25,7 @@ OCR_SUBSET = [
     "long-tasks-two-reversed", "calendar-all-day-timed", "settings-switch-toggled-twice",
     "settings-switch-detour", "recipes-search-not-opened", "mail-read-wrong", "bank-loan-not-infeasible",
     "bank-loan-capitalised", "contacts-phone-to-note-wrong-person", "long-expenses-total-without-calculator",
+    "files-move-copied", "receipt-csv-wrong-amount",
 ]
 
 

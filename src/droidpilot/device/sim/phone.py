@@ -26,6 +26,7 @@ from droidpilot.device.sim.draw.uixml import dump
 from droidpilot.device.sim.frames import FrameCache, Shot
 from droidpilot.device.sim.instance import apply_setup
 from droidpilot.device.sim.snapshot import snapshot
+from droidpilot.device.sim.storage import FileSystem
 from droidpilot.device.sim.systemui import SystemVerbs
 from droidpilot.device.sim.textinput import TextInput
 from droidpilot.device.sim.validate import check_clock, parse_size
@@ -322,6 +323,17 @@ class SimDevice(TextInput, SystemVerbs):
         stack = self._world.stack()
         if stack is not None:
             stack[-1].focus = field
+
+    def file_system(self) -> FileSystem:
+        """The shared file system over the apps' live state (Files' documents, photos, recordings)."""
+        return FileSystem(self._world.states)
+
+    def open_screen(self, app: str, screen: str, params: dict[str, Any]) -> None:
+        """Open ``screen`` of ``app`` on top of its task (opening a file in the app that shows it)."""
+        if app not in self._world.catalog or screen not in self._world.catalog[app].screens:
+            raise DeviceError(f"cannot open {app!r} screen {screen!r}: no such app or screen")
+        self.launch(app)
+        self.push(screen, params)
 
     # -- internals ------------------------------------------------------------------------------
     def _entered(self) -> None:

@@ -17,6 +17,7 @@ from droidpilot.device.sim.draw.keyboard import KEYBOARD_H, keyboard
 from droidpilot.device.sim.draw.screen import Entry, PageInfo, compose_page, make_ctx
 from droidpilot.device.sim.draw.shade import shade
 from droidpilot.device.sim.draw.theme import palette
+from droidpilot.device.sim.storage import FileSystem
 from droidpilot.errors import InputError
 
 TOAST_SECONDS = 2.5
@@ -120,6 +121,7 @@ class World:
     def sysinfo(self) -> dict[str, Any]:
         """What templates see as ``sys``: clock, date, settings, installs."""
         progress = self.install_progress()
+        storage = FileSystem(self.states)
         day = dt.date.fromisoformat(self.date)
         days = ["Today"] + [(day + dt.timedelta(days=i)).strftime("%a") for i in range(1, 7)]
         return {"clock": self.clock, "date": self.date, "battery": self.battery, "settings": self.settings,
@@ -134,11 +136,14 @@ class World:
                 "contacts": self.states.get("contacts", {}).get("contacts", []),
                 # the shared media store: Gallery's photos, which the Camera's shutter adds to
                 "photos": self.states.get("gallery", {}).get("photos", []),
-                "files": self.shared_files()}
+                # the one file system Files browses: its documents, Gallery's photos, Recorder's recordings
+                "files": storage.listing(), "folders": storage.folders(),
+                # Files' own documents, which an app that saves a file (Music's playlist export) adds to
+                "documents": self.shared_documents()}
 
-    def shared_files(self) -> list[dict[str, Any]]:
-        """The one file list the phone has today, Files' (``files.files``): an app that saves a file (Music's
-        playlist export) appends to it, so Files shows it. Created when Files has none, so a write lands."""
+    def shared_documents(self) -> list[dict[str, Any]]:
+        """Files' own documents (``files.files``), the part of the file system an app may append a saved file
+        to (``{name, folder, size}``); created when Files has none, so a write lands."""
         return self.states.setdefault("files", {}).setdefault("files", [])
 
     def install_progress(self) -> dict[str, int]:

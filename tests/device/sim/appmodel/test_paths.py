@@ -5,10 +5,13 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
+
 from droidpilot.device.sim.appmodel.actions import run
 from droidpilot.device.sim.appmodel.expr import path_of
 from droidpilot.device.sim.appmodel.model import Action
 from droidpilot.device.sim.appmodel.sources import items_of
+from droidpilot.errors import InputError
 
 
 class _Host:
@@ -23,7 +26,7 @@ class _Host:
 
 def _ctx() -> dict[str, Any]:
     lists = [{"name": "A", "songs": [{"name": "x"}]}, {"name": "B", "songs": []}]
-    return {"state": {"playlists": lists}, "params": {"i": 1}, "sys": {"files": []}}
+    return {"state": {"playlists": lists}, "params": {"i": 1}, "sys": {"documents": []}}
 
 
 def test_a_path_fills_its_placeholders_and_a_plain_path_is_kept() -> None:
@@ -42,9 +45,16 @@ def test_a_list_and_an_append_address_the_record_by_position() -> None:
     assert items_of("state.playlists.{params.i}.songs", ctx) == [{"name": "y"}]
 
 
-def test_an_app_may_append_to_the_shared_file_list() -> None:
+def test_an_app_may_append_to_files_documents() -> None:
     ctx = _ctx()
     saved = {"name": "A.m3u", "folder": "Download"}
-    act = Action.model_validate({"append": {"to": "sys.files", "value": saved}})
+    act = Action.model_validate({"append": {"to": "sys.documents", "value": saved}})
     run(_Host(), [act], ctx)  # type: ignore[arg-type]
-    assert ctx["sys"]["files"] == [saved]
+    assert ctx["sys"]["documents"] == [saved]
+
+
+def test_the_file_systems_listing_is_read_only_to_apps() -> None:
+    # sys.files is the whole file system worked out from every app's records: an append there would be lost
+    act = Action.model_validate({"append": {"to": "sys.files", "value": {"name": "A.m3u"}}})
+    with pytest.raises(InputError, match=r"sys\.documents"):
+        run(_Host(), [act], _ctx())  # type: ignore[arg-type]

@@ -6,7 +6,8 @@ import copy
 from typing import Any, Protocol
 
 from droidpilot.device.sim.appmodel.expr import assign, condition, lookup, path_of, render
-from droidpilot.device.sim.appmodel.model import Action
+from droidpilot.device.sim.appmodel.model import FILE_OPS, Action
+from droidpilot.device.sim.storage import FileSystem
 from droidpilot.errors import InputError
 
 
@@ -22,12 +23,14 @@ class Host(Protocol):
     def start_install(self, app: str) -> None: ...
     def launch(self, app: str) -> None: ...
     def set_focus(self, field: str | None) -> None: ...
+    def file_system(self) -> FileSystem: ...
+    def open_screen(self, app: str, screen: str, params: dict[str, Any]) -> None: ...
 
 
 _WRITABLE = ("state", "field", "params")
 # shared providers an app may write into: the Gallery's photos, which the Camera adds to, and the
-# files Files lists, which Music's playlist export adds to
-_SHARED_WRITABLE = ("sys.photos", "sys.files")
+# documents of Files, which Music's playlist export adds to
+_SHARED_WRITABLE = ("sys.photos", "sys.documents")
 
 
 def _target(ctx: dict[str, Any], path: str) -> str:
@@ -74,6 +77,8 @@ def run(host: Host, actions: list[Action], ctx: dict[str, Any]) -> None:
             items = _list_at(ctx, act.remove["from"])
             items[:] = [it for i, it in enumerate(items)
                         if not condition({**ctx, "item": it, "index": i}, act.remove["where"])]
+        if act.file is not None:
+            _file_op(host, render(act.file, ctx), ctx)
         if act.install:
             host.start_install(str(render(act.install, ctx)))
         if act.notify:
@@ -95,3 +100,19 @@ def run(host: Host, actions: list[Action], ctx: dict[str, Any]) -> None:
             host.launch(str(render(act.open_app, ctx)))
         if act.stop:
             return
+
+
+def _file_op(host: Host, spec: dict[str, Any], ctx: dict[str, Any]) -> None:
+    """One operation on the shared file system; the resulting name is ``field.file_result`` for a toast."""
+    fs = host.file_system()
+    op, file = spec["op"], spec["file"]
+    if op not in FILE_OPS:
+        raise InputError(f"file: op {op!r} is not one of {', '.join(FILE_OPS)}")
+    if op == "move":
+        ctx.setdefault("field", {})["file_result"] = fs.move(file, str(spec["to"]))
+    elif op == "copy":
+        ctx.setdefault("field", {})["file_result"] = fs.copy(file, str(spec["to"]))
+    elif op == "delete":
+        fs.delete(file)
+    else:
+        host.open_screen(*fs.opener(file))

@@ -20,8 +20,11 @@ WidgetKind = Literal[
 
 ACTION_KEYS = frozenset({
     "if", "go", "with", "replace", "back", "home", "set", "toggle", "append", "toggle_in", "toast",
-    "notify", "install", "open_app", "clear", "focus", "stop", "remove",
+    "notify", "install", "open_app", "clear", "focus", "stop", "remove", "file",
 })
+
+
+FILE_OPS = ("move", "copy", "delete", "open")
 
 
 class _Strict(BaseModel):
@@ -49,6 +52,7 @@ class Action(_Strict):
     clear: str | list[str] | None = None
     focus: str | None = None
     stop: bool = False
+    file: dict[str, Any] | None = None  # {op: move | copy | delete | open, file: a listed file, to: folder}
 
     @model_validator(mode="after")
     def _check_shapes(self) -> Action:
@@ -58,6 +62,12 @@ class Action(_Strict):
             raise ValueError("toggle_in needs `list` (a state path) and `value`")
         if self.remove is not None and not {"from", "where"} <= set(self.remove):
             raise ValueError("remove needs `from` (a state path) and `where` (a condition on item)")
+        if self.file is not None:
+            op = self.file.get("op")
+            if not (op in FILE_OPS or "{" in str(op)) or "file" not in self.file:
+                raise ValueError(f"file needs `op` (one of {', '.join(FILE_OPS)}) and `file` (a listed file)")
+            if op != "delete" and op != "open" and "to" not in self.file:
+                raise ValueError(f"file {op} needs `to` (the destination folder)")
         return self
 
 
