@@ -37,7 +37,8 @@ def _save(path: Path, image: np.ndarray, box: tuple[int, int, int, int]) -> None
 def _line(s: ScoredIcon) -> str:
     parts = " ".join(f"{k}={v:.2f}" for k, v in (("c", s.colour), ("s", s.shape), ("p", s.position))
                      if v is not None)
-    return f"{s.description.text!r} {list(s.region.box)} {s.region.source}/{s.reading} score={s.score:.3f} {parts}"
+    where = f"{list(s.region.box)} {s.region.source}/{s.reading}"
+    return f"{s.description.text!r} {where} score={s.score:.3f} {parts}"
 
 
 def report(labels: list[IconLabel], root: Path, crops: Path | None) -> int:

@@ -20,8 +20,9 @@ from droidpilot.perception.icons.colours import colour_match
 from droidpilot.perception.icons.describe import IconDescription, describe_region
 from droidpilot.perception.icons.glyphs.match import best_glyphs, glyph_fits
 from droidpilot.perception.icons.imageio import to_bgr
+from droidpilot.perception.icons.placement import most_toward, position_score, where_on_screen
 from droidpilot.perception.icons.plugins import Detector, Ranker, plugins_from_env
-from droidpilot.perception.icons.query import IconQuery, Position, parse_icon_query
+from droidpilot.perception.icons.query import IconQuery, parse_icon_query
 from droidpilot.perception.icons.readings import Reading, readings_of
 from droidpilot.perception.types import Box, Candidate, LocateResult, OcrLine, box_center
 
@@ -55,31 +56,6 @@ class ScoredIcon:
         return ((self.colour is None or self.colour >= MIN_COLOUR)
                 and (self.shape is None or self.shape >= MIN_SHAPE)
                 and (self.position is None or self.position >= MIN_POSITION))
-
-
-def _axis_score(centre: float, extent: float, place: str | None) -> float:
-    if place is None:
-        return 1.0
-    third = extent / 3.0
-    lo, hi = {"top": (0.0, third), "left": (0.0, third), "center": (third, 2 * third),
-              "bottom": (2 * third, extent), "right": (2 * third, extent)}[place]
-    dist = max(0.0, lo - centre, centre - hi)
-    return max(0.0, 1.0 - dist / (0.25 * extent))
-
-
-def position_score(point: tuple[int, int], size: tuple[int, int], where: Position) -> float:
-    """1.0 inside the asked third(s) of the screen, falling to 0 a quarter-screen outside; size = (w, h)."""
-    return (_axis_score(point[1], size[1], where.vertical)
-            * _axis_score(point[0], size[0], where.horizontal))
-
-
-def where_on_screen(point: tuple[int, int], size: tuple[int, int]) -> str:
-    """"top left", "center", "bottom": the words for where a point is, by thirds of the screen."""
-    v = ("top", "center", "bottom")[min(2, int(3 * point[1] / max(1, size[1])))]
-    h = ("left", "center", "right")[min(2, int(3 * point[0] / max(1, size[0])))]
-    if v == h == "center":
-        return "center"
-    return f"{v} {h}" if h != "center" else v
 
 
 def _shape_fit(shapes: dict[str, float], shape: str) -> float:
@@ -120,12 +96,24 @@ def score_regions(image: np.ndarray, regions: Sequence[Region], query: IconQuery
                   ranker: Ranker | None = None) -> list[ScoredIcon]:
     """Describe and score every region against the query (each of its readings), best first.
 
-    Regions far from an asked place (position score 0) are not described: they could score at most a
-    tenth of a candidate in place, and describing them is most of the cost of a query.
+    The place words are a preference, not a filter: regions far from an asked place (position score 0)
+    are described only when no region in place fits the query (describing is most of a query's cost),
+    and then rank below every fitting region in place.
     """
+    if not query.position.given:
+        return _score(image, regions, query, ranker)
     h, w = image.shape[:2]
-    if query.position.given:
-        regions = [r for r in regions if position_score(box_center(r.box), (w, h), query.position) > 0]
+    near = [position_score(box_center(r.box), (w, h), query.position) > 0 for r in regions]
+    scored = _score(image, [r for r, n in zip(regions, near, strict=True) if n], query, ranker)
+    if any(s.matches for s in scored):
+        return scored
+    far = _score(image, [r for r, n in zip(regions, near, strict=True) if not n], query, ranker)
+    return sorted(scored + far, key=lambda x: x.score, reverse=True)
+
+
+def _score(image: np.ndarray, regions: Sequence[Region], query: IconQuery, ranker: Ranker | None
+           ) -> list[ScoredIcon]:
+    h, w = image.shape[:2]
     descs = [describe_region(image, r.box, r.background) for r in regions]
     readings = [readings_of(d, r.background) for r, d in zip(regions, descs, strict=True)]
     flat = [rd.descriptor for rs in readings for rd in rs]
@@ -281,6 +269,10 @@ def _outcome(bgr: np.ndarray, query: IconQuery, scored: list[ScoredIcon]) -> Loc
     ties = [s for s in matching if s.score >= TIE_RATIO * best]
     if len(ties) == 1 and (best >= CONFIDENT or len(matching) == 1) and not query.unknown:
         return LocateResult("found", [_candidate(ties[0])])
+    if len(ties) > 1 and not query.unknown:  # equal looks: the one clearly furthest toward the place
+        pick = most_toward([t.region.box for t in ties], (bgr.shape[1], bgr.shape[0]), query.position)
+        if pick is not None:
+            return LocateResult("found", [_candidate(ties[pick])])
     if len(ties) == 1 or (query.unknown and len(ties) > MAX_AMBIGUOUS):
         return _marks(bgr, matching)  # not sure of the best: show it with its runners-up
     if len(ties) <= MAX_AMBIGUOUS:
