@@ -15,6 +15,7 @@ import cv2
 import numpy as np
 from PIL import Image
 
+from droidpilot.perception.icons.anchors import anchor_boxes, lines_reading, nearness, reads_text
 from droidpilot.perception.icons.candidates import Region, find_regions, iou
 from droidpilot.perception.icons.colours import colour_match
 from droidpilot.perception.icons.describe import IconDescription, describe_region
@@ -34,6 +35,7 @@ DRAWN_WITH_GLYPHS = 0.6  # weight of the drawn shape class when the query also n
 CHAR_GLYPH_FIT = 0.8  # glyph fit a lone character OCR read ("3" for a heart outline) needs to be an icon
 STANDOUT_SHAPE, STANDOUT_RATIO = 0.075, 2.0  # a weak (styled, x0.75) fit still wins at twice the runner-up
 FILLED_ABOVE, OUTLINED_BELOW = 0.8, 0.55  # ink share of the silhouette of a filled / an outlined icon
+LABEL_PEERS = 0.25  # candidates within this share of the best score are ordered by nearness to a label
 STATUS_BAR = 0.04  # the top share of the screen taken by the system status bar
 
 
@@ -92,27 +94,42 @@ def _reading_scores(readings: list[Reading], query: IconQuery, glyph_fit: list[f
     return best[1], best[2], best[3]
 
 
+@dataclass(frozen=True)
+class _TextCues:
+    """OCR lines the query points at: lines reading the icon's own text, and the label it is next to."""
+
+    inside: list[Box]
+    labels: list[Box]
+
+
 def score_regions(image: np.ndarray, regions: Sequence[Region], query: IconQuery,
-                  ranker: Ranker | None = None) -> list[ScoredIcon]:
+                  ranker: Ranker | None = None, lines: Sequence[OcrLine] = ()) -> list[ScoredIcon]:
     """Describe and score every region against the query (each of its readings), best first.
 
     The place words are a preference, not a filter: regions far from an asked place (position score 0)
     are described only when no region in place fits the query (describing is most of a query's cost),
-    and then rank below every fitting region in place.
+    and then rank below every fitting region in place. With OCR ``lines``, a line reading the icon's
+    text ("LIVE") is a candidate and a label the icon is next to weighs candidates by nearness.
     """
+    cues = _TextCues(lines_reading(lines, query.texts) if query.texts else [],
+                     anchor_boxes(lines, query.anchor))
+    known = [r.box for r in regions]
+    regions = [*regions, *(Region(b, "text") for b in cues.inside
+                           if (query.status_bar or not in_status_bar(b, image.shape[0]))
+                           and not any(iou(b, k) > 0.5 for k in known))]
     if not query.position.given:
-        return _score(image, regions, query, ranker)
+        return _score(image, regions, query, ranker, cues)
     h, w = image.shape[:2]
     near = [position_score(box_center(r.box), (w, h), query.position) > 0 for r in regions]
-    scored = _score(image, [r for r, n in zip(regions, near, strict=True) if n], query, ranker)
+    scored = _score(image, [r for r, n in zip(regions, near, strict=True) if n], query, ranker, cues)
     if any(s.matches for s in scored):
         return scored
-    far = _score(image, [r for r, n in zip(regions, near, strict=True) if not n], query, ranker)
+    far = _score(image, [r for r, n in zip(regions, near, strict=True) if not n], query, ranker, cues)
     return sorted(scored + far, key=lambda x: x.score, reverse=True)
 
 
-def _score(image: np.ndarray, regions: Sequence[Region], query: IconQuery, ranker: Ranker | None
-           ) -> list[ScoredIcon]:
+def _score(image: np.ndarray, regions: Sequence[Region], query: IconQuery, ranker: Ranker | None,
+           cues: _TextCues) -> list[ScoredIcon]:
     h, w = image.shape[:2]
     descs = [describe_region(image, r.box, r.background) for r in regions]
     readings = [readings_of(d, r.background) for r, d in zip(regions, descs, strict=True)]
@@ -128,7 +145,12 @@ def _score(image: np.ndarray, regions: Sequence[Region], query: IconQuery, ranke
         c, s, label = _reading_scores(rd, query, fits[at:at + len(rd)])
         at += len(rd)
         glyph_fit = max(fits[at - len(rd):at], default=0.0)
-        if region.source == "char" and (not query.glyphs or glyph_fit < CHAR_GLYPH_FIT):
+        if query.texts:  # the icon's own text, read by OCR, fits fully; an icon without it cannot
+            if reads_text(region.box, cues.inside):
+                s, label = 1.0, "text"
+            elif s is None:
+                s = 0.0
+        if region.source == "char" and label != "text" and (not query.glyphs or glyph_fit < CHAR_GLYPH_FIT):
             continue  # text, unless the asked glyph clearly fits it
         p = position_score(box_center(region.box), (w, h), query.position) if query.position.given else None
         looks = 1.0
@@ -139,8 +161,21 @@ def _score(image: np.ndarray, regions: Sequence[Region], query: IconQuery, ranke
             looks = 0.5 * looks + 0.5 * float(rs)
         score = looks * (0.1 + 0.9 * p if p is not None else 1.0)
         out.append(ScoredIcon(region, desc, c, s, p, rs, score, label))
+    if cues.labels:
+        _weigh_by_label(out, cues.labels)
     out.sort(key=lambda x: x.score, reverse=True)
     return out
+
+
+def _weigh_by_label(scored: list[ScoredIcon], labels: list[Box]) -> None:
+    """Weigh scores by nearness to the label, relative to the nearest of the candidates that look at
+    all like the icon (a quarter of the best score), so the label orders them without lowering the
+    confidence in the one beside it."""
+    near = [nearness(s.region.box, labels) for s in scored]
+    best = max((s.score for s in scored), default=0.0)
+    top = max((n for s, n in zip(scored, near, strict=True) if s.score >= LABEL_PEERS * best), default=1.0)
+    for s, n in zip(scored, near, strict=True):
+        s.score *= min(1.0, n / top)
 
 
 def _suppress(scored: list[ScoredIcon]) -> list[ScoredIcon]:
@@ -210,7 +245,7 @@ def locate_icon(image: Any, description: str, position: str | None = None,
         regions = [Region(box, "detector") for box, _ in detector.detect(bgr)] + regions
     if not query.status_bar:
         regions = [r for r in regions if not in_status_bar(r.box, bgr.shape[0])]
-    scored = score_regions(bgr, regions, query, ranker)
+    scored = score_regions(bgr, regions, query, ranker, ocr_lines or ())
     result = _outcome(bgr, query, scored)
     result.query = query.to_dict()
     return result
@@ -223,7 +258,7 @@ def rank_icons(image: Any, description: str, position: str | None = None,
     bgr = to_bgr(image)
     regions = [r for r in find_regions(bgr, ocr_lines)
                if query.status_bar or not in_status_bar(r.box, bgr.shape[0])]
-    return _suppress(score_regions(bgr, regions, query))
+    return _suppress(score_regions(bgr, regions, query, lines=ocr_lines or ()))
 
 
 def in_status_bar(box: Box, height: int) -> bool:
@@ -266,6 +301,8 @@ def _outcome(bgr: np.ndarray, query: IconQuery, scored: list[ScoredIcon]) -> Loc
                    for s in _suppress(scored)[:5]]
         return LocateResult("not_found", [], closest)
     best = matching[0].score
+    if query.anchor and scored and scored[0].score > best:
+        return _marks(bgr, scored)  # one beside the label outscores every fitting one: let the model choose
     ties = [s for s in matching if s.score >= TIE_RATIO * best]
     if len(ties) == 1 and (best >= CONFIDENT or len(matching) == 1) and not query.unknown:
         return LocateResult("found", [_candidate(ties[0])])
