@@ -35,6 +35,7 @@ DRAWN_WITH_GLYPHS = 0.6  # weight of the drawn shape class when the query also n
 CHAR_GLYPH_FIT = 0.8  # glyph fit a lone character OCR read ("3" for a heart outline) needs to be an icon
 STANDOUT_SHAPE, STANDOUT_RATIO = 0.075, 2.0  # a weak (styled, x0.75) fit still wins at twice the runner-up
 FILLED_ABOVE, OUTLINED_BELOW = 0.8, 0.55  # ink share of the silhouette of a filled / an outlined icon
+GLYPH_LEAD = 0.5  # a glyph fit twice every other tie's sets the best apart from discs that merely tie
 LABEL_PEERS = 0.25  # candidates within this share of the best score are ordered by nearness to a label
 STATUS_BAR = 0.04  # the top share of the screen taken by the system status bar
 
@@ -51,6 +52,7 @@ class ScoredIcon:
     ranker: float | None
     score: float
     reading: str = "icon"  # which reading of the candidate fitted best (icon, glyph, tile+glyph)
+    glyph: float = 0.0  # the best fit of any reading to the asked glyphs (0 when none were asked)
 
     @property
     def matches(self) -> bool:
@@ -160,7 +162,7 @@ def _score(image: np.ndarray, regions: Sequence[Region], query: IconQuery, ranke
         if rs is not None:
             looks = 0.5 * looks + 0.5 * float(rs)
         score = looks * (0.1 + 0.9 * p if p is not None else 1.0)
-        out.append(ScoredIcon(region, desc, c, s, p, rs, score, label))
+        out.append(ScoredIcon(region, desc, c, s, p, rs, score, label, glyph_fit))
     if cues.labels:
         _weigh_by_label(out, cues.labels)
     out.sort(key=lambda x: x.score, reverse=True)
@@ -289,6 +291,16 @@ def _standout(query: IconQuery, scored: list[ScoredIcon]) -> ScoredIcon | None:
     return best if fits and best.score >= STANDOUT_RATIO * runner else None
 
 
+def glyph_over_drawn(ties: list[ScoredIcon]) -> list[ScoredIcon]:
+    """The best of near-equal candidates alone when only it fits the asked glyph and the others fit
+    only the coarse drawn class ("blue wifi circle": the one wifi, not every blue disc)."""
+    if len(ties) < 2 or ties[0].glyph < MIN_SHAPE:
+        return ties
+    if all(t.glyph < GLYPH_LEAD * ties[0].glyph for t in ties[1:]):
+        return ties[:1]
+    return ties
+
+
 def _outcome(bgr: np.ndarray, query: IconQuery, scored: list[ScoredIcon]) -> LocateResult:
     matching = _suppress([s for s in scored if s.matches])
     if not matching and (alone := _standout(query, scored)) is not None:
@@ -303,7 +315,7 @@ def _outcome(bgr: np.ndarray, query: IconQuery, scored: list[ScoredIcon]) -> Loc
     best = matching[0].score
     if query.anchor and scored and scored[0].score > best:
         return _marks(bgr, scored)  # one beside the label outscores every fitting one: let the model choose
-    ties = [s for s in matching if s.score >= TIE_RATIO * best]
+    ties = glyph_over_drawn([s for s in matching if s.score >= TIE_RATIO * best])
     if len(ties) == 1 and (best >= CONFIDENT or len(matching) == 1) and not query.unknown:
         return LocateResult("found", [_candidate(ties[0])])
     if len(ties) > 1 and not query.unknown:  # equal looks: the one clearly furthest toward the place
