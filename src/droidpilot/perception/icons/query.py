@@ -2,7 +2,9 @@
 
 Colour and shape words have synonyms ("grey", "magnifying glass", "x"); glyph words ("gear", "kebab",
 "shopping cart") map to Material glyphs through the glyph library. A word understood as neither is kept
-in ``unknown`` so callers can say it was not understood (never dropped silently).
+in ``unknown`` so callers can say it was not understood (never dropped silently). Text written in the
+icon ("LIVE icon", "'Go' button") is kept in ``texts`` and a label it is next to ("next to Home") in
+``anchor``, both to be looked up among the screen's OCR lines.
 """
 
 from __future__ import annotations
