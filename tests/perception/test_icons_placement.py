@@ -66,3 +66,13 @@ def test_an_icon_away_from_the_asked_place_is_still_ranked_not_filtered_out() ->
                                (ranked[0].region.box[1] + ranked[0].region.box[3]) // 2), heart)
     result = locate_icon(as_rgb(img), "red heart, bottom", ocr_lines=[])
     assert result.status == "not_found" and any("(top)" in c for c in result.closest), result.closest
+
+
+def test_regions_in_place_rank_before_a_better_looking_one_away_from_it() -> None:
+    img = blank_screen(W, H, "light")
+    heart = draw_icon(img, "heart", (540, 300), 80, "red")  # the asked icon, but at the top
+    star = draw_icon(img, "star", (540, 2100), 80, "blue")  # a poor fit, but at the asked bottom
+    ranked = rank_icons(as_rgb(img), "red heart, bottom", ocr_lines=[])
+    centres = [((s.region.box[0] + s.region.box[2]) // 2, (s.region.box[1] + s.region.box[3]) // 2)
+               for s in ranked]
+    assert _inside(centres[0], star) and any(_inside(c, heart) for c in centres[1:])

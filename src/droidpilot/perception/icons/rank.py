@@ -110,7 +110,7 @@ def score_regions(image: np.ndarray, regions: Sequence[Region], query: IconQuery
 
     The place words are a preference, not a filter: regions far from an asked place (position score 0)
     are described only when no region in place fits the query (describing is most of a query's cost),
-    and then rank below every fitting region in place. With OCR ``lines``, a line reading the icon's
+    and then rank below every region in place. With OCR ``lines``, a line reading the icon's
     text ("LIVE") is a candidate and a label the icon is next to weighs candidates by nearness.
     """
     cues = _TextCues(lines_reading(lines, query.texts) if query.texts else [],
@@ -127,7 +127,7 @@ def score_regions(image: np.ndarray, regions: Sequence[Region], query: IconQuery
     if any(s.matches for s in scored):
         return scored
     far = _score(image, [r for r, n in zip(regions, near, strict=True) if not n], query, ranker, cues)
-    return sorted(scored + far, key=lambda x: x.score, reverse=True)
+    return scored + far  # every region in place first, however weak: the place orders before the looks
 
 
 def _score(image: np.ndarray, regions: Sequence[Region], query: IconQuery, ranker: Ranker | None,
