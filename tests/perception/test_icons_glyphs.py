@@ -130,3 +130,50 @@ def test_colour_names_are_perceptual_and_logos_are_not_single_colours() -> None:
     assert colour_match(teal, "cyan") == 1.0 and colour_match(teal, "green") >= 0.6
     logo = {"blue": 0.32, "red": 0.26, "yellow": 0.2, "green": 0.22}
     assert colour_match(logo, "blue") < 0.6 <= colour_match({"blue": 0.9, "white": 0.1}, "blue")
+
+
+def _discs_with_glyphs(names: list[str | None]) -> tuple[np.ndarray, list[Box]]:
+    """Blue discs in a column, each with a white glyph (or none), as a settings page draws them."""
+    img = Image.new("RGBA", (W, H), (255, 255, 255, 255))
+    draw = ImageDraw.Draw(img)
+    discs = []
+    for i, name in enumerate(names):
+        cx, cy = 120 + 240 * i, 700
+        draw.ellipse((cx - 40, cy - 40, cx + 40, cy + 40), fill=(26, 115, 232, 255))
+        if name is not None:
+            _glyph(img, name, (cx - 24, cy - 24), 48, (255, 255, 255))
+        discs.append((cx - 40, cy - 40, cx + 41, cy + 41))
+    return np.asarray(img.convert("RGB")), discs
+
+
+def test_the_disc_whose_glyph_fits_wins_over_discs_that_merely_are_blue_circles() -> None:
+    img, discs = _discs_with_glyphs(["wifi", "bluetooth", "settings"])
+    result = locate_icon(img, "blue wifi circle", ocr_lines=[])
+    assert result.status == "found", result.status
+    x, y = result.candidates[0].point
+    assert discs[0][0] <= x < discs[0][2] and discs[0][1] <= y < discs[0][3]
+
+
+def test_discs_of_which_none_carries_the_glyph_are_not_decided_by_the_drawn_class() -> None:
+    img, _ = _discs_with_glyphs(["bluetooth", "settings", None])
+    assert locate_icon(img, "blue wifi circle", ocr_lines=[]).status != "found"
+
+
+def _scored(glyph: float, score: float):
+    from droidpilot.perception.icons.candidates import Region
+    from droidpilot.perception.icons.describe import IconDescription
+    from droidpilot.perception.icons.rank import ScoredIcon
+
+    desc = IconDescription("blue", 1.0, "circle", 1.0)
+    return ScoredIcon(Region((0, 0, 10, 10), "mask"), desc, 1.0, score, None, None, score, "icon", glyph)
+
+
+def test_a_glyph_fit_sets_the_best_apart_from_ties_on_the_drawn_class_alone() -> None:
+    from droidpilot.perception.icons.rank import glyph_over_drawn
+
+    wifi, disc, disc2 = _scored(0.75, 0.762), _scored(0.0, 0.62), _scored(0.1, 0.62)
+    assert glyph_over_drawn([wifi, disc, disc2]) == [wifi]
+    rival = _scored(0.5, 0.62)  # another disc whose glyph fits two-thirds as well: still a tie
+    assert glyph_over_drawn([wifi, disc, rival]) == [wifi, disc, rival]
+    weak = _scored(0.3, 0.62)  # the best's own glyph fit is too weak to set it apart
+    assert glyph_over_drawn([weak, disc]) == [weak, disc]

@@ -27,7 +27,8 @@ class Region:
     """A candidate icon box in device pixels; ``source`` says how it was proposed."""
 
     box: Box
-    source: str  # "mask", "edges", "group", "inner" (on a tile), "char" (a lone OCR character), "detector"
+    source: str  # "mask", "edges", "group", "inner" (on a tile), "char" (a lone OCR character), "detector",
+    # "text" (an OCR line reading the text a query says is written in the icon)
     parts: int = 1
     background: tuple[int, int, int] | None = None  # BGR of the tile an "inner" icon is drawn on
 

@@ -42,9 +42,10 @@ class IconDescription:
     fill: float = 0.0  # share of the box covered by the icon
     descriptor: np.ndarray | None = None  # the mask's glyph descriptor (glyphs.match)
     tile: Tile | None = None  # when the region is a tile or button with a glyph drawn on it
-    # (colour, glyph descriptor of that colour's pixels) for each colour sharing a two-colour region:
-    # a gray bell under a red badge is read as the gray part alone, and the badge alone
-    parts: list[tuple[str, np.ndarray]] = field(default_factory=list)
+    # (colour, glyph descriptor, drawn-class probabilities of that colour's pixels) for each colour
+    # sharing a two-colour region: a gray bell under a red badge is read as the gray part alone, and the
+    # badge alone; a white magnifier on a busy video frame as its white strokes
+    parts: list[tuple[str, np.ndarray, dict[str, float]]] = field(default_factory=list)
     solidity: float = 1.0  # ink share of the icon's silhouette: near 1 filled, low for an outline
 
     @property
@@ -91,14 +92,15 @@ def describe_mask(crop: np.ndarray, mask: np.ndarray, background: tuple[int, int
     colour, share = dominant_colour(colours)
     shape, confidence, shapes = classify_shape(mask * 255)
     fill = float(mask.sum()) / max(1, mask.size)
-    parts: list[tuple[str, np.ndarray]] = []
+    parts: list[tuple[str, np.ndarray, dict[str, float]]] = []
     if share <= PART_MAX:  # a second colour (a badge on a corner, a dot): read each colour alone
         names = pixel_names(crop).reshape(mask.shape)
         for name, part_share in colours.items():
             if part_share >= PART_MIN:
-                d = mask_descriptor((mask > 0) & (names == COLOUR_NAMES.index(name)))
+                part = ((mask > 0) & (names == COLOUR_NAMES.index(name))).astype(np.uint8)
+                d = mask_descriptor(part)
                 if d is not None:
-                    parts.append((name, d))
+                    parts.append((name, d, classify_shape(part * 255)[2]))
     return IconDescription(colour, share, shape, confidence, colours, shapes, background, fill,
                            mask_descriptor(mask), find_tile(crop, mask), parts, ink_solidity(mask))
 

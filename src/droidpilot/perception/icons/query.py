@@ -2,7 +2,9 @@
 
 Colour and shape words have synonyms ("grey", "magnifying glass", "x"); glyph words ("gear", "kebab",
 "shopping cart") map to Material glyphs through the glyph library. A word understood as neither is kept
-in ``unknown`` so callers can say it was not understood (never dropped silently).
+in ``unknown`` so callers can say it was not understood (never dropped silently). Text written in the
+icon ("LIVE icon", "'Go' button") is kept in ``texts`` and a label it is next to ("next to Home") in
+``anchor``, both to be looked up among the screen's OCR lines.
 """
 
 from __future__ import annotations
@@ -59,7 +61,7 @@ POSITION_WORDS: dict[str, str] = {
 FILLER = {"a", "an", "the", "icon", "shaped", "shape", "of", "at", "in", "on", "with", "and", "corner",
           "side", "screen", "area", "part", "symbol", "logo", "light", "dark", "bright", "small", "big",
           "large", "filled", "outlined", "outline", "solid", "hollow", "like", "-", "s", "glass",
-          "sign", "mark"}
+          "sign", "mark", "pointing", "facing"}
 
 
 @dataclass(frozen=True)
@@ -101,6 +103,8 @@ class IconQuery:
     glyph_words: tuple[str, ...] = ()  # the words that named them ("three dots")
     status_bar: bool = False  # the query asks for an icon of the system status bar
     style: str | None = None  # "filled" or "outlined" when the words say so ("outlined heart")
+    texts: tuple[str, ...] = ()  # text written inside the icon ("LIVE icon", "G logo"), lower-case
+    anchor: str | None = None  # a label the icon is next to ("chevron next to To" -> "to"), lower-case
 
     @property
     def text(self) -> str:
@@ -117,7 +121,8 @@ class IconQuery:
         """JSON-ready: what was understood and what was not."""
         return {"raw": self.raw, "colour": self.colour, "shape": self.shape, "glyphs": list(self.glyphs),
                 "glyph_words": list(self.glyph_words), "position": str(self.position),
-                "unknown": list(self.unknown), "status_bar": self.status_bar, "style": self.style}
+                "unknown": list(self.unknown), "status_bar": self.status_bar, "style": self.style,
+                "texts": list(self.texts), "anchor": self.anchor}
 
 
 def _words(text: str) -> list[str]:
@@ -172,18 +177,53 @@ def parse_icon_query(description: str, position: str | None = None) -> IconQuery
             status_bar, words = True, [*words[:k], "in", "the", *words[k + 2:]]
             break
     words, context = _split_context(words)
+    texts = written_texts(desc, len(words))
     colour, shape, glyphs, glyph_words, unknown, trailing = _read_words(words)
+    unknown = [w for w in unknown if w not in texts]
     trailing += [w for w in context if w in POSITION_WORDS and w not in ("up", "down")]
     if not pos_text and trailing:
         pos_text = " ".join(trailing)
-    if colour is None and shape is None and not glyphs:
+    if colour is None and shape is None and not glyphs and not texts:
         raise InputError(f"icon description {description!r} names no colour and no shape I know; use "
                          "'[colour] [shape]' such as 'red heart' or 'gray gear' (colours: red, "
                          "orange, yellow, green, cyan, blue, purple, pink, brown, black, white, gray; "
                          f"not understood: {', '.join(unknown) or '-'})")
     style = next((STYLE_WORDS[w] for w in words if w in STYLE_WORDS), None)
     return IconQuery(colour, shape, parse_position(pos_text), tuple(unknown), raw, tuple(glyphs),
-                     tuple(glyph_words), status_bar, style)
+                     tuple(glyph_words), status_bar, style, texts, _anchor(context))
+
+
+def written_texts(desc: str, n_words: int) -> tuple[str, ...]:
+    """Words the description writes as text shown in the icon, lower-case: capitals ("LIVE icon", "G
+    logo") or quoted ("'Go' button"), among its first ``n_words`` words (not its surroundings)."""
+    tokens = re.findall(r"'[^']{1,12}'|\"[^\"]{1,12}\"|[A-Za-z0-9]+", desc)
+    out: list[str] = []
+    seen = 0
+    for tok in tokens:
+        if seen >= n_words:
+            break
+        quoted = tok[0] in "'\""
+        seen += len(_words(tok)) if quoted else 1
+        word = tok[1:-1] if quoted else tok
+        if quoted or (word.isupper() and len(word) <= 6 and word.isalnum()):
+            out.append(word.lower())
+    return tuple(dict.fromkeys(out))
+
+
+ANCHOR_HEADS = {"next", "to", "beside", "near", "by", "the", "a", "an", "under", "below", "above",
+                "beneath", "underneath", "between"}
+
+
+def _anchor(context: list[str]) -> str | None:
+    """The label named after a place word ("next to Home" -> "home"); None for "in the search bar" (an
+    enclosing thing, not a label) or when no words remain."""
+    if not context or context[0] in ("in", "inside", "within", "on"):
+        return None
+    rest = list(context)
+    while rest and rest[0] in ANCHOR_HEADS and len(rest) > 1:
+        rest.pop(0)
+    rest = [w for w in rest if w not in POSITION_WORDS]
+    return " ".join(rest) or None
 
 
 def _split_context(words: list[str]) -> tuple[list[str], list[str]]:

@@ -15,13 +15,15 @@ import cv2
 import numpy as np
 from PIL import Image
 
+from droidpilot.perception.icons.anchors import anchor_boxes, lines_reading, nearness, reads_text
 from droidpilot.perception.icons.candidates import Region, find_regions, iou
 from droidpilot.perception.icons.colours import colour_match
 from droidpilot.perception.icons.describe import IconDescription, describe_region
 from droidpilot.perception.icons.glyphs.match import best_glyphs, glyph_fits
 from droidpilot.perception.icons.imageio import to_bgr
+from droidpilot.perception.icons.placement import most_toward, position_score, where_on_screen
 from droidpilot.perception.icons.plugins import Detector, Ranker, plugins_from_env
-from droidpilot.perception.icons.query import IconQuery, Position, parse_icon_query
+from droidpilot.perception.icons.query import IconQuery, parse_icon_query
 from droidpilot.perception.icons.readings import Reading, readings_of
 from droidpilot.perception.types import Box, Candidate, LocateResult, OcrLine, box_center
 
@@ -33,6 +35,8 @@ DRAWN_WITH_GLYPHS = 0.6  # weight of the drawn shape class when the query also n
 CHAR_GLYPH_FIT = 0.8  # glyph fit a lone character OCR read ("3" for a heart outline) needs to be an icon
 STANDOUT_SHAPE, STANDOUT_RATIO = 0.075, 2.0  # a weak (styled, x0.75) fit still wins at twice the runner-up
 FILLED_ABOVE, OUTLINED_BELOW = 0.8, 0.55  # ink share of the silhouette of a filled / an outlined icon
+GLYPH_LEAD = 0.5  # a glyph fit twice every other tie's sets the best apart from discs that merely tie
+LABEL_PEERS = 0.25  # candidates within this share of the best score are ordered by nearness to a label
 STATUS_BAR = 0.04  # the top share of the screen taken by the system status bar
 
 
@@ -48,6 +52,7 @@ class ScoredIcon:
     ranker: float | None
     score: float
     reading: str = "icon"  # which reading of the candidate fitted best (icon, glyph, tile+glyph)
+    glyph: float = 0.0  # the best fit of any reading to the asked glyphs (0 when none were asked)
 
     @property
     def matches(self) -> bool:
@@ -55,31 +60,6 @@ class ScoredIcon:
         return ((self.colour is None or self.colour >= MIN_COLOUR)
                 and (self.shape is None or self.shape >= MIN_SHAPE)
                 and (self.position is None or self.position >= MIN_POSITION))
-
-
-def _axis_score(centre: float, extent: float, place: str | None) -> float:
-    if place is None:
-        return 1.0
-    third = extent / 3.0
-    lo, hi = {"top": (0.0, third), "left": (0.0, third), "center": (third, 2 * third),
-              "bottom": (2 * third, extent), "right": (2 * third, extent)}[place]
-    dist = max(0.0, lo - centre, centre - hi)
-    return max(0.0, 1.0 - dist / (0.25 * extent))
-
-
-def position_score(point: tuple[int, int], size: tuple[int, int], where: Position) -> float:
-    """1.0 inside the asked third(s) of the screen, falling to 0 a quarter-screen outside; size = (w, h)."""
-    return (_axis_score(point[1], size[1], where.vertical)
-            * _axis_score(point[0], size[0], where.horizontal))
-
-
-def where_on_screen(point: tuple[int, int], size: tuple[int, int]) -> str:
-    """"top left", "center", "bottom": the words for where a point is, by thirds of the screen."""
-    v = ("top", "center", "bottom")[min(2, int(3 * point[1] / max(1, size[1])))]
-    h = ("left", "center", "right")[min(2, int(3 * point[0] / max(1, size[0])))]
-    if v == h == "center":
-        return "center"
-    return f"{v} {h}" if h != "center" else v
 
 
 def _shape_fit(shapes: dict[str, float], shape: str) -> float:
@@ -116,16 +96,43 @@ def _reading_scores(readings: list[Reading], query: IconQuery, glyph_fit: list[f
     return best[1], best[2], best[3]
 
 
+@dataclass(frozen=True)
+class _TextCues:
+    """OCR lines the query points at: lines reading the icon's own text, and the label it is next to."""
+
+    inside: list[Box]
+    labels: list[Box]
+
+
 def score_regions(image: np.ndarray, regions: Sequence[Region], query: IconQuery,
-                  ranker: Ranker | None = None) -> list[ScoredIcon]:
+                  ranker: Ranker | None = None, lines: Sequence[OcrLine] = ()) -> list[ScoredIcon]:
     """Describe and score every region against the query (each of its readings), best first.
 
-    Regions far from an asked place (position score 0) are not described: they could score at most a
-    tenth of a candidate in place, and describing them is most of the cost of a query.
+    The place words are a preference, not a filter: regions far from an asked place (position score 0)
+    are described only when no region in place fits the query (describing is most of a query's cost),
+    and then rank below every region in place. With OCR ``lines``, a line reading the icon's
+    text ("LIVE") is a candidate and a label the icon is next to weighs candidates by nearness.
     """
+    cues = _TextCues(lines_reading(lines, query.texts) if query.texts else [],
+                     anchor_boxes(lines, query.anchor))
+    known = [r.box for r in regions]
+    regions = [*regions, *(Region(b, "text") for b in cues.inside
+                           if (query.status_bar or not in_status_bar(b, image.shape[0]))
+                           and not any(iou(b, k) > 0.5 for k in known))]
+    if not query.position.given:
+        return _score(image, regions, query, ranker, cues)
     h, w = image.shape[:2]
-    if query.position.given:
-        regions = [r for r in regions if position_score(box_center(r.box), (w, h), query.position) > 0]
+    near = [position_score(box_center(r.box), (w, h), query.position) > 0 for r in regions]
+    scored = _score(image, [r for r, n in zip(regions, near, strict=True) if n], query, ranker, cues)
+    if any(s.matches for s in scored):
+        return scored
+    far = _score(image, [r for r, n in zip(regions, near, strict=True) if not n], query, ranker, cues)
+    return scored + far  # every region in place first, however weak: the place orders before the looks
+
+
+def _score(image: np.ndarray, regions: Sequence[Region], query: IconQuery, ranker: Ranker | None,
+           cues: _TextCues) -> list[ScoredIcon]:
+    h, w = image.shape[:2]
     descs = [describe_region(image, r.box, r.background) for r in regions]
     readings = [readings_of(d, r.background) for r, d in zip(regions, descs, strict=True)]
     flat = [rd.descriptor for rs in readings for rd in rs]
@@ -140,7 +147,12 @@ def score_regions(image: np.ndarray, regions: Sequence[Region], query: IconQuery
         c, s, label = _reading_scores(rd, query, fits[at:at + len(rd)])
         at += len(rd)
         glyph_fit = max(fits[at - len(rd):at], default=0.0)
-        if region.source == "char" and (not query.glyphs or glyph_fit < CHAR_GLYPH_FIT):
+        if query.texts:  # the icon's own text, read by OCR, fits fully; an icon without it cannot
+            if reads_text(region.box, cues.inside):
+                s, label = 1.0, "text"
+            elif s is None:
+                s = 0.0
+        if region.source == "char" and label != "text" and (not query.glyphs or glyph_fit < CHAR_GLYPH_FIT):
             continue  # text, unless the asked glyph clearly fits it
         p = position_score(box_center(region.box), (w, h), query.position) if query.position.given else None
         looks = 1.0
@@ -150,9 +162,22 @@ def score_regions(image: np.ndarray, regions: Sequence[Region], query: IconQuery
         if rs is not None:
             looks = 0.5 * looks + 0.5 * float(rs)
         score = looks * (0.1 + 0.9 * p if p is not None else 1.0)
-        out.append(ScoredIcon(region, desc, c, s, p, rs, score, label))
+        out.append(ScoredIcon(region, desc, c, s, p, rs, score, label, glyph_fit))
+    if cues.labels:
+        _weigh_by_label(out, cues.labels)
     out.sort(key=lambda x: x.score, reverse=True)
     return out
+
+
+def _weigh_by_label(scored: list[ScoredIcon], labels: list[Box]) -> None:
+    """Weigh scores by nearness to the label, relative to the nearest of the candidates that look at
+    all like the icon (a quarter of the best score), so the label orders them without lowering the
+    confidence in the one beside it."""
+    near = [nearness(s.region.box, labels) for s in scored]
+    best = max((s.score for s in scored), default=0.0)
+    top = max((n for s, n in zip(scored, near, strict=True) if s.score >= LABEL_PEERS * best), default=1.0)
+    for s, n in zip(scored, near, strict=True):
+        s.score *= min(1.0, n / top)
 
 
 def _suppress(scored: list[ScoredIcon]) -> list[ScoredIcon]:
@@ -222,7 +247,7 @@ def locate_icon(image: Any, description: str, position: str | None = None,
         regions = [Region(box, "detector") for box, _ in detector.detect(bgr)] + regions
     if not query.status_bar:
         regions = [r for r in regions if not in_status_bar(r.box, bgr.shape[0])]
-    scored = score_regions(bgr, regions, query, ranker)
+    scored = score_regions(bgr, regions, query, ranker, ocr_lines or ())
     result = _outcome(bgr, query, scored)
     result.query = query.to_dict()
     return result
@@ -235,7 +260,7 @@ def rank_icons(image: Any, description: str, position: str | None = None,
     bgr = to_bgr(image)
     regions = [r for r in find_regions(bgr, ocr_lines)
                if query.status_bar or not in_status_bar(r.box, bgr.shape[0])]
-    return _suppress(score_regions(bgr, regions, query))
+    return _suppress(score_regions(bgr, regions, query, lines=ocr_lines or ()))
 
 
 def in_status_bar(box: Box, height: int) -> bool:
@@ -266,6 +291,16 @@ def _standout(query: IconQuery, scored: list[ScoredIcon]) -> ScoredIcon | None:
     return best if fits and best.score >= STANDOUT_RATIO * runner else None
 
 
+def glyph_over_drawn(ties: list[ScoredIcon]) -> list[ScoredIcon]:
+    """The best of near-equal candidates alone when only it fits the asked glyph and the others fit
+    only the coarse drawn class ("blue wifi circle": the one wifi, not every blue disc)."""
+    if len(ties) < 2 or ties[0].glyph < MIN_SHAPE:
+        return ties
+    if all(t.glyph < GLYPH_LEAD * ties[0].glyph for t in ties[1:]):
+        return ties[:1]
+    return ties
+
+
 def _outcome(bgr: np.ndarray, query: IconQuery, scored: list[ScoredIcon]) -> LocateResult:
     matching = _suppress([s for s in scored if s.matches])
     if not matching and (alone := _standout(query, scored)) is not None:
@@ -278,9 +313,15 @@ def _outcome(bgr: np.ndarray, query: IconQuery, scored: list[ScoredIcon]) -> Loc
                    for s in _suppress(scored)[:5]]
         return LocateResult("not_found", [], closest)
     best = matching[0].score
-    ties = [s for s in matching if s.score >= TIE_RATIO * best]
+    if query.anchor and scored and scored[0].score > best:
+        return _marks(bgr, scored)  # one beside the label outscores every fitting one: let the model choose
+    ties = glyph_over_drawn([s for s in matching if s.score >= TIE_RATIO * best])
     if len(ties) == 1 and (best >= CONFIDENT or len(matching) == 1) and not query.unknown:
         return LocateResult("found", [_candidate(ties[0])])
+    if len(ties) > 1 and not query.unknown:  # equal looks: the one clearly furthest toward the place
+        pick = most_toward([t.region.box for t in ties], (bgr.shape[1], bgr.shape[0]), query.position)
+        if pick is not None:
+            return LocateResult("found", [_candidate(ties[pick])])
     if len(ties) == 1 or (query.unknown and len(ties) > MAX_AMBIGUOUS):
         return _marks(bgr, matching)  # not sure of the best: show it with its runners-up
     if len(ties) <= MAX_AMBIGUOUS:

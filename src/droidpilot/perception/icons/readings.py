@@ -29,8 +29,8 @@ class Reading:
 def readings_of(desc: IconDescription, tile_bgr: tuple[int, int, int] | None = None) -> list[Reading]:
     """Every reading of a described candidate; ``tile_bgr`` is the tile an "inner" region sits on."""
     out = [Reading("icon", desc.colours, desc.shapes, desc.descriptor, desc.solidity)]
-    for colour, descriptor in desc.parts:  # one colour of a two-coloured region (icon without badge)
-        out.append(Reading(f"{colour} part", {colour: 1.0}, {}, descriptor))
+    for colour, descriptor, shapes in desc.parts:  # one colour of a two-coloured region (no badge)
+        out.append(Reading(f"{colour} part", {colour: 1.0}, shapes, descriptor))
     if desc.tile is not None:
         t = desc.tile
         out.append(Reading("glyph", t.colours, t.shapes, t.descriptor))

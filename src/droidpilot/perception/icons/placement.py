@@ -1,0 +1,64 @@
+"""Where on screen an icon is, against the place words of a query ("top left", "bottom", "center").
+
+A place word is a soft preference, never a hard filter: ``position_score`` weighs candidates (1.0 inside
+the asked third, falling off outside), and among candidates that look equally like the asked icon
+``most_toward`` picks the one clearly furthest in the asked direction ("magnifier, bottom" of two
+magnifiers is the lower one), so equal-looking icons are ordered by place instead of shown as a tie.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from droidpilot.perception.icons.query import Position
+from droidpilot.perception.types import Box, box_center
+
+CLEAR_LEAD = 0.025  # how much further (in screen fractions) the chosen one must be than the next
+
+
+def _axis_score(centre: float, extent: float, place: str | None) -> float:
+    if place is None:
+        return 1.0
+    third = extent / 3.0
+    lo, hi = {"top": (0.0, third), "left": (0.0, third), "center": (third, 2 * third),
+              "bottom": (2 * third, extent), "right": (2 * third, extent)}[place]
+    dist = max(0.0, lo - centre, centre - hi)
+    return max(0.0, 1.0 - dist / (0.25 * extent))
+
+
+def position_score(point: tuple[int, int], size: tuple[int, int], where: Position) -> float:
+    """1.0 inside the asked third(s) of the screen, falling to 0 a quarter-screen outside; size = (w, h)."""
+    return (_axis_score(point[1], size[1], where.vertical)
+            * _axis_score(point[0], size[0], where.horizontal))
+
+
+def where_on_screen(point: tuple[int, int], size: tuple[int, int]) -> str:
+    """"top left", "center", "bottom": the words for where a point is, by thirds of the screen."""
+    v = ("top", "center", "bottom")[min(2, int(3 * point[1] / max(1, size[1])))]
+    h = ("left", "center", "right")[min(2, int(3 * point[0] / max(1, size[0])))]
+    if v == h == "center":
+        return "center"
+    return f"{v} {h}" if h != "center" else v
+
+
+def _toward_axis(coord: float, extent: float, place: str | None) -> float:
+    if place is None:
+        return 0.0
+    frac = coord / max(1.0, extent)
+    return {"top": -frac, "left": -frac, "bottom": frac, "right": frac, "center": -abs(frac - 0.5)}[place]
+
+
+def toward(point: tuple[int, int], size: tuple[int, int], where: Position) -> float:
+    """How far a point lies in the asked direction (larger = more "top", "bottom left", "center")."""
+    return (_toward_axis(point[1], size[1], where.vertical)
+            + _toward_axis(point[0], size[0], where.horizontal))
+
+
+def most_toward(boxes: Sequence[Box], size: tuple[int, int], where: Position) -> int | None:
+    """Index of the box clearly furthest in the asked direction (ahead of every other by CLEAR_LEAD of
+    the screen), or None when no place was asked or two are about as far (a row of equal icons)."""
+    if not where.given or len(boxes) < 2:
+        return None
+    keys = [toward(box_center(b), size, where) for b in boxes]
+    order = sorted(range(len(boxes)), key=lambda i: keys[i], reverse=True)
+    return order[0] if keys[order[0]] - keys[order[1]] >= CLEAR_LEAD else None

@@ -1,0 +1,78 @@
+"""Place words are a soft preference with a clear ordering: among equal-looking icons the one furthest
+toward the asked place wins; a row of equals stays ambiguous; an icon away from the place is still seen."""
+
+from __future__ import annotations
+
+from droidpilot.perception.icons import locate_icon
+from droidpilot.perception.icons.drawing import DrawnIcon, as_rgb, blank_screen, draw_icon
+from droidpilot.perception.icons.placement import most_toward, toward
+from droidpilot.perception.icons.query import Position, parse_position
+from droidpilot.perception.icons.rank import rank_icons
+
+W, H = 1080, 2400
+SIZE = (W, H)
+
+
+def _inside(point: tuple[int, int], icon: DrawnIcon) -> bool:
+    x1, y1, x2, y2 = icon.box
+    return x1 <= point[0] < x2 and y1 <= point[1] < y2
+
+
+def test_most_toward_picks_the_clear_extreme_and_refuses_a_row() -> None:
+    column = [(100, 1700, 160, 1760), (100, 1900, 160, 1960), (100, 2100, 160, 2160)]
+    assert most_toward(column, SIZE, parse_position("bottom")) == 2
+    assert most_toward(column, SIZE, parse_position("top")) == 0
+    row = [(100, 2100, 160, 2160), (300, 2102, 360, 2162)]  # side by side: "bottom" does not order them
+    assert most_toward(row, SIZE, parse_position("bottom")) is None
+    assert most_toward(row, SIZE, parse_position("bottom left")) == 0
+    assert most_toward(column, SIZE, Position()) is None  # no place asked: no ordering
+
+
+def test_toward_center_prefers_the_middle() -> None:
+    where = parse_position("center")
+    middle, lower, corner = (toward(p, SIZE, where) for p in ((540, 1200), (540, 1500), (100, 1500)))
+    assert middle > lower > corner
+
+
+def test_the_lowest_of_equal_icons_is_the_bottom_one() -> None:
+    img = blank_screen(W, H, "light")
+    hearts = [draw_icon(img, "heart", (150, y), 80, "red") for y in (1700, 1950, 2200)]
+    result = locate_icon(as_rgb(img), "red heart, bottom")
+    assert result.status == "found" and _inside(result.candidates[0].point, hearts[2])
+    top = locate_icon(as_rgb(img), "red heart", "bottom left")
+    assert top.status == "found" and _inside(top.candidates[0].point, hearts[2])
+
+
+def test_a_row_of_equal_icons_in_the_place_stays_ambiguous() -> None:
+    img = blank_screen(W, H, "light")
+    draw_icon(img, "heart", (300, 2200), 80, "red")
+    draw_icon(img, "heart", (780, 2200), 80, "red")
+    assert locate_icon(as_rgb(img), "red heart, bottom").status == "ambiguous"
+
+
+def test_ordering_is_among_equal_looks_only_a_lower_star_does_not_win_for_heart() -> None:
+    img = blank_screen(W, H, "light")
+    heart = draw_icon(img, "heart", (300, 1800), 80, "red")
+    draw_icon(img, "star", (300, 2200), 80, "red")
+    result = locate_icon(as_rgb(img), "red heart, bottom")
+    assert result.status == "found" and _inside(result.candidates[0].point, heart)
+
+
+def test_an_icon_away_from_the_asked_place_is_still_ranked_not_filtered_out() -> None:
+    img = blank_screen(W, H, "light")
+    heart = draw_icon(img, "heart", (540, 300), 80, "red")  # at the top, asked at the bottom
+    ranked = rank_icons(as_rgb(img), "red heart, bottom", ocr_lines=[])
+    assert ranked and _inside(((ranked[0].region.box[0] + ranked[0].region.box[2]) // 2,
+                               (ranked[0].region.box[1] + ranked[0].region.box[3]) // 2), heart)
+    result = locate_icon(as_rgb(img), "red heart, bottom", ocr_lines=[])
+    assert result.status == "not_found" and any("(top)" in c for c in result.closest), result.closest
+
+
+def test_regions_in_place_rank_before_a_better_looking_one_away_from_it() -> None:
+    img = blank_screen(W, H, "light")
+    heart = draw_icon(img, "heart", (540, 300), 80, "red")  # the asked icon, but at the top
+    star = draw_icon(img, "star", (540, 2100), 80, "blue")  # a poor fit, but at the asked bottom
+    ranked = rank_icons(as_rgb(img), "red heart, bottom", ocr_lines=[])
+    centres = [((s.region.box[0] + s.region.box[2]) // 2, (s.region.box[1] + s.region.box[3]) // 2)
+               for s in ranked]
+    assert _inside(centres[0], star) and any(_inside(c, heart) for c in centres[1:])
