@@ -44,7 +44,7 @@ def test_saved_screen_lists_favourites_and_markers(ui: Driver) -> None:
     ui.tap("Marker")
     ui.d.key("back")
     ui.d.key("back")
-    ui.tap("Saved")
+    ui.tap("Your places")
     texts = ui.texts()
     assert "Favorites · 1" in texts and "Markers · 1" in texts
     assert texts.index("Shell Gas Station") < texts.index("Markers · 1") < texts.index("Sinopec Gas Station")
