@@ -30,7 +30,9 @@ def test_draft_lives_in_the_form_not_in_contacts(ui: Driver) -> None:
     ui.tap("Work")
     state = ui.d.state()
     assert state["foreground"]["screen"] == "new"
-    assert state["foreground"]["fields"] == {"first": "Mia", "last": "Lopez", "phone": "555-301-2211", "label": "Work"}
+    fields = {"first": "Mia", "last": "Lopez", "phone": "555-301-2211", "label": "Work"}
+    assert state["foreground"]["fields"] == fields
+    assert "Name · Mia Lopez" in ui.texts() and "Label · Work" in ui.texts()
     assert [c["name"] for c in state["contacts"]["contacts"]] == ["Ava Smith", "Noah Brown"]
 
 
