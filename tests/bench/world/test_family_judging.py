@@ -237,7 +237,7 @@ def _add_then_call(by_keypad: bool) -> Play:
         p = task.params
         ui.d.open_app("contacts")
         ui.tap(desc="New contact")
-        ui.type_into("name", p["name"])
+        ui.type_into("first_name", p["name"])
         ui.type_into("phone", p["phone"])
         ui.tap(desc="Save")
         ui.d.key("home")

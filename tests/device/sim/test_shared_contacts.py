@@ -11,7 +11,7 @@ def test_a_contact_saved_in_contacts_is_known_to_phone_and_messages() -> None:
     ui = Driver(SimDevice())
     ui.d.open_app("contacts")
     ui.tap(desc="New contact")
-    ui.type_into("name", "Zara Quinn")
+    ui.type_into("first_name", "Zara Quinn")  # a full name in First name saves whole
     ui.type_into("phone", "555-777-1234")
     ui.tap(desc="Save")
     ui.d.key("home")
