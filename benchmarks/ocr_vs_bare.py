@@ -73,6 +73,12 @@ def _overlap(a: tuple[int, ...], b: tuple[int, ...]) -> float:
     return w * h / max(1, min((a[2] - a[0]) * (a[3] - a[1]), (b[2] - b[0]) * (b[3] - b[1])))
 
 
+def read_there(line: OcrLine, other: list[OcrLine]) -> str:
+    """What ``other`` reads where ``line`` is: its overlapping lines in reading order, joined."""
+    near = sorted((o for o in other if _overlap(line.box, o.box) >= 0.3), key=lambda o: (o.box[1], o.box[0]))
+    return " ".join(o.text for o in near)
+
+
 def missing(lines: list[OcrLine], other: list[OcrLine]) -> tuple[list[OcrLine], list[OcrLine]]:
     """(missed, read differently): the lines of ``lines`` (two characters or more) whose text ``other``
     does not read where they are, and those it reads there with a few characters otherwise."""
@@ -108,6 +114,7 @@ class Reviewed:
 
 KINDS = {
     "icon": "an icon or glyph read as characters",
+    "misread": "real text bare reads wrongly and droidpilot reads right (shown as 'droidpilot there')",
     "photo": "text-like shapes in a photo, product image or illustration",
     "logo": "a logo or stylised lettering that is a picture, not a label",
     "cut": "text cut off by the screen's edge or covered, whose visible part droidpilot reads otherwise",
@@ -162,7 +169,7 @@ class Comparison:
     screens: int = 0
     counts: dict[str, int] = field(default_factory=lambda: {"bare": 0, "ours": 0})
     differ: dict[str, int] = field(default_factory=lambda: {"bare": 0, "ours": 0})
-    we_miss: list[tuple[str, OcrLine]] = field(default_factory=list)
+    we_miss: list[tuple[str, OcrLine, str]] = field(default_factory=list)  # with what droidpilot reads there
     they_miss: list[tuple[str, OcrLine]] = field(default_factory=list)
     ours_s: float = 0.0
     read_now: int = 0
@@ -172,14 +179,14 @@ class Comparison:
         self.counts["bare"] += len(bare_lines)
         self.counts["ours"] += len(our_lines)
         missed, otherwise = missing(bare_lines, our_lines)
-        self.we_miss += [(rel, ln) for ln in missed]
+        self.we_miss += [(rel, ln, read_there(ln, our_lines)) for ln in missed]
         self.differ["bare"] += len(otherwise)
         missed, otherwise = missing(our_lines, bare_lines)
         self.they_miss += [(rel, ln) for ln in missed]
         self.differ["ours"] += len(otherwise)
 
-    def unreviewed(self, reviewed: list[Reviewed]) -> list[tuple[str, OcrLine]]:
-        return [(rel, ln) for rel, ln in self.we_miss if review_of(rel, ln, reviewed) is None]
+    def unreviewed(self, reviewed: list[Reviewed]) -> list[tuple[str, OcrLine, str]]:
+        return [miss for miss in self.we_miss if review_of(miss[0], miss[1], reviewed) is None]
 
 
 def _save(path: Path | None, data: dict[str, Any]) -> None:
@@ -230,7 +237,7 @@ def report(result: Comparison, reviewed: list[Reviewed], show: int, how: str) ->
            f"{result.counts['ours']} ({how})"]
     open_misses = result.unreviewed(reviewed)
     by_kind: dict[str, int] = {}
-    for rel, ln in result.we_miss:
+    for rel, ln, _ in result.we_miss:
         r = review_of(rel, ln, reviewed)
         if r is not None:
             by_kind[r.kind] = by_kind.get(r.kind, 0) + 1
@@ -238,10 +245,10 @@ def report(result: Comparison, reviewed: list[Reviewed], show: int, how: str) ->
     out.append(f"lines bare reads that droidpilot misses: {len(result.we_miss)} (and {result.differ['bare']} "
                f"droidpilot reads there with a few characters otherwise); reviewed as not text "
                f"{len(result.we_miss) - len(open_misses)} ({kinds or 'none'}); unreviewed {len(open_misses)}")
-    for rel, ln in result.we_miss[:show]:
+    for rel, ln, there in result.we_miss[:show]:
         r = review_of(rel, ln, reviewed)
         why = f"{r.kind}: {r.why}" if r else "UNREVIEWED (a real miss, or review it in the list)"
-        out.append(f"  {rel} {list(ln.box)} {ln.text!r} -- {why}")
+        out.append(f"  {rel} {list(ln.box)} {ln.text!r} (droidpilot there: {there!r}) -- {why}")
     out.append(f"lines droidpilot reads that bare misses: {len(result.they_miss)} "
                f"(and {result.differ['ours']} bare reads there with a few characters otherwise)")
     out += [f"  {rel} {list(ln.box)} {ln.text!r}" for rel, ln in result.they_miss[:show]]
