@@ -69,3 +69,13 @@ def test_candidates_in_a_row_are_told_apart_by_columns() -> None:
     lines = [OcrLine("Chamet", (60, 660, 140, 690), 1.0), OcrLine("Voya", (360, 660, 440, 690), 1.0)]
     got = pick_by_context(cands, lines, "Install", "Install Voya")
     assert got is not None and got.index == 1
+
+
+def test_a_name_in_another_sentence_or_line_than_the_target_says_nothing() -> None:
+    assert words_apart("Bigo Live is shown.\nTap Install", "Install", "Bigo Live") is None
+    assert words_apart("It shows Bigo Live. Install it", "Install", "Bigo Live") is None
+    # SimPhone: "Observation: Settings / Thought: the network page", two Network rows, the title beside one
+    lines = [OcrLine("Settings", (20, 60, 140, 90), 1.0), OcrLine("Network", (20, 100, 140, 130), 1.0),
+             OcrLine("Network", (20, 500, 140, 530), 1.0)]
+    cands = [_cand(80, 115), _cand(80, 515)]
+    assert pick_by_context(cands, lines, "Network", "the network page\nSettings") is None

@@ -22,6 +22,7 @@ _COMMON = frozenset(re.findall(r"\w+",
     "a an and as at by for from i if in into is it its next now of on or since so that the then there "
     "these this those to with my me we you after before first last current screenshot screen step "
     "tap click action instruction observation thought"))
+_SENTENCE = re.compile(r"(?<=[.!?])\s+|\n+")
 NEAR_ROW = 0.5  # a name supports a candidate when it is this much nearer it than the next candidate
 MAX_WORDS = 12  # a name written further than this many words from the target says nothing about it
 MARGIN = 2  # the winning name must be written this many words nearer the target than the runner-up's
@@ -81,14 +82,17 @@ def _mentions(words: list[str], part: list[str], stem: bool) -> list[int]:
 
 
 def words_apart(context: str, target: str, name: str) -> int | None:
-    """How few words of ``context`` lie between a mention of ``target`` and one of ``name``."""
-    words, goal, other = _words(context), _words(target), _words(name)
+    """How few words lie between a mention of ``target`` and one of ``name`` in one sentence (or line) of
+    ``context``: a page title the observation states on a line of its own names no candidate."""
+    goal, other = _words(target), _words(name)
     best: int | None = None
-    for t in _mentions(words, goal, stem=True):
-        for s in _mentions(words, other, stem=False):
-            gap = s - (t + len(goal)) if s >= t else t - (s + len(other))
-            if gap >= 0 and (best is None or gap < best):
-                best = gap
+    for sentence in _SENTENCE.split(context):
+        words = _words(sentence)
+        for t in _mentions(words, goal, stem=True):
+            for s in _mentions(words, other, stem=False):
+                gap = s - (t + len(goal)) if s >= t else t - (s + len(other))
+                if gap >= 0 and (best is None or gap < best):
+                    best = gap
     return best
 
 
