@@ -80,11 +80,14 @@ def ocr_lines(step: int, bare_cache: Path | None, save_ours: Path) -> list[Row]:
     reviewed = ocr_vs_bare.load_reviewed(ocr_vs_bare.REVIEWED)
     unexplained = result.unreviewed(reviewed)
     missed = len(result.we_miss)
+    real = sum(r is not None and r.kind in ocr_vs_bare.OPEN_KINDS
+               for r in (ocr_vs_bare.review_of(rel, ln, reviewed) for rel, ln, _ in result.we_miss))
     return [("OCR lines: screens, lines bare / droidpilot",
              f"{result.screens}, {result.counts['bare']} / {result.counts['ours']}", ""),
             ("OCR lines bare reads, droidpilot misses",
-             f"{missed}: {missed - len(unexplained)} reviewed as not text, {len(unexplained)} unexplained "
-             f"(+{result.differ['bare']} read with a few characters otherwise)", "unexplained 0"),
+             f"{missed}: {missed - len(unexplained) - real} reviewed as not text, {real} real text left open "
+             f"(rotated), {len(unexplained)} unexplained (+{result.differ['bare']} read with a few "
+             "characters otherwise)", "real + unexplained 0"),
             ("OCR lines droidpilot reads, bare misses", str(len(result.they_miss)), "")]
 
 
