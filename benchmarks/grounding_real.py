@@ -12,8 +12,11 @@ the loop does. Outcomes, text and icon apart:
              labelled box was among them)
   wrong      a tap somewhere else (or a tap where the named thing is not on the screen)
   missed     not found / too many where the thing is on the screen
-Accuracy is right / all; "decided" is right / (all - ambiguous). Screens: Mobile-Agent v1's Mobile-Eval
-runs (X-PLUG/MobileAgent results/, MIT licence, copyright mPLUG), see ../shared/reference/mobile-eval-real.
+Accuracy is right / all; "decided" is right / (all - ambiguous). The grounder gets the step's own
+thought and observation (APP/RUN/data.json), as the agent has them when it grounds, so a text shown in a
+few places can be settled by what the model names beside it (``--no-context`` leaves them out).
+Screens: Mobile-Agent v1's Mobile-Eval runs (X-PLUG/MobileAgent results/, MIT licence, copyright mPLUG),
+see ../shared/reference/mobile-eval-real.
 """
 
 from __future__ import annotations
@@ -108,8 +111,19 @@ def judge(label: Label, g: Grounding) -> tuple[str, bool]:
     return "missed", offered
 
 
+def step_context(screens: Path, label: Label) -> str:
+    """The model's own thought and observation at ``label``'s step (from its run's data.json), or ""."""
+    run_dir, _, number = label.step.rpartition("#")
+    path = screens / run_dir / "data.json"
+    try:
+        step = json.loads(path.read_text("utf-8")).get(number) or {}
+    except (OSError, ValueError, AttributeError) as exc:
+        raise LabelError(f"{label.step}: {path} cannot be read as the run's steps ({exc})") from None
+    return f"{step.get('Thought', '')}\n{step.get('Observation', '')}".strip()
+
+
 def run(labels: list[Label], screens: Path, engine: Any,
-        recorded: dict[str, Any] | None = None) -> list[dict[str, Any]]:
+        recorded: dict[str, Any] | None = None, context: bool = True) -> list[dict[str, Any]]:
     grounder = Grounder()
     rows = []
     for label in labels:
@@ -131,12 +145,13 @@ def run(labels: list[Label], screens: Path, engine: Any,
                 raise LabelError(f"{label.step}: the recorded OCR lines have no screen {label.screen}")
             lines = [OcrLine(d["text"], tuple(d["box"]), d["score"]) for d in recorded[label.screen]]
         view = ScreenView(image, engine, lines=lines)
-        g = grounder.ground(action, view, CoordFrame("device", image.size))
+        words = step_context(screens, label) if context else ""
+        g = grounder.ground(action, view, CoordFrame("device", image.size), context=words)
         outcome, offered = judge(label, g)
         rows.append({"step": label.step, "kind": kind, "action": label.action, "status": g.status,
                      "point": list(g.point) if g.point else None, "outcome": outcome, "offered": offered,
                      "absent": label.targets is None, "seconds": round(view.perception_s, 3),
-                     "candidates": [list(c.point) for c in g.candidates][:5]})
+                     "candidates": [list(c.point) for c in g.candidates][:5], "note": g.choice_note})
     return rows
 
 
@@ -160,6 +175,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--json", action="store_true", help="print every row and the summary as JSON")
     ap.add_argument("--ocr-lines", type=Path,
                     help="OCR lines recorded earlier ({screen: [{text, box, score}]})")
+    ap.add_argument("--no-context", action="store_true",
+                    help="ground without the step's thought and observation")
     args = ap.parse_args(argv)
     if not args.screens.is_dir():
         print(f"error: the Mobile-Eval screens are not at {args.screens}; pass --screens", file=sys.stderr)
@@ -170,7 +187,7 @@ def main(argv: list[str] | None = None) -> int:
         if args.cache_dir:
             engine = CachedOcr(engine, OcrCache(args.cache_dir))
         recorded = json.loads(args.ocr_lines.read_text("utf-8")) if args.ocr_lines else None
-        rows = run(labels, args.screens, engine, recorded)
+        rows = run(labels, args.screens, engine, recorded, context=not args.no_context)
     except LabelError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2

@@ -10,7 +10,7 @@ and, with ``--ablations``, each setting of droidpilot's engine varied alone. Run
 interleaved screen by screen so that other load on the machine weighs on all of them alike.
 
     .venv/bin/python benchmarks/ocr_speed.py [--repeats 3] [--ablations] [--quick]
-    .venv/bin/python benchmarks/ocr_speed.py --sizes [--repeats 3]
+    .venv/bin/python benchmarks/ocr_speed.py --sizes [--repeats 3] [--only 1080x2400]
 
 ``--sizes`` prints one table row per phone size (540x1170, 720x1600, 1080x2400, 1440x3200), each with two
 rendered screens saved as PNG files: a list screen and a status-bar-sized text screen (text at 0.6x). Cold:
@@ -210,18 +210,20 @@ def cold_processes(files: dict[str, str], runs: int) -> dict[str, Cold]:
     return out
 
 
-def by_size(repeats: int) -> None:
+SIZE_HEAD = ("size", "cold bare s", "cold ours s", "cold ratio", "cpu ratio", "warm ratio", "recall bare",
+             "recall ours", "small bare", "small ours", "det side")
+
+
+def measure_sizes(repeats: int, sizes: tuple[tuple[int, int], ...] = SIZES,
+                  progress: bool = True) -> list[tuple[str, ...]]:
     """Bare RapidOCR (as shipped) against ours at each phone size, on a list screen and a status-bar-sized
-    text screen: cold processes (the ratio the issue sets a goal for) and warm engines in one process."""
+    text screen: cold processes (the ratio the issue sets a goal for) and warm engines in one process. One
+    row per size, columns as ``SIZE_HEAD``."""
     import os
     import tempfile
 
-    print(f"cold: median of {repeats} runs of each process on each screen, ABBA-interleaved; ratio = "
-          f"ours / bare of the per-size sum over both screens. load average {os.getloadavg()[0]:.1f}")
-    head = ("size", "cold bare s", "cold ours s", "cold ratio", "cpu ratio", "warm ratio", "recall bare",
-            "recall ours", "small bare", "small ours", "det side")
     rows = []
-    for w, h in SIZES:
+    for w, h in sizes:
         k = w / 1080
         shots = {"list": render_list_screen(size=(w, h), lang="en", theme="light", seed=11, scale=k),
                  "small": render_list_screen(size=(w, h), lang="en", theme="dark", seed=12, scale=0.6 * k)}
@@ -242,11 +244,34 @@ def by_size(repeats: int) -> None:
                      f"{cold['ours'].seconds(cpu=True) / cold['bare'].seconds(cpu=True):.2f}",
                      f"{mine.warm_median() / bare.warm_median():.2f}", read["bare"], read["ours"],
                      small["bare"], small["ours"], str(RapidOcrEngine().det_side(w, h))))
-        print(f"{rows[-1][0]}: cold ratio {rows[-1][3]}", flush=True)
+        if progress:
+            print(f"{rows[-1][0]}: cold ratio {rows[-1][3]}", flush=True)
+    return rows
+
+
+def table(head: tuple[str, ...], rows: list[tuple[str, ...]]) -> str:
+    """Right-aligned columns."""
     widths = [max(len(c) for c in column) for column in zip(head, *rows, strict=True)]
-    for row in (head, *rows):
-        print("  ".join(f"{c:>{n}}" for c, n in zip(row, widths, strict=True)))
+    return "\n".join("  ".join(f"{c:>{n}}" for c, n in zip(row, widths, strict=True))
+                     for row in (head, *rows))
+
+
+def by_size(repeats: int, sizes: tuple[tuple[int, int], ...] = SIZES) -> None:
+    """Print ``measure_sizes``' table with the machine's load before and after."""
+    import os
+
+    print(f"cold: median of {repeats} runs of each process on each screen, ABBA-interleaved; ratio = "
+          f"ours / bare of the per-size sum over both screens. load average {os.getloadavg()[0]:.1f}")
+    print(table(SIZE_HEAD, measure_sizes(repeats, sizes)))
     print(f"load average at the end {os.getloadavg()[0]:.1f}")
+
+
+def parse_sizes(text: str) -> tuple[tuple[int, int], ...]:
+    """"1080x2400,540x1170" -> ((1080, 2400), (540, 1170)); argparse's error for anything else."""
+    try:
+        return tuple((int(w), int(h)) for w, h in (part.lower().split("x") for part in text.split(",")))
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"sizes are WxH[,WxH...], e.g. 1080x2400; got {text!r}") from None
 
 
 def main() -> None:
@@ -256,9 +281,11 @@ def main() -> None:
     parser.add_argument("--quick", action="store_true", help="two screens only")
     parser.add_argument("--sizes", action="store_true",
                         help="only compare with bare RapidOCR at 540x1170, 720x1600, 1080x2400, 1440x3200")
+    parser.add_argument("--only", type=parse_sizes, default=SIZES,
+                        help="with --sizes: these sizes only, e.g. 1080x2400")
     args = parser.parse_args()
     if args.sizes:
-        by_size(args.repeats)
+        by_size(args.repeats, args.only)
         return
 
     shots = screens(args.quick)

@@ -228,6 +228,35 @@ def run_theirs(pair: Pair, mobiflow: Path, shims: Path, python: str, work: Path)
     return wall, cpu, verdict
 
 
+def measure(mobiflow: Path, traces: list[Path], suites: list[str], ocr: str = "rapidocr", *,
+            hybrid: bool = False, keep_xml: bool = False, cross: bool = False, every: int = 1, limit: int = 0,
+            python: str = sys.executable, progress: bool = True) -> list[Pair]:
+    """Judge every (rule, trace) pair with both verifiers, a cold process each; the pairs with their times
+    and verdicts. ``traces`` are folders of trace folders; without them ``suites`` are recorded first."""
+    with tempfile.TemporaryDirectory(prefix="verify-vs-mobiflow-") as tmp:
+        work = Path(tmp)
+        sources = traces or record(suites, work / "recorded")
+        pairs = build_corpus(sources, work / "corpus", keep_xml, cross, max(1, every))
+        if limit > 0:
+            pairs = pairs[:limit]
+        shims = write_shims(work / "shims", ocr, hybrid)
+        # One untimed run of each side first: compiled bytecode and the libraries in the page cache.
+        run_ours(pairs[0], ocr, work)
+        run_theirs(pairs[0], mobiflow, shims, python, work)
+        for i, pair in enumerate(pairs, 1):
+            pair.ours_s, pair.ours_cpu, pair.ours = run_ours(pair, ocr, work)
+            pair.theirs_s, pair.theirs_cpu, pair.theirs = run_theirs(pair, mobiflow, shims, python, work)
+            if progress:
+                print(f"[{i}/{len(pairs)}] {pair.name}: droidpilot {pair.ours_s:.2f} s ({pair.ours}), "
+                      f"MobiFlow {pair.theirs_s:.2f} s ({pair.theirs})", file=sys.stderr)
+    return pairs
+
+
+def speedup(pairs: list[Pair]) -> float:
+    """How many times faster droidpilot is: MobiFlow's median wall time over droidpilot's."""
+    return statistics.median(p.theirs_s for p in pairs) / statistics.median(p.ours_s for p in pairs)
+
+
 def print_table(pairs: list[Pair], ocr: str, mobiflow: Path, hybrid: bool = False) -> None:
     theirs = " (MobiFlow also runs its Tesseract pass, as shipped)" if hybrid else ""
     print(f"MobiFlow: {mobiflow}; OCR on both sides: {ocr}{theirs}; one worker; a new process per "
@@ -245,7 +274,7 @@ def print_table(pairs: list[Pair], ocr: str, mobiflow: Path, hybrid: bool = Fals
     theirs_cpu = statistics.median(p.theirs_cpu for p in pairs)
     per_pair = statistics.median(p.theirs_s / p.ours_s for p in pairs)
     agree = sum(p.ours.rstrip("?") == p.theirs for p in pairs)
-    print(f"median wall: droidpilot {ours:.2f} s, MobiFlow {theirs:.2f} s -> {theirs / ours:.1f}x faster "
+    print(f"median wall: droidpilot {ours:.2f} s, MobiFlow {theirs:.2f} s -> {speedup(pairs):.1f}x faster "
           f"(median of per-pair ratios {per_pair:.1f}x)")
     print(f"median cpu:  droidpilot {ours_cpu:.2f} s, MobiFlow {theirs_cpu:.2f} s -> "
           f"{theirs_cpu / ours_cpu:.1f}x")
@@ -276,26 +305,14 @@ def main(argv: list[str] | None = None) -> int:
         where = f"{args.mobiflow} holds no MobiFlow checkout. " if args.mobiflow else ""
         print(where + GET_MOBIFLOW, file=sys.stderr)
         return 2
-    with tempfile.TemporaryDirectory(prefix="verify-vs-mobiflow-") as tmp:
-        work = Path(tmp)
-        sources = args.traces or record(args.record or ["mobile-eval"], work / "recorded")
-        pairs = build_corpus(sources, work / "corpus", args.keep_xml, args.cross, max(1, args.every))
-        if args.limit > 0:
-            pairs = pairs[:args.limit]
-        if args.hybrid and args.ocr == "rapidocr" and not tesseract_ready(args.python):
-            print("--hybrid needs pytesseract in the Python that runs MobiFlow and the tesseract binary "
-                  "(`make venv` and `make system-deps` install both)", file=sys.stderr)
-            return 2
-        shims = write_shims(work / "shims", args.ocr, args.hybrid)
-        # One untimed run of each side first: compiled bytecode and the libraries in the page cache.
-        run_ours(pairs[0], args.ocr, work)
-        run_theirs(pairs[0], mobiflow, shims, args.python, work)
-        for i, pair in enumerate(pairs, 1):
-            pair.ours_s, pair.ours_cpu, pair.ours = run_ours(pair, args.ocr, work)
-            pair.theirs_s, pair.theirs_cpu, pair.theirs = run_theirs(pair, mobiflow, shims, args.python, work)
-            print(f"[{i}/{len(pairs)}] {pair.name}: droidpilot {pair.ours_s:.2f} s ({pair.ours}), "
-                  f"MobiFlow {pair.theirs_s:.2f} s ({pair.theirs})", file=sys.stderr)
-        print_table(pairs, args.ocr, mobiflow, args.hybrid and args.ocr == "rapidocr")
+    if args.hybrid and args.ocr == "rapidocr" and not tesseract_ready(args.python):
+        print("--hybrid needs pytesseract in the Python that runs MobiFlow and the tesseract binary "
+              "(`make venv` and `make system-deps` install both)", file=sys.stderr)
+        return 2
+    pairs = measure(mobiflow, args.traces, args.record or ["mobile-eval"], args.ocr, hybrid=args.hybrid,
+                    keep_xml=args.keep_xml, cross=args.cross, every=args.every, limit=args.limit,
+                    python=args.python)
+    print_table(pairs, args.ocr, mobiflow, args.hybrid and args.ocr == "rapidocr")
     return 0
 
 

@@ -132,3 +132,40 @@ def test_a_malformed_label_is_refused_naming_the_entry(tmp_path: Path, text: str
     with pytest.raises(bench.LabelError, match=message) as err:
         bench.load_labels(path)
     assert str(path) in str(err.value)
+
+
+def _context(step: str) -> str:
+    import json
+
+    run_dir, _, number = step.rpartition("#")
+    words = json.loads((RUNS / run_dir / "data.json").read_text("utf-8"))[number]
+    return f"{words['Thought']}\n{words['Observation']}"
+
+
+@needs_runs
+@pytest.mark.parametrize(("step", "name"), [
+    ("Google Play/2#7", "instagram"),  # 'the "Install" button associated with the Instagram app listing'
+    ("Google Play/2#9", "Bigo Live"),  # 'the accidental download of Bigo Live should be canceled'
+    ("Chrome/2#4", "American singer-songwriter"),  # '"Taylor Swift," with a subtext "American ..."'
+])
+def test_an_ambiguous_text_is_settled_by_what_the_model_names_beside_it(step: str, name: str,
+                                                                        engine: RapidOcrEngine) -> None:
+    label = LABELS[step]
+    image = Image.open(RUNS / label["screen"]).convert("RGB")
+    view = ScreenView(image, engine)
+    action, frame = parse_action(label["action"]), CoordFrame("device", image.size)
+    assert Grounder().ground(action, view, frame).status == "ambiguous"  # without the model's words
+    g = Grounder().ground(action, view, frame, context=_context(step))
+    assert g.status == "found" and _inside(g.point, label["target"]), g.to_dict()
+    assert f"beside {name!r}" in g.choice_note
+
+
+@needs_runs
+@pytest.mark.parametrize("step", ["Gmail/2#7", "Alibaba.com/2#8"])
+def test_words_that_single_out_no_candidate_still_ask_the_model(step: str, engine: RapidOcrEngine) -> None:
+    g, _ = _ground(step, engine)  # the thought names '"To" field' / '"Add to cart"': nothing beside one
+    label = LABELS[step]
+    image = Image.open(RUNS / label["screen"]).convert("RGB")
+    g = Grounder().ground(parse_action(label["action"]), ScreenView(image, engine),
+                          CoordFrame("device", image.size), context=_context(step))
+    assert g.status == "ambiguous" and not g.choice_note

@@ -88,12 +88,16 @@ class Grounder:
     def _msg(self, key: str, **values: object) -> str:
         return message(key, self.language, **values)
 
-    def ground(self, action: Action, screen: ScreenView, frame: CoordFrame) -> Grounding:
-        """Ground ``action`` on ``screen``; the brain's numbers are read through ``frame``."""
+    def ground(self, action: Action, screen: ScreenView, frame: CoordFrame, context: str = "") -> Grounding:
+        """Ground ``action`` on ``screen``; the brain's numbers are read through ``frame``. ``context`` is
+        the model's own thought and observation of this step: a text found in a few places is taken
+        where those words single one out (``agent/context_pick.py``), else the model is asked."""
         name = action.name
         width, height = screen.size
         if name == "click_text":
             found = self._from_locate(self._locate_text(screen, action.text or ""), action.text or "", "text")
+            if found.status == "ambiguous" and context:
+                self._pick_by_context(found, screen, action.text or "", context)
             return self._text_naming_icon(action, screen, found)
         if name == "open_app":
             return self._from_locate(self._locate_app(screen, action.text or ""), action.text or "", "app")
@@ -129,6 +133,19 @@ class Grounder:
         lines = screen.lines()
         with screen.timed():
             return locate_app(lines, name, screen.image)
+
+    @staticmethod
+    def _pick_by_context(found: Grounding, screen: ScreenView, target: str, context: str) -> None:
+        """Settle an ambiguous text on the candidate the model's own words name something beside."""
+        from droidpilot.agent.context_pick import pick_by_context
+
+        choice = pick_by_context(found.candidates, screen.lines(), target, context)
+        if choice is None:
+            return
+        best = found.candidates[choice.index]
+        found.status, found.point, found.box = "found", tuple(best.point), tuple(best.box)  # type: ignore[assignment]
+        found.choice_note = (f"{len(found.candidates)} places read {target!r}; took the one beside "
+                             f"{choice.name!r}, which the model named {choice.words_apart} words from it")
 
     def _text_naming_icon(self, action: Action, screen: ScreenView, found: Grounding) -> Grounding:
         """A ``click text`` whose words are not on screen but name an icon ("check mark icon, top right")

@@ -187,7 +187,7 @@ class Agent:
              record: dict[str, Any], tracker: FailureTracker, recorder: TraceRecorder | None) -> ScreenView:
         frame = CoordFrame(self.brain.coord_space, screen.size,
                            fit_size(screen.size, self.image_max_side) if self.image_max_side else screen.size)
-        grounding = self.grounder.ground(action, screen, frame)
+        grounding = self.grounder.ground(action, screen, frame, context=f"{thought}\n{observation}")
         grounding, screen = self._seek(run, action, grounding, screen, record)
         if grounding.status == "ambiguous":
             self._choose(run, action, grounding, screen, record)

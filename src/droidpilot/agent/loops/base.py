@@ -97,7 +97,7 @@ class RoleLoop(Agent):
         if element is not None:  # "tap 7": the list element's box, already in device pixels
             grounding = Grounding("direct", point=element.point, box=element.box, target=element.description)
         else:
-            grounding = self.grounder.ground(action, screen, self._frame(screen))
+            grounding = self.grounder.ground(action, screen, self._frame(screen), context=thought)
             grounding, screen = self._seek(run, action, grounding, screen, record)
             if grounding.status == "ambiguous":
                 self._choose(run, action, grounding, screen, record)
