@@ -190,7 +190,7 @@ def bench(
     instances: int = typer.Option(1, "--instances", help="Template suites: instances per template."),
     templates: str | None = typer.Option(None, "--templates", help="Template suites: comma-separated "
                                          "globs of template ids or apps, e.g. 'contacts-*'."),
-    tier: str | None = typer.Option(None, "--tier", help="Template suites: easy | medium | hard."),
+    tier: str | None = typer.Option(None, "--tier", help="Template suites: easy | medium | hard | long."),
     loop: LoopOpt = "v1",
     role_model: RoleModelOpt = None,
     memory: MemoryOpt = None,

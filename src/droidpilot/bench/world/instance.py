@@ -23,12 +23,16 @@ from droidpilot.bench.world.rulegen import build_rule, rule_document
 from droidpilot.bench.world.template import Template
 from droidpilot.errors import InputError
 
-TIERS = ("easy", "medium", "hard")
+TIERS = ("easy", "medium", "hard", "long")
+LONG_STEPS, LONG_APPS = 20, 3  # issue 27's long tier: 20+ reference operations across 3+ apps
 INFEASIBLE_WORD = "infeasible"
 
 
-def tier_of(steps: int) -> str:
-    """easy <= 4 reference operations, medium 5-9, hard >= 10."""
+def tier_of(steps: int, apps: int = 1) -> str:
+    """easy <= 4 reference operations, medium 5-9, hard >= 10; long: 20+ operations over 3+ apps, so a
+    long task is one that crosses apps carrying values, not one long form."""
+    if steps >= LONG_STEPS and apps >= LONG_APPS:
+        return "long"
     return "easy" if steps <= 4 else ("medium" if steps <= 9 else "hard")
 
 
@@ -211,7 +215,7 @@ def instantiate(template: Template, seed: int, k: int = 0, suite: str = "world")
         )
     except InputError as exc:
         raise SuiteError(f"{where}: the generated rule is invalid: {exc}") from None
-    tier = tier_of(base_steps)
+    tier = tier_of(base_steps, len(set(template.apps)))
     task = BenchTask(
         id=task_id,
         suite=suite,
