@@ -72,6 +72,8 @@ def run(host: Host, actions: list[Action], ctx: dict[str, Any]) -> None:
             items = _list_at(ctx, act.remove["from"])
             items[:] = [it for i, it in enumerate(items)
                         if not condition({**ctx, "item": it, "index": i}, act.remove["where"])]
+        if act.update is not None:
+            _update(_list_at(ctx, act.update["in"]), act.update, ctx)
         if act.install:
             host.start_install(str(render(act.install, ctx)))
         if act.notify:
@@ -93,3 +95,17 @@ def run(host: Host, actions: list[Action], ctx: dict[str, Any]) -> None:
             host.launch(str(render(act.open_app, ctx)))
         if act.stop:
             return
+
+
+def _update(items: list[Any], spec: dict[str, Any], ctx: dict[str, Any]) -> None:
+    """Set ``spec['set']`` fields on the records ``where`` picks, keeping their other fields (a note
+    moved to a folder keeps its to-do flag); ``last: true`` moves them to the end, as an app that lists
+    the last modified first does."""
+    picked = [i for i, it in enumerate(items)
+              if isinstance(it, dict) and condition({**ctx, "item": it, "index": i}, spec["where"])]
+    values = render(spec["set"], ctx)
+    for i in picked:
+        items[i].update(copy.deepcopy(values))
+    if spec.get("last"):
+        moved = [items[i] for i in picked]
+        items[:] = [it for i, it in enumerate(items) if i not in picked] + moved

@@ -41,6 +41,7 @@ class Action(_Strict):
     append: dict[str, Any] | None = None
     toggle_in: dict[str, Any] | None = None
     remove: dict[str, Any] | None = None
+    update: dict[str, Any] | None = None
     toast: str | None = None
     notify: dict[str, str] | None = None
     install: str | None = None
@@ -57,6 +58,10 @@ class Action(_Strict):
             raise ValueError("toggle_in needs `list` (a state path) and `value`")
         if self.remove is not None and not {"from", "where"} <= set(self.remove):
             raise ValueError("remove needs `from` (a state path) and `where` (a condition on item)")
+        if self.update is not None and (not {"in", "where", "set"} <= set(self.update)
+                                        or not isinstance(self.update["set"], dict)):
+            raise ValueError("update needs `in` (a state path), `where` (a condition on item) and "
+                             "`set: {field: value}`; `last: true` moves the updated records to the end")
         return self
 
 
