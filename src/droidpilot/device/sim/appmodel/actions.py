@@ -79,6 +79,8 @@ def run(host: Host, actions: list[Action], ctx: dict[str, Any]) -> None:
                         if not condition({**ctx, "item": it, "index": i}, act.remove["where"])]
         if act.file is not None:
             _file_op(host, render(act.file, ctx), ctx)
+        if act.update is not None:
+            _update(_list_at(ctx, act.update["in"]), act.update, ctx)
         if act.install:
             host.start_install(str(render(act.install, ctx)))
         if act.notify:
@@ -116,3 +118,17 @@ def _file_op(host: Host, spec: dict[str, Any], ctx: dict[str, Any]) -> None:
         fs.delete(file)
     else:
         host.open_screen(*fs.opener(file))
+
+
+def _update(items: list[Any], spec: dict[str, Any], ctx: dict[str, Any]) -> None:
+    """Set ``spec['set']`` fields on the records ``where`` picks, keeping their other fields (a note
+    moved to a folder keeps its to-do flag); ``last: true`` moves them to the end, as an app that lists
+    the last modified first does."""
+    picked = [i for i, it in enumerate(items)
+              if isinstance(it, dict) and condition({**ctx, "item": it, "index": i}, spec["where"])]
+    values = render(spec["set"], ctx)
+    for i in picked:
+        items[i].update(copy.deepcopy(values))
+    if spec.get("last"):
+        moved = [items[i] for i in picked]
+        items[:] = [it for i, it in enumerate(items) if i not in picked] + moved

@@ -45,6 +45,7 @@ class Action(_Strict):
     append: dict[str, Any] | None = None
     toggle_in: dict[str, Any] | None = None
     remove: dict[str, Any] | None = None
+    update: dict[str, Any] | None = None
     toast: str | None = None
     notify: dict[str, str] | None = None
     install: str | None = None
@@ -68,6 +69,10 @@ class Action(_Strict):
                 raise ValueError(f"file needs `op` (one of {', '.join(FILE_OPS)}) and `file` (a listed file)")
             if op != "delete" and op != "open" and "to" not in self.file:
                 raise ValueError(f"file {op} needs `to` (the destination folder)")
+        if self.update is not None and (not {"in", "where", "set"} <= set(self.update)
+                                        or not isinstance(self.update["set"], dict)):
+            raise ValueError("update needs `in` (a state path), `where` (a condition on item) and "
+                             "`set: {field: value}`; `last: true` moves the updated records to the end")
         return self
 
 

@@ -321,3 +321,30 @@ def _calculator(d, u, w):
     for cx in (.34, .5, .66):
         for cy in (.48, .64, .8):
             d.ellipse(_box(u, cx - .05, cy - .05, cx + .05, cy + .05), fill=255)
+
+
+def _folder_shape(d, u, w):
+    d.polygon([u(.1, .26), u(.4, .26), u(.48, .34), u(.9, .34), u(.9, .8), u(.1, .8)], fill=255)
+
+
+@glyph("folder")
+def _folder(d, u, w):
+    _folder_shape(d, u, w)
+
+
+@glyph("folder_new")
+def _folder_new(d, u, w):
+    _folder_shape(d, u, w)
+    d.line([u(.5, .44), u(.5, .7)], fill=0, width=int(w * .8))
+    d.line([u(.37, .57), u(.63, .57)], fill=0, width=int(w * .8))
+
+
+@glyph("checkbox")
+def _checkbox(d, u, w):
+    d.rectangle(_box(u, .18, .18, .82, .82), outline=255, width=int(w))
+
+
+@glyph("checkbox_done")
+def _checkbox_done(d, u, w):
+    d.rectangle(_box(u, .18, .18, .82, .82), fill=255)
+    d.line([u(.3, .52), u(.45, .66), u(.72, .36)], fill=0, width=int(w), joint="curve")
