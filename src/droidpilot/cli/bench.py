@@ -14,6 +14,7 @@ from rich.markup import escape
 from rich.table import Table
 
 from droidpilot import limits
+from droidpilot.bench.percent import percent
 from droidpilot.cli._common import EXIT_DEVICE, EXIT_FAILED, EXIT_MODEL, guard
 from droidpilot.cli._ray import ray_address, ray_option
 from droidpilot.cli._tables import print_whole
@@ -93,7 +94,7 @@ def _summary_table(summary: dict) -> Table:
     def fmt(v: object, pct: bool = False) -> str:
         if v is None:
             return "-"
-        return f"{float(v) * 100:.0f}%" if pct else f"{float(v):.2f}"
+        return percent(float(v)) if pct else f"{float(v):.2f}"
 
     def add(name: str, agg: dict) -> None:
         table.add_row(escape(name), str(agg["tasks"]), fmt(agg["su"], True), fmt(agg["su_oracle"], True),
@@ -120,10 +121,10 @@ def _trials_table(trials: dict) -> Table:
         table.add_column(col, justify="left" if col in ("group", "Su per trial") else "right")
 
     def add(name: str, t: dict) -> None:
-        pct = [f"{v * 100:.0f}%" for v in t["su_per_trial"]]
+        pct = [percent(v) for v in t["su_per_trial"]]
         spread = t["spread"]
-        table.add_row(escape(name), str(t["tasks"]), f"{t['pass@1'] * 100:.0f}%", f"{t['pass@k'] * 100:.0f}%",
-                      " ".join(pct), f"{spread['min'] * 100:.0f}%", f"{spread['max'] * 100:.0f}%",
+        table.add_row(escape(name), str(t["tasks"]), percent(t['pass@1']), percent(t['pass@k']),
+                      " ".join(pct), percent(spread['min']), percent(spread['max']),
                       f"{spread['std'] * 100:.1f} pts")
 
     for level, t in (trials.get("by_level") or {}).items():

@@ -11,6 +11,7 @@ import typer
 from rich.console import Console
 from rich.markup import escape
 
+from droidpilot.bench.percent import percent
 from droidpilot.cli import _common
 from droidpilot.cli._common import guard
 from droidpilot.cli._listing import Listing, emit, table
@@ -21,13 +22,13 @@ console = Console()
 
 
 def _pct(v: object) -> str:
-    return "-" if v is None else f"{float(v) * 100:.0f}%"  # type: ignore[arg-type]
+    return "-" if v is None else percent(float(v))  # type: ignore[arg-type]
 
 
 def _verdict(side: dict | None) -> str:
     if side is None:
         return "-"
-    return "pass" if side["su"] >= 1 else ("fail" if side["su"] <= 0 else f"{side['su'] * 100:.0f}%")
+    return "pass" if side["su"] >= 1 else ("fail" if side["su"] <= 0 else percent(side['su']))
 
 
 def _why(a: dict | None, b: dict | None) -> str:

@@ -55,6 +55,6 @@ def test_only_lists_of_shared_providers_take_writes() -> None:
     from droidpilot.device.sim.appmodel import actions
     from droidpilot.errors import InputError
 
-    with pytest.raises(InputError, match=r"sys\.photos, take only append and remove"):
+    with pytest.raises(InputError, match=r"sys\.photos, sys\.documents, take only append and remove"):
         actions.run(SimDevice(), [actions.Action.model_validate({"set": {"sys.photos": []}})],
                     {"sys": {"photos": []}, "state": {}})

@@ -11,11 +11,12 @@ from pathlib import Path
 from typing import Any
 
 from droidpilot.bench.compare import Comparison
+from droidpilot.bench.percent import percent
 from droidpilot.bench.report.page import PAGE
 
 
 def _pct(v: Any) -> str:
-    return "-" if v is None else f"{float(v) * 100:.0f}%"
+    return "-" if v is None else percent(float(v))
 
 
 def _delta(v: Any) -> str:
@@ -34,7 +35,7 @@ def _side(side: dict[str, Any] | None) -> str:
     if side is None:
         return '<td colspan="3" class="muted">not in this run</td>'
     passed = side["su"] >= 1
-    verdict = "pass" if passed else ("fail" if side["su"] <= 0 else f"{side['su'] * 100:.0f}%")
+    verdict = "pass" if passed else ("fail" if side["su"] <= 0 else percent(side['su']))
     cls = "pass" if passed else "fail"
     ended = "ended" if passed else "why"  # a passing task's "completed" is no failure: not in red
     cause = f'<br><span class="cause">cause: {escape(side["cause"])}</span>' if side.get("cause") else ""

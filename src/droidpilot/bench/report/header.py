@@ -7,9 +7,11 @@ import json
 from html import escape
 from typing import Any
 
+from droidpilot.bench.percent import percent
+
 
 def _pct(v: Any) -> str:
-    return "-" if v is None else f"{float(v) * 100:.0f}%"
+    return "-" if v is None else percent(float(v))
 
 
 def _value(v: Any) -> str:

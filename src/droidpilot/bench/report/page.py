@@ -6,6 +6,7 @@ from __future__ import annotations
 from html import escape
 from typing import Any
 
+from droidpilot.bench.percent import percent
 from droidpilot.bench.report.script import SCRIPT
 
 CSS = """
@@ -108,7 +109,7 @@ PAGE = ("<!DOCTYPE html><html lang=\"en\"><head><meta charset=\"utf-8\">"
 
 
 def _pct(v: Any) -> str:
-    return "-" if v is None else f"{float(v) * 100:.0f}%"
+    return "-" if v is None else percent(float(v))
 
 
 def _num(v: Any) -> str:
