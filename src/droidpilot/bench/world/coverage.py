@@ -94,7 +94,8 @@ def render(mapping: Mapping, kinds: dict[str, str]) -> str:
         "# AndroidWorld's tasks and the `world` suite",
         "",
         f"**{len(done)} of {total} AndroidWorld tasks are covered** by a `world` template of the same kind "
-        f"and check ({levels}); {total - len(done)} are not yet, each with the reason.",
+        f"and check ({levels}); {total - len(done)} {'is' if total - len(done) == 1 else 'are'} not yet, "
+        f"{'with' if total - len(done) == 1 else 'each with'} the reason.",
         "",
         "Generated from `docs/world-vs-androidworld.yaml` by `benchmarks/world_androidworld.py`; "
         "`tests/bench/world/test_coverage.py` checks that every template exists and that this page is "
