@@ -118,7 +118,7 @@ def test_a_recorded_steps_perception_is_overlaid_with_the_node_hit(page: Any, st
     assert page.locator("#insp-overlay .insp-ocr").count() >= 3
     assert page.locator("#insp-overlay .insp-icon").count() >= 1
     assert page.locator("#insp-overlay .insp-hit").count() == 1
-    _screen_click(page, 300, 350, "#shot")  # click on the frame: the Groceries title
+    _screen_click(page, 300, 510, "#shot")  # click on the frame: the Groceries title
     page.wait_for_function("document.querySelector('.insp-node.sel') !== null")
     assert "Groceries" in page.locator(".insp-node.sel").text_content()
     page.click("#next")  # the last frame: the tree follows

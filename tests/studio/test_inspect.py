@@ -34,7 +34,7 @@ def test_the_deepest_node_under_a_point() -> None:
     tree = UiTree.parse(phone.ui_xml())
     hit = tree.deepest_at(935, 2120)
     assert hit is not None and tree.nodes[hit].attrs["content-desc"] == "New note"
-    title = tree.deepest_at(300, 350)  # the Groceries title inside its row: the title, not the row
+    title = tree.deepest_at(300, 510)  # the Groceries title inside its row (below New folder): the title
     assert title is not None and tree.nodes[title].attrs["text"] == "Groceries"
     assert tree.deepest_at(5000, 5000) is None
 

@@ -1,7 +1,8 @@
 """The near-miss set (nearmiss.yaml): almost-right runs replayed through the agent loop on SimPhone must be
 judged right by the oracle, by the rule with UI dumps and by the rule from screenshots alone. Judges that
-get a case wrong today are strict xfails listed in the file's ``known_failures``. The OCR judge runs on
-a fixed subset here; benchmarks/world_nearmiss.py judges every case three ways and prints the figures."""
+get a case wrong today are strict xfails listed in the file's ``known_failures``. Here every template's
+first wrong and first right case are played (with every known failure), and the OCR judge runs on a fixed
+subset: benchmarks/world_nearmiss.py plays every case and judges it three ways."""
 
 from __future__ import annotations
 
@@ -29,9 +30,24 @@ OCR_SUBSET = [
 ]
 
 
-def _params() -> list[Any]:
+def _sample() -> list[NearMiss]:
+    """Each template's first wrong and first right completion, every known failure and the OCR subset."""
+    seen: set[tuple[str, str]] = set()
     out = []
     for case in CASES:
+        key = (case.template, case.expect)
+        if key not in seen or case.known or case.id in OCR_SUBSET:
+            seen.add(key)
+            out.append(case)
+    return out
+
+
+SAMPLE = _sample()
+
+
+def _params() -> list[Any]:
+    out = []
+    for case in SAMPLE:
         for judge in JUDGES:
             if judge == "rule_ocr" and case.id not in OCR_SUBSET:
                 continue

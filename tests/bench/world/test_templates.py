@@ -11,7 +11,8 @@ from droidpilot.bench.params import ParamError, draw
 from droidpilot.bench.suite import SuiteError, load_suite, suite_folder
 from droidpilot.bench.world import load_world
 from droidpilot.bench.world.check import CheckReport, check_suite
-from droidpilot.bench.world.instance import tier_of
+from droidpilot.bench.world.instance import instantiate, tier_of
+from droidpilot.bench.world.template import load_templates
 
 
 @pytest.fixture(scope="module")
@@ -176,8 +177,11 @@ def test_the_last_missed_call_is_placed_where_the_task_says() -> None:
 def test_a_note_to_read_is_within_the_pages_a_run_may_scroll() -> None:
     # Notes lists the newest (last) note first; a note shown below row 25 takes more identical page-downs
     # than the agent loop allows (max_repeated_actions), so the reference itself ended in repeated_action.
+    template = next(t for t in load_templates(suite_folder("world")) if t.id == "notes-read")
+    drawn = load_suite("world", seed=7, templates="notes-read").tasks[0]
+    assert instantiate(template, 7).params == drawn.params
     for seed in range(50):
-        task = load_suite("world", seed=seed, templates="notes-read").tasks[0]
+        task = instantiate(template, seed)  # what the suite draws for the seed, as checked above
         titles = [n["title"] for n in task.params["items"]]
         row = len(titles) - 1 - titles.index(task.params["target"]["title"])
         assert 5 <= row <= 25, (seed, row)
