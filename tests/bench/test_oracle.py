@@ -182,7 +182,8 @@ def test_declares_infeasible_takes_only_a_plain_claim(answer: Any, ok: bool) -> 
      "oracle.value.type: 'cash' is not a value type"),
     ({"all": [{"path": "a", "value": {"type": "money", "equals": "lots"}}]},
      "oracle.all[0].value: the right value 'lots' does not read as a money"),
-    ({"path": "a", "value": {"type": "time", "equals": "8", "of": "time"}}, "only a set or a table names the type"),
+    ({"path": "a", "value": {"type": "time", "equals": "8", "of": "time"}},
+     "only a set or a table names the type"),
     ({"path": "a", "value": "181"}, "oracle.value: expected a mapping"),
     ({"path": "a", "declares_infeasible": "yes"}, "oracle.declares_infeasible: expected true or false"),
 ])
