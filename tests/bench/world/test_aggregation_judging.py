@@ -10,17 +10,16 @@ from collections.abc import Callable
 from typing import Any
 
 import pytest
+from tests.bench.world.played import world_task as _task
 
 from droidpilot.bench import oracle as oracle_lang
-from droidpilot.bench.suite import BenchTask, load_suite
+from droidpilot.bench.suite import BenchTask
 from droidpilot.device.sim.phone import SimDevice
 
 SEEDS = (0, 1, 2)
 Answer = Callable[[dict[str, Any]], str]
 
 
-def _task(template: str, seed: int) -> BenchTask:
-    return load_suite("world", seed=seed, templates=template).tasks[0]
 
 
 def _judge(task: BenchTask, answer: str) -> bool:

@@ -7,27 +7,24 @@ from __future__ import annotations
 from collections.abc import Callable
 
 import pytest
+from tests.bench.world.played import judge_played, world_task
 from tests.device.sim_driver import Driver
 
-from droidpilot.bench import oracle as oracle_lang
-from droidpilot.bench.suite import BenchTask, load_suite
-from droidpilot.device.sim.phone import SimDevice
+from droidpilot.bench.suite import BenchTask
 
 Play = Callable[[Driver], None]
 
 
 def _task(template: str, seed: int) -> BenchTask:
-    return load_suite("world", seed=seed, templates=template).tasks[0]
+    return world_task(template, seed)
 
 
 def _judge(task: BenchTask, play: Play) -> bool:
-    phone = SimDevice(seed=task.seed)
-    phone.apply_setup({k: v for k, v in task.setup.items() if k in ("state", "date", "clipboard")})
-    start = {**phone.state(), "agent": {"answer": None}}
-    phone.open_app("camera")
-    play(Driver(phone))
-    final = {**phone.state(), "agent": {"answer": None}}
-    return oracle_lang.evaluate(task.oracle, final, start=start, effects=task.effects).ok
+    def in_camera(ui: Driver, _: BenchTask) -> None:
+        ui.d.open_app("camera")
+        play(ui)
+
+    return judge_played(task, in_camera)
 
 
 def _photo(ui: Driver) -> None:

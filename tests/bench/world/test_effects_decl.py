@@ -7,6 +7,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from tests.bench.world.played import world_task as _world
 
 from droidpilot.bench import oracle as oracle_lang
 from droidpilot.bench.suite import SuiteError, load_suite, suite_folder
@@ -139,8 +140,6 @@ def test_without_an_answer_type_the_answer_is_text() -> None:
     assert not _judge(task, f"{label} or Bus") and not _judge(task, f"not {label}")
 
 
-def _world(template: str, seed: int) -> Any:
-    return load_suite("world", seed=seed, templates=template).tasks[0]
 
 
 def _append(path: str, record: Any) -> Any:

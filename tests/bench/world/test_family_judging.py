@@ -9,27 +9,17 @@ from collections.abc import Callable
 from typing import Any
 
 import pytest
+from tests.bench.world.played import judge_played as _judge
+from tests.bench.world.played import world_task as _task
 from tests.device.sim_driver import Driver
 
-from droidpilot.bench import oracle as oracle_lang
-from droidpilot.bench.suite import BenchTask, load_suite
-from droidpilot.device.sim.phone import SimDevice
+from droidpilot.bench.suite import BenchTask
 
 Play = Callable[[Driver, BenchTask], str | None]  # returns the agent's answer, if any
 
 
-def _task(template: str, seed: int = 0) -> BenchTask:
-    return load_suite("world", seed=seed, templates=template).tasks[0]
 
 
-def _judge(task: BenchTask, play: Play) -> bool:
-    """Set up the instance (its distractors left out: the driver is no agent), play, judge as a run does."""
-    phone = SimDevice(seed=task.seed)
-    phone.apply_setup({k: v for k, v in task.setup.items() if k in ("state", "date", "clipboard")})
-    start = {**phone.state(), "agent": {"answer": None}}
-    answer = play(Driver(phone), task)
-    final = {**phone.state(), "agent": {"answer": answer}}
-    return oracle_lang.evaluate(task.oracle, final, start=start, effects=task.effects).ok
 
 
 def _tap_nth(ui: Driver, text: str, n: int) -> None:

@@ -9,17 +9,15 @@ from __future__ import annotations
 from collections.abc import Callable
 
 import pytest
+from tests.bench.world.played import world_task as _task
 from tests.device.sim_driver import Driver
 
 from droidpilot.bench import oracle as oracle_lang
-from droidpilot.bench.suite import BenchTask, load_suite
 from droidpilot.device.sim.phone import SimDevice
 
 Play = Callable[[Driver, dict], None]
 
 
-def _task(template: str, seed: int) -> BenchTask:
-    return load_suite("world", seed=seed, templates=template).tasks[0]
 
 
 def _judge(template: str, seed: int, play: Play, app: str = "notes") -> bool:

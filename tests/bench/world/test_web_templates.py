@@ -7,28 +7,19 @@ from __future__ import annotations
 from collections.abc import Callable
 
 import pytest
+from tests.bench.world.played import judge_played as _judge
+from tests.bench.world.played import world_task as _task
 from tests.device.sim_driver import Driver
 
-from droidpilot.bench import oracle as oracle_lang
-from droidpilot.bench.suite import BenchTask, load_suite
+from droidpilot.bench.suite import BenchTask
 from droidpilot.bench.task import SuiteError
 from droidpilot.bench.world.instance import _expand
-from droidpilot.device.sim.phone import SimDevice
 
 Play = Callable[[Driver, BenchTask], None]
 
 
-def _task(template: str, seed: int) -> BenchTask:
-    return load_suite("world", seed=seed, templates=template).tasks[0]
 
 
-def _judge(task: BenchTask, play: Play) -> bool:
-    phone = SimDevice(seed=task.seed)
-    phone.apply_setup({k: v for k, v in task.setup.items() if k in ("state", "date", "clipboard")})
-    start = {**phone.state(), "agent": {"answer": None}}
-    play(Driver(phone), task)
-    final = {**phone.state(), "agent": {"answer": None}}
-    return oracle_lang.evaluate(task.oracle, final, start=start, effects=task.effects).ok
 
 
 def _open(ui: Driver, address: str, title: str) -> None:
