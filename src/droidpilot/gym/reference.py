@@ -18,11 +18,12 @@ from typing import Any
 from droidpilot.agent.actions import parse_action
 from droidpilot.agent.coords import CoordFrame
 from droidpilot.bench.suite import BenchTask
+from droidpilot.device.sim.phone import SimDevice
 from droidpilot.gym.uiground import ground
 from droidpilot.perception.normalize import match_key
 
 MAX_SCROLLS = 30
-TASK_SCREEN = (1080, 2400)  # the screen size reference coordinates are written for
+TASK_SCREEN = SimDevice.DEFAULT_SIZE  # the screen size reference coordinates are written for
 
 
 class ReferencePolicy:

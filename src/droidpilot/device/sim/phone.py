@@ -39,7 +39,9 @@ LAUNCHER_PACKAGE = "com.simphone.launcher"
 class SimDevice(TextInput, SystemVerbs, AppHost):
     """A simulated Android phone whose apps are data files; implements ``droidpilot.device.base.Device``."""
 
-    def __init__(self, serial: str = "simphone-1", size: tuple[int, int] | str = (1080, 2400),
+    DEFAULT_SIZE = (1080, 2400)  # the phone bench runs use, for which task files' coordinates are written
+
+    def __init__(self, serial: str = "simphone-1", size: tuple[int, int] | str = DEFAULT_SIZE,
                  theme: str = "light", seed: int = 0, clock: str = "10:30", date: str = "2026-11-22",
                  battery: int = 85, apps_dir: str | Path | None = None, icon_styles: str = "fixed") -> None:
         if theme not in ("light", "dark") or icon_styles not in ("fixed", "seeded"):
