@@ -83,7 +83,7 @@ def test_app_start_wait_press_back_and_home(front: Front, d: u2.Device) -> None:
     d.press("home")
     assert sim.state()["foreground"]["app"] == "launcher"
     d.app_start("com.android.settings", ".MainActivity")  # through `am start -n`
-    assert d.app_current() == {"package": "com.android.settings", "activity": ".MainActivity", "pid": 0}
+    assert d.app_current() == {"package": "com.android.settings", "activity": ".MainActivity", "pid": pid}
     assert d.app_wait("com.simphone.nothing", timeout=0.1) == 0
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from droidpilot.device.adbd import coreutils as cu
+from droidpilot.device.adbd import tools_dumpsys as td
 from droidpilot.device.adbd import tools_input as ti
 from droidpilot.device.adbd import tools_pm as tpm
 from droidpilot.device.adbd import tools_process as tp
@@ -13,7 +14,7 @@ from droidpilot.device.adbd.sh import Result, Shell, Tool
 TOOLS: dict[str, Tool] = {
     "input": ti.tool_input, "screencap": ti.tool_screencap, "uiautomator": ti.tool_uiautomator,
     "wm": ti.tool_wm, "am": ts.tool_am, "monkey": ts.tool_monkey, "settings": ts.tool_settings,
-    "ime": ts.tool_ime, "dumpsys": ts.tool_dumpsys, "getprop": ts.tool_getprop, "pm": tpm.tool_pm,
+    "ime": ts.tool_ime, "dumpsys": td.tool_dumpsys, "getprop": ts.tool_getprop, "pm": tpm.tool_pm,
     "cmd": ts.tool_cmd, "echo": cu.tool_echo, "cat": cu.tool_cat, "ls": cu.tool_ls, "rm": cu.tool_rm,
     "mkdir": cu.tool_mkdir, "touch": cu.tool_touch, "sleep": cu.tool_sleep, "grep": cu.tool_grep,
     "head": cu.tool_head, "tail": cu.tool_tail, "wc": cu.tool_wc, "exit": cu.tool_exit, "cd": cu.tool_cd,

@@ -1,7 +1,7 @@
-"""The system tools of the SimPhone shell: `am`, `monkey`, `settings`, `ime`, `dumpsys`, `getprop`, `pm`.
+"""The system tools of the SimPhone shell: `am`, `monkey`, `settings`, `ime`, `getprop`, `cmd`.
 
-Their output copies the lines agents grep for (``mCurrentFocus=``, ``package:``, ``Events injected: 1``),
-and intents reach the phone as app launches, HOME, or ADBKeyboard text broadcasts.
+Their output copies the lines agents grep for (``package:``, ``Events injected: 1``), and intents reach the
+phone as app launches, HOME, or ADBKeyboard text broadcasts. `dumpsys` is in tools_dumpsys.
 """
 
 from __future__ import annotations
@@ -13,7 +13,6 @@ import time
 
 from droidpilot.device.adbd.intents import describe, intent_args
 from droidpilot.device.adbd.phone import ADB_IME, Phone
-from droidpilot.device.adbd.pkgdb import dump_package, dump_system_package
 from droidpilot.device.adbd.sh import Result, Shell
 from droidpilot.device.adbd.tools_input import press_keycode, tool_wm
 from droidpilot.device.adbd.u2keyboard import focused_text, u2_keyboard_broadcast
@@ -235,68 +234,6 @@ def tool_ime(sh: Shell, args: list[str], stdin: bytes) -> Result:
             return Result(out=f"Input method {args[-1]}: now disabled for user #0\n".encode())
         return Result(out=f"Input method {args[-1]}: already enabled for user #0\n".encode())
     return Result(err=b"usage: ime list|enable|disable|set ID\n", code=255)
-
-
-def tool_dumpsys(sh: Shell, args: list[str], stdin: bytes) -> Result:
-    """`dumpsys window|activity|input|display`: the focus, resumed activity and rotation lines."""
-    phone = _phone(sh)
-    with phone.lock:
-        pkg = phone.device.current_app()
-    comp = activity_of(pkg)
-    w, h = phone.display_size()
-    service = args[0] if args else ""
-    if service == "window":
-        text = (f"WINDOW MANAGER DISPLAY CONTENTS (dumpsys window displays)\n  Display: mDisplayId=0\n"
-                f"    init={w}x{h} 420dpi cur={w}x{h} app={w}x{h}\n    mCurrentRotation=ROTATION_0\n"
-                f"WINDOW MANAGER WINDOWS (dumpsys window windows)\n"
-                f"  mCurrentFocus=Window{{1a2b3c4 u0 {comp}}}\n"
-                f"  mFocusedApp=ActivityRecord{{5d6e7f8 u0 {comp} t12}}\n")
-    elif service == "activity":
-        text = (f"ACTIVITY MANAGER ACTIVITIES (dumpsys activity activities)\n"
-                f"  mResumedActivity: ActivityRecord{{5d6e7f8 u0 {comp} t12}}\n"
-                f"  mFocusedApp=ActivityRecord{{5d6e7f8 u0 {comp} t12}}\n")
-    elif service == "input":
-        text = (f"INPUT MANAGER (dumpsys input)\n  Viewport INTERNAL: displayId=0, orientation=0, "
-                f"logicalFrame=[0, 0, {w}, {h}], deviceSize=[{w}, {h}]\n    SurfaceOrientation: 0\n")
-    elif service == "display":
-        text = (f"DISPLAY MANAGER (dumpsys display)\n"
-                f"  mViewports=[DisplayViewport{{type=INTERNAL, valid=true, "
-                f"isActive=true, displayId=0, uniqueId='local:0', physicalPort=0, orientation=0, "
-                f"logicalFrame=Rect(0, 0 - {w}, {h}), physicalFrame=Rect(0, 0 - {w}, {h}), "
-                f"deviceWidth={w}, deviceHeight={h}}}]\n"
-                f"  mBaseDisplayInfo=DisplayInfo{{\"Built-in Screen\", displayId 0, "
-                f"real {w} x {h}, rotation 0}}\n")
-    elif service == "power":
-        text = ("POWER MANAGER (dumpsys power)\n  mWakefulness=Awake\n  mWakefulnessChanging=false\n"
-                "  mIsPowered=true\n  mHoldingDisplaySuspendBlocker=true\nDisplay Power: state=ON\n")
-    elif service == "battery":
-        level = "85"
-        state = getattr(phone.device, "state", None)
-        if callable(state):
-            with phone.lock:
-                level = str(state().get("system", {}).get("battery", level))
-        text = (f"Current Battery Service state:\n  AC powered: false\n  USB powered: true\n  status: 2\n"
-                f"  health: 2\n  present: true\n  level: {level}\n  scale: 100\n")
-    elif service == "package":
-        names = [a for a in args[1:] if not a.startswith("-")]
-        text = "".join(dump_package_of(phone, p) for p in (names[:1] or sorted(packages(phone))))
-    elif not service:
-        text = "Currently running services:\n" + "".join(f"  {s}\n" for s in (
-            "activity", "battery", "display", "input", "package", "power", "window"))
-    else:
-        return Result(out=f"Can't find service: {service}\n".encode())
-    return Result(out=text.encode())
-
-
-def dump_package_of(phone: Phone, pkg: str) -> str:
-    """`dumpsys package PKG`: an installed APK's record, an app of the system image, or nothing found."""
-    rec = phone.installed.get(pkg)
-    if rec is not None:
-        return dump_package(rec)
-    label = packages(phone).get(pkg)
-    if label is None:
-        return f"Unable to find package: {pkg}\n"
-    return dump_system_package(pkg, label)
 
 
 def tool_getprop(sh: Shell, args: list[str], stdin: bytes) -> Result:
