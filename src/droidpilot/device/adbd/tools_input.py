@@ -10,6 +10,7 @@ import contextlib
 import io
 import re
 import struct
+import time
 
 from PIL import Image
 
@@ -28,7 +29,15 @@ _INPUT_USAGE = (
     "      swipe <x1> <y1> <x2> <y2> [duration(ms)] (Default: touchscreen)\n"
     "      draganddrop <x1> <y1> <x2> <y2> [duration(ms)] (Default: touchscreen)\n"
 )
-_LONG_PRESS_MS = 400  # a swipe that stays put for this long is a long press, as on Android
+# Android's ViewConfiguration: DEFAULT_LONG_PRESS_TIMEOUT (400 ms since Android 12) and TOUCH_SLOP (8 dp,
+# scaled by the 420 dpi density SimPhone reports): a touch held that long within the slop is a long press
+_LONG_PRESS_MS = 400
+_TOUCH_SLOP_PX = 8 * 420 / 160
+# AOSP InputShellCommand.sendSwipe: a missing duration is 300 ms for swipe and draganddrop alike; the shell
+# command injects the gesture over that time, so it returns after it (draganddrop first holds for the
+# long-press timeout, so it takes at least that long)
+DEFAULT_SWIPE_MS = 300
+MAX_GESTURE_MS = 60_000  # SimPhone's cap: a longer gesture is refused rather than blocking the shell for it
 
 
 def _err(text: str, code: int = 1) -> Result:
@@ -71,6 +80,7 @@ def tool_input(sh: Shell, args: list[str], stdin: bytes) -> Result:
         return _err(_INPUT_USAGE)
     cmd, rest = args[0], args[1:]
     dev = phone.device
+    wall_ms = 0  # how long the command takes: a swipe's injection time
     try:
         with phone.lock:
             if cmd == "tap":
@@ -79,15 +89,19 @@ def tool_input(sh: Shell, args: list[str], stdin: bytes) -> Result:
                     dev.tap(*phone.to_device(x, y))
             elif cmd in ("swipe", "draganddrop"):
                 x1, y1, x2, y2 = _numbers(rest, 4)
-                dur = int(float(rest[4])) if len(rest) > 4 else (300 if cmd == "swipe" else 1000)
+                dur = gesture_ms(rest[4] if len(rest) > 4 else None)
                 a, b = phone.to_device(x1, y1)
                 c, d = phone.to_device(x2, y2)
+                still = abs(x1 - x2) <= _TOUCH_SLOP_PX and abs(y1 - y2) <= _TOUCH_SLOP_PX
                 if not _on_screen(phone, x1, y1):
                     pass
-                elif abs(a - c) <= 8 and abs(b - d) <= 8 and dur >= _LONG_PRESS_MS:
-                    dev.long_press(a, b, dur)
+                elif still and (dur >= _LONG_PRESS_MS or cmd == "draganddrop"):
+                    dev.long_press(a, b, max(dur, _LONG_PRESS_MS))
+                elif still:  # down and up in one place before the long-press timeout: a tap on Android
+                    dev.tap(a, b)
                 else:
                     dev.swipe(a, b, c, d, dur)
+                wall_ms = max(dur, _LONG_PRESS_MS) if cmd == "draganddrop" else dur
             elif cmd == "text":
                 if not rest:
                     return _err(_INPUT_USAGE)
@@ -113,12 +127,37 @@ def tool_input(sh: Shell, args: list[str], stdin: bytes) -> Result:
                 return Result()
             else:
                 return _err(f"Error: Unknown command: {cmd}\n" + _INPUT_USAGE)
+    except DurationError as exc:
+        return _err(f"Error: Invalid arguments for command: {cmd}: {exc}\n" + _INPUT_USAGE)
     except ValueError:
         return _err(f"Error: Invalid arguments for command: {cmd}\n" + _INPUT_USAGE)
     except DeviceError as exc:
         return _err(f"Exception occurred while executing '{cmd}':\n"
                     f"java.lang.IllegalStateException: {exc}\n", 255)
+    time.sleep(wall_ms / 1000)  # the phone stays unlocked meanwhile: screenshots and dumps go on
     return Result()
+
+
+class DurationError(ValueError):
+    """The duration of `input swipe|draganddrop` is not a whole number of milliseconds in range."""
+
+
+def gesture_ms(text: str | None) -> int:
+    """The duration argument of `input swipe|draganddrop` in ms: ``DEFAULT_SWIPE_MS`` when absent.
+
+    Android parses it with Integer.parseInt (and quietly takes 300 ms for a negative one); SimPhone refuses
+    a negative, fractional or non-numeric duration, and one over ``MAX_GESTURE_MS``, saying which."""
+    if text is None:
+        return DEFAULT_SWIPE_MS
+    shown = repr(text[:40])
+    if not re.fullmatch(r"[+-]?[0-9]+", text.strip()):
+        raise DurationError(f"duration {shown} is not a whole number of milliseconds (e.g. 500)")
+    ms = int(text)
+    if ms < 0:
+        raise DurationError(f"duration {shown} is negative; give 0 or more milliseconds")
+    if ms > MAX_GESTURE_MS:
+        raise DurationError(f"duration {shown} is over SimPhone's {MAX_GESTURE_MS} ms limit for one gesture")
+    return ms
 
 
 _CORE_KEYS = {3: "home", 4: "back", 66: "enter", 160: "enter", 187: "app_switch"}
