@@ -1,5 +1,6 @@
 """What `pm install` reads from an APK: its binary AndroidManifest.xml's package, version, label,
-requested permissions, activities and input-method services.
+requested permissions, activities and input-method services. A label that is a string resource is
+looked up in the APK's resources.arsc for the phone's locale, as the launcher shows it.
 
 An APK it cannot read is an ``InstallError`` carrying the reason code `pm` prints
 (``INSTALL_PARSE_FAILED_NOT_APK``, ``..._BAD_MANIFEST``, ``..._MANIFEST_MALFORMED``) and what is wrong.
@@ -8,11 +9,12 @@ An APK it cannot read is an ``InstallError`` carrying the reason code `pm` print
 from __future__ import annotations
 
 import io
+import logging
 import re
 import zipfile
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
-from droidpilot.device.adbd import axml
+from droidpilot.device.adbd import arsc, axml
 
 # android:* attribute resource ids (android.R.attr), for manifests whose attribute names were stripped
 LABEL, NAME, PERMISSION = 0x01010001, 0x01010003, 0x01010006
@@ -20,6 +22,9 @@ VERSION_CODE, VERSION_NAME = 0x0101021B, 0x0101021C
 MIN_SDK, TARGET_SDK = 0x0101020C, 0x01010270
 INPUT_METHOD_ACTION = "android.view.InputMethod"
 MAX_MANIFEST = 8 * 1024 * 1024  # bytes; real manifests are kilobytes
+MAX_RESOURCES = 64 * 1024 * 1024  # bytes of resources.arsc; big apps have a few megabytes
+PHONE_LOCALE = "en-US"  # SimPhone's persist.sys.locale
+log = logging.getLogger(__name__)
 _PACKAGE = re.compile(r"[A-Za-z][A-Za-z0-9_]*(\.[A-Za-z][A-Za-z0-9_]*)+")
 _NAME = re.compile(r"[A-Za-z0-9_.$]+")  # permission and class names: printed one per line by pm/ime
 
@@ -46,6 +51,8 @@ class ApkInfo:
     input_methods: tuple[str, ...]  # services that are input methods, short form
     min_sdk: int
     target_sdk: int
+    label_from: str = "manifest"  # where the label came from: the manifest, resources.arsc, or why neither
+    label_res: int = 0  # the string resource the manifest names as the label (0: the label is plain text)
 
 
 def short_class(package: str, name: str) -> str:
@@ -72,28 +79,60 @@ def _int(el: axml.Element, name: str, res_id: int, default: int, where: str) -> 
     return value
 
 
-def read_apk(data: bytes, path: str) -> ApkInfo:
-    """The manifest facts of the APK ``data`` (found at ``path`` on the phone, named in errors)."""
+def read_apk(data: bytes, path: str, locale: str = PHONE_LOCALE) -> ApkInfo:
+    """The manifest facts of the APK ``data`` (found at ``path`` on the phone, named in errors), its label
+    as a phone in ``locale`` shows it."""
     try:
         with zipfile.ZipFile(io.BytesIO(data)) as z:
-            try:
-                entry = z.getinfo("AndroidManifest.xml")
-            except KeyError:
+            manifest = _member(z, "AndroidManifest.xml", MAX_MANIFEST, path)
+            if manifest is None:
                 raise InstallError("INSTALL_PARSE_FAILED_BAD_MANIFEST",
-                                   f"Failed to parse {path}: no AndroidManifest.xml in the APK") from None
-            if entry.file_size > MAX_MANIFEST:
-                raise InstallError("INSTALL_PARSE_FAILED_BAD_MANIFEST", f"Failed to parse {path}: "
-                                   f"AndroidManifest.xml is {entry.file_size} bytes (at most {MAX_MANIFEST})")
-            manifest = z.read(entry)
+                                   f"Failed to parse {path}: no AndroidManifest.xml in the APK")
+            try:
+                root = axml.parse(manifest)
+            except axml.AxmlError as exc:
+                raise InstallError("INSTALL_PARSE_FAILED_MANIFEST_MALFORMED",
+                                   f"Failed to parse {path}: AndroidManifest.xml: {exc}") from None
+            info = _manifest(root, path)
+            if info.label_res:
+                info = _resource_label(info, _member(z, "resources.arsc", MAX_RESOURCES, path), path, locale)
     except (zipfile.BadZipFile, zipfile.LargeZipFile, EOFError, NotImplementedError, OSError) as exc:
         raise InstallError("INSTALL_PARSE_FAILED_NOT_APK",
                            f"Failed to parse {path}: not a zip archive an APK is ({exc})") from None
+    return info
+
+
+def _member(z: zipfile.ZipFile, name: str, limit: int, path: str) -> bytes | None:
+    """The bytes of ``name`` in the APK (None when absent); a member over ``limit`` bytes is refused."""
     try:
-        root = axml.parse(manifest)
-    except axml.AxmlError as exc:
-        raise InstallError("INSTALL_PARSE_FAILED_MANIFEST_MALFORMED",
-                           f"Failed to parse {path}: AndroidManifest.xml: {exc}") from None
-    return _manifest(root, path)
+        entry = z.getinfo(name)
+    except KeyError:
+        return None
+    if entry.file_size > limit:
+        raise InstallError("INSTALL_PARSE_FAILED_BAD_MANIFEST",
+                           f"Failed to parse {path}: {name} is {entry.file_size} bytes (at most {limit})")
+    return z.read(entry)
+
+
+def _resource_label(info: ApkInfo, table: bytes | None, path: str, locale: str) -> ApkInfo:
+    """``info`` with its ``@0x...`` label replaced by the string resource's text, or by the package name
+    (as Android's PackageItemInfo.loadLabel falls back) with the reason in ``label_from``."""
+    ref = info.label
+    if table is None:
+        why = f"the label is the resource {ref} but the APK has no resources.arsc"
+    else:
+        try:
+            text, found_in = arsc.parse(table).resolve(info.label_res, locale)
+        except arsc.ArscError as exc:
+            raise InstallError("INSTALL_PARSE_FAILED_UNEXPECTED_EXCEPTION",
+                               f"Failed to parse {path}: resources.arsc: {exc}") from None
+        except arsc.Unresolved as exc:
+            why = f"the label is the resource {ref}, which has no text here: {exc}"
+        else:
+            where = f"the {found_in} configuration" if found_in else "the default configuration"
+            return replace(info, label=text, label_from=f"resources.arsc {ref} ({where})")
+    log.warning("%s: %s; the package name %s stands for it, as on Android", path, why, info.package)
+    return replace(info, label=info.package, label_from=f"package name: {why}")
 
 
 def _name(value: str, tag: str, path: str) -> str:
@@ -123,9 +162,9 @@ def _manifest(root: axml.Element, path: str) -> ApkInfo:
     perms = tuple(dict.fromkeys(_name(p, "uses-permission", path) for el in root.iter("uses-permission")
                                 if (p := _text(el, "name", NAME))))
     app = next(iter(root.iter("application")), None)
-    label = (_text(app, "label", LABEL) if app else None) or ""
-    if not label or label.startswith("@0x"):  # a string resource: its text is in resources.arsc
-        label = package
+    label_attr = app.attr("label", LABEL) if app else None
+    label_res = label_attr.data if label_attr and label_attr.kind == axml.TYPE_REFERENCE else 0
+    label = (str(label_attr.value) if label_attr else "") or package
     activities = tuple(short_class(package, _name(n, "activity", path)) for el in root.iter("activity")
                        if (n := _text(el, "name", NAME)))
     imes = []
@@ -134,4 +173,5 @@ def _manifest(root: axml.Element, path: str) -> ApkInfo:
         svc_name = _text(svc, "name", NAME)
         if svc_name and INPUT_METHOD_ACTION in actions:
             imes.append(short_class(package, _name(svc_name, "service", path)))
-    return ApkInfo(package, code, name, label, perms, activities, tuple(imes), min_sdk, target)
+    return ApkInfo(package, code, name, label, perms, activities, tuple(imes), min_sdk, target,
+                   label_res=label_res)

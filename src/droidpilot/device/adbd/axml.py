@@ -108,6 +108,11 @@ def _string_pool(buf: bytes, at: int, size: int) -> list[str]:
     return out
 
 
+def read_string_pool(buf: bytes, at: int, size: int) -> list[str]:
+    """The strings of the pool chunk at ``at`` (``size`` bytes); resources.arsc has the same chunks."""
+    return _string_pool(buf, at, size)
+
+
 def _utf8_at(buf: bytes, pos: int, end: int) -> str:
     pos += 2 if buf[pos] & 0x80 else 1  # the length in UTF-16 units, which we do not need
     n = buf[pos]
