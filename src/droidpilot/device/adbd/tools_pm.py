@@ -58,7 +58,8 @@ def _install(sh: Shell, args: list[str]) -> Result:
         return _failure(exc.reason, exc.detail)
     pkg = info.package
     old = phone.installed.get(pkg)
-    if old is None and pkg in packages(phone):
+    sideloaded = getattr(phone.device, "sideloaded", None)
+    if old is None and pkg in packages(phone) and not (callable(sideloaded) and sideloaded(pkg)):
         return _failure("INSTALL_FAILED_UPDATE_INCOMPATIBLE", f"Package {pkg} signatures do not match "
                         "previously installed version; ignoring! (it is an app of SimPhone's system image)")
     if old is not None and "-r" not in flags and "--replace" not in flags:
@@ -74,6 +75,9 @@ def _install(sh: Shell, args: list[str]) -> Result:
     with phone.lock:
         phone.installed[pkg] = Installed(info, old.first_install if old else now, now,
                                          old.uid if old else next(_uids), granted)
+        launcher = getattr(phone.device, "install_apk", None)
+        if callable(launcher):  # SimPhone puts it on its launcher under its label
+            launcher(pkg, info.label)
     return Result(out=b"Performing Streamed Install\nSuccess\n")
 
 
@@ -85,6 +89,9 @@ def _uninstall(phone: Phone, args: list[str]) -> Result:
         gone = phone.installed.pop(names[-1], None)
         if gone is None:
             return Result(out=b"Failure [DELETE_FAILED_INTERNAL_ERROR]\n", code=1)
+        launcher = getattr(phone.device, "uninstall_apk", None)
+        if callable(launcher):
+            launcher(gone.info.package)
         for ime in (f"{gone.info.package}/{svc}" for svc in gone.info.input_methods):
             if phone.ime == ime:  # the system falls back to its own keyboard
                 phone.settings["secure"]["default_input_method"] = phone.input_methods()[0]

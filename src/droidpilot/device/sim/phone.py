@@ -25,6 +25,7 @@ from droidpilot.device.sim.draw.slider import drag_target
 from droidpilot.device.sim.draw.uixml import dump
 from droidpilot.device.sim.frames import FrameCache, Shot
 from droidpilot.device.sim.instance import apply_setup
+from droidpilot.device.sim.sideload import Sideload
 from droidpilot.device.sim.snapshot import snapshot
 from droidpilot.device.sim.systemui import SystemVerbs
 from droidpilot.device.sim.textinput import TextInput
@@ -36,7 +37,7 @@ KEYS = ("back", "home", "enter", "app_switch", "del", "page_up", "page_down", "m
 LAUNCHER_PACKAGE = "com.simphone.launcher"
 
 
-class SimDevice(TextInput, SystemVerbs, AppHost):
+class SimDevice(TextInput, SystemVerbs, AppHost, Sideload):
     """A simulated Android phone whose apps are data files; implements ``droidpilot.device.base.Device``."""
 
     DEFAULT_SIZE = (1080, 2400)  # the phone bench runs use, for which task files' coordinates are written
