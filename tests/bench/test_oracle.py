@@ -236,3 +236,15 @@ def test_plain_operators_keep_their_meaning_near_misses_included() -> None:
     assert not evaluate({"path": "contacts.favorites", "length_at_least": 3}, FIELDS).ok
     assert not evaluate({"path": "clock.alarms", "matches": r"^8:15$"}, FIELDS).ok
     assert not evaluate({"path": "agent.answer", "exists": True}, FIELDS).ok
+
+
+def test_a_matches_pattern_that_backtracks_without_end_is_an_error_naming_the_path() -> None:
+    """Not a silent false: the task's author must rewrite the pattern (a near miss below still judges)."""
+    pred = {"path": "notes.0.title", "matches": "(a|aa)+$"}
+    validate(pred)
+    state = {"notes": [{"title": "a" * 40 + "!"}]}
+    with pytest.raises(OracleError, match=r"'notes\.0\.title': matches: regular expression '\(a\|aa\)\+\$' "
+                                          r"timed out .* rewrite it"):
+        evaluate(pred, state)
+    assert evaluate({"path": "notes.0.title", "matches": "(a|b)+!$"}, state).ok
+    assert not evaluate({"path": "notes.0.title", "matches": "(a|b)+\\?$"}, state).ok

@@ -4,11 +4,13 @@ from __future__ import annotations
 
 import socket
 import struct
+import time
 from collections.abc import Iterator
 
 import pytest
 from tests.device.adbd_support import Front, read_exact, running_front
 
+from droidpilot.device.adbd import protocol
 from droidpilot.device.adbd.protocol import MAX_BLOCK, fit_block
 from droidpilot.device.adbd.sh import MAX_SUBST_DEPTH
 
@@ -103,3 +105,21 @@ def test_nesting_within_the_limit_still_works(front: Front) -> None:
         while chunk := s.recv(65536):
             out += chunk
     assert out == b"hi\n"
+
+
+def test_a_request_shorter_than_its_length_prefix_fails_after_the_stall(
+        front: Front, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A prefix promising 0x20 bytes followed by 8 is a FAIL saying it stalled (not a 120 s wait); a
+    client that idles before its next request, and one whose request comes in pieces, are served."""
+    monkeypatch.setattr(protocol, "REQUEST_STALL", 1.0)
+    with socket.create_connection(("127.0.0.1", front.port), timeout=20) as s:
+        s.sendall(b"0020host:ver")
+        assert read_exact(s, 4) == b"FAIL"
+        message = read_exact(s, int(read_exact(s, 4), 16)).decode()
+        assert "protocol fault: the request stalled: nothing more arrived for 1 s" in message
+    with socket.create_connection(("127.0.0.1", front.port), timeout=20) as s:
+        time.sleep(1.5)  # idle before the request: no stall
+        for piece in (b"00", b"0chost:", b"version"):
+            s.sendall(piece)
+            time.sleep(0.1)
+        assert read_exact(s, 4) == b"OKAY"

@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import json
+import socket
 import urllib.error
 import urllib.request
 
 import pytest
+from tests.support import openai_server
 from tests.support.openai_server import OpenAITestServer, RecordedRequest, Reply
 
 from droidpilot.llm.client import ChatClient, LlmError
@@ -46,3 +48,33 @@ def test_models_route_and_unknown_routes() -> None:
             urllib.request.urlopen(server.base_url + "/completions", data=b"{}", timeout=2)
         assert caught.value.code == 404
         assert [r.path for r in server.requests] == ["/v1/completions"]
+
+
+def _raw_post(port: int, declared: int, body: bytes, *, half_close: bool = False) -> tuple[int, dict]:
+    head = (f"POST /v1/chat/completions HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\n"
+            f"Content-Type: application/json\r\nContent-Length: {declared}\r\n\r\n").encode()
+    with socket.create_connection(("127.0.0.1", port), timeout=20) as s:
+        s.sendall(head + body)
+        if half_close:
+            s.shutdown(socket.SHUT_WR)
+        data = bytearray()
+        while chunk := s.recv(65536):
+            data += chunk
+    top, _, rest = bytes(data).partition(b"\r\n\r\n")
+    return int(top.split(b" ", 2)[1]), json.loads(rest)
+
+
+def test_a_body_shorter_than_its_content_length_is_answered_not_waited_on(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """A stalled body is a 408 after the stall limit, a body cut short by the client a 400; neither
+    reaches the script, and a whole request after them is answered as usual."""
+    monkeypatch.setattr(openai_server, "REQUEST_STALL", 0.5)
+    with OpenAITestServer(default="fine") as server:
+        status, answer = _raw_post(server.port, 100, b'{"messages": []')
+        assert status == 408 and "promised 100 bytes but it stalled" in answer["error"]["message"]
+        status, answer = _raw_post(server.port, 100, b'{"messages"', half_close=True)
+        assert status == 400 and "ended after 11 bytes" in answer["error"]["message"]
+        body = json.dumps({"messages": [{"role": "user", "content": "hi"}]}).encode()
+        status, answer = _raw_post(server.port, len(body), body)
+        assert status == 200 and answer["choices"][0]["message"]["content"] == "fine"
+        assert len(server.requests) == 1

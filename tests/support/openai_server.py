@@ -28,6 +28,9 @@ from typing import Any
 import pytest
 
 MODEL_NAME = "test-model"
+# Seconds a request's next bytes may take: a client whose Content-Length promises more than it sends is
+# answered 408 then, instead of holding a handler thread for as long as the socket stays open.
+REQUEST_STALL = 10.0
 
 
 @dataclass
@@ -176,6 +179,25 @@ class _Handler(BaseHTTPRequestHandler):
     def log_message(self, format: str, *args: Any) -> None:  # keep test output clean
         return
 
+    def setup(self) -> None:
+        super().setup()
+        self.connection.settimeout(REQUEST_STALL)  # read per request (tests lower it)
+
+    def _body(self) -> bytes | None:
+        """The body Content-Length promised; None after answering 408 (it stalled) or 400 (it ended)."""
+        length = int(self.headers.get("Content-Length") or 0)
+        try:
+            raw = self.rfile.read(length) if length else b""
+        except TimeoutError:
+            raw = None
+        if raw is None or len(raw) < length:
+            got = "it stalled" if raw is None else f"the connection ended after {len(raw)} bytes"
+            self.close_connection = True
+            self._send(408 if raw is None else 400, _error(
+                f"Content-Length promised {length} bytes but {got}; send the whole body", "invalid_request"))
+            return None
+        return raw
+
     def do_GET(self) -> None:
         if self.path.rstrip("/") == "/v1/models":
             self._send(200, {"object": "list", "data": [{"id": MODEL_NAME, "object": "model",
@@ -184,8 +206,9 @@ class _Handler(BaseHTTPRequestHandler):
             self._send(404, _error(f"no route GET {self.path}", "not_found"))
 
     def do_POST(self) -> None:
-        length = int(self.headers.get("Content-Length") or 0)
-        raw = self.rfile.read(length) if length else b""
+        raw = self._body()
+        if raw is None:
+            return
         try:
             body: Any = json.loads(raw.decode("utf-8")) if raw else None
         except (UnicodeDecodeError, json.JSONDecodeError):

@@ -36,6 +36,7 @@ from droidpilot import typed
 from droidpilot.bench import fields
 from droidpilot.bench.effects import EffectsResult, judge
 from droidpilot.errors import InputError
+from droidpilot.regexguard import PatternTimeout, guarded
 from droidpilot.typed.phrases import phrase_positions, words
 
 OPERATORS = (
@@ -119,7 +120,7 @@ def validate(pred: Any, where: str = "oracle") -> None:
         if not isinstance(value, str):
             raise OracleError(f"{where}.matches: expected a regular expression as text")
         try:
-            re.compile(value)
+            guarded(value)
         except re.error as exc:
             raise OracleError(f"{where}.matches: invalid regular expression {value!r}: {exc}") from None
 
@@ -214,8 +215,11 @@ def _plain_leaf(pred: Mapping[str, Any], state: Any) -> tuple[bool, Any]:
     if op == "contains":
         return any(_holds(s, str(want)) for s in _strings(value)), value
     if op == "matches":
-        pattern = re.compile(want)
-        return any(pattern.search(s) for s in _strings(value)), value
+        pattern = guarded(want)
+        try:
+            return any(pattern.search(s) for s in _strings(value)), value
+        except PatternTimeout as exc:  # the task's author must fix it: no verdict is a guess
+            raise OracleError(f"oracle leaf on {pred['path']!r}: matches: {exc}") from None
     if op == "length_at_least":
         return (isinstance(value, (list, dict, str)) and len(value) >= want), value
     raise OracleError(f"unknown operator {op!r}")  # validate() rules this out

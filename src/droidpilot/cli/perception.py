@@ -73,34 +73,56 @@ def ocr(
     emit(_console(), listing)
 
 
-def _print_result(result: Any, what: str) -> None:
-    out = _console()
-    colour = {"found": "green", "ambiguous": "yellow", "too_many": "yellow"}.get(result.status, "red")
-    out.print(f"[bold {colour}]{result.status}[/]: {escape(printable(what))}")
-    if result.candidates:
-        from rich.table import Table
+LOCATE_COLUMNS = ("#", "tap point", "box", "text / description", "score")
 
-        table = Table(title_justify="left")
-        for col in ("#", "tap point", "box", "text / description", "score"):
-            table.add_column(col)
-        for i, c in enumerate(result.candidates, start=1):
-            label = c.text if c.text is not None else (c.description or "")
-            if c.text is not None and c.description:
-                label = f"{c.text} ({c.description})"
-            table.add_row(str(i), str(list(c.point)), str(list(c.box)), escape(printable(label)),
-                          f"{c.score:.3f}")
-        out.print(table)
+
+def _notes(result: Any) -> list[tuple[str, str]]:
+    """What a person reads besides the candidates, as (heading, text): the closest texts on screen, and how
+    an icon query was read."""
+    notes = []
     if result.closest:
-        closest = ", ".join(escape(repr(printable(t))) for t in result.closest)
-        out.print(f"closest texts on screen: {closest}")
+        notes.append(("closest texts on screen", ", ".join(repr(printable(t)) for t in result.closest)))
     query = getattr(result, "query", None)
     if query:
         understood = " ".join(p for p in (query.get("colour"), query.get("shape")) if p) or "-"
         glyphs = ", ".join(query.get("glyphs", [])[:6]) or "-"
-        out.print(f"understood: {escape(printable(understood))}; glyphs: {escape(printable(glyphs))}; "
-                  f"position: {escape(str(query.get('position')))}")
+        notes.append(("understood", f"{understood}; glyphs: {glyphs}; position: {query.get('position')}"))
         if query.get("unknown"):
-            out.print("[bold yellow]not understood:[/] " + escape(printable(", ".join(query["unknown"]))))
+            notes.append(("not understood", ", ".join(query["unknown"])))
+    return notes
+
+
+def _print_result(result: Any, what: str) -> None:
+    """On a terminal: the status, a table of candidates and notes, screen text escaped. Piped: the
+    candidates as tab-separated rows with whole values on stdout, the status and notes on stderr."""
+    from droidpilot.cli._listing import Listing, emit
+
+    out = _console()
+    listing = Listing(LOCATE_COLUMNS)
+    for i, c in enumerate(result.candidates, start=1):
+        label = c.text if c.text is not None else (c.description or "")
+        if c.text is not None and c.description:
+            label = f"{c.text} ({c.description})"
+        listing.add(str(i), str(list(c.point)), str(list(c.box)), label, f"{c.score:.3f}")
+    notes = _notes(result)
+    if not out.is_terminal:
+        listing.footer = "\n".join([f"{result.status}: {what}", *(f"{h}: {t}" for h, t in notes)])
+        emit(out, listing)
+        return
+    colour = {"found": "green", "ambiguous": "yellow", "too_many": "yellow"}.get(result.status, "red")
+    out.print(f"[bold {colour}]{result.status}[/]: {escape(printable(what))}")
+    if listing.rows:
+        emit(out, listing)
+    for head, text in notes:
+        style = "bold yellow" if head == "not understood" else "default"
+        out.print(f"[{style}]{head}:[/] {escape(printable(text))}")
+
+
+def _said(message: str) -> None:
+    """A note about files written: stdout on a terminal, stderr when stdout is piped (it holds rows)."""
+    from droidpilot.cli._common import err_console
+
+    (_console() if _console().is_terminal else err_console).print(escape(printable(message)))
 
 
 def _write_crops(result: Any, folder: Path) -> list[Path]:
@@ -177,9 +199,9 @@ def locate(
     else:
         _print_result(result, what)
         for path in written:
-            _console().print(f"crop written to {escape(str(path))}")
+            _said(f"crop written to {path}")
     if annotate is not None and not as_json:
-        _console().print(f"annotated copy written to {escape(str(annotate))}")
+        _said(f"annotated copy written to {annotate}")
 
 
 def register(app: typer.Typer) -> None:

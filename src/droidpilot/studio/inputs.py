@@ -8,6 +8,7 @@ without NUL bytes. Anything else is a StudioError whose message shows the offend
 
 from __future__ import annotations
 
+import asyncio
 import json
 from pathlib import Path
 from typing import Any
@@ -18,6 +19,10 @@ from droidpilot.datalimits import DataLimitError, load_json_text
 from droidpilot.studio.errors import StudioError
 
 MAX_BODY = 1 << 20  # bytes of a request body
+# Seconds a body's next bytes may take, and the whole body: a client whose Content-Length promises more
+# than it sends is answered 408 then (uvicorn itself would wait as long as the connection stays open).
+REQUEST_STALL = 10.0
+BODY_DEADLINE = 60.0
 MAX_PATH = 4096  # characters of a path (Linux's PATH_MAX)
 MAX_SHOWN = 120  # characters of an untrusted value repeated in a message
 
@@ -32,6 +37,37 @@ class TooLarge(StudioError):
     """The body is larger than MAX_BODY (413)."""
 
     status = 413
+
+
+class Stalled(StudioError):
+    """The body stopped coming, or came too slowly (408)."""
+
+    status = 408
+
+
+async def _read_all(request: Request, declared: str) -> bytearray:
+    """The body's bytes, at most MAX_BODY, each chunk within REQUEST_STALL and all within BODY_DEADLINE."""
+    raw = bytearray()
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + BODY_DEADLINE
+    chunks = request.stream().__aiter__()
+    promised = f" of the {declared} bytes Content-Length promised" if declared.isdigit() else ""
+    while True:
+        left = deadline - loop.time()
+        try:
+            chunk = await asyncio.wait_for(chunks.__anext__(), timeout=max(0.0, min(REQUEST_STALL, left)))
+        except StopAsyncIteration:
+            return raw
+        except asyncio.TimeoutError:
+            late = (f"the body took over {BODY_DEADLINE:g} s" if left <= REQUEST_STALL else
+                    f"the body stalled: nothing arrived for {REQUEST_STALL:g} s")
+            raise Stalled(f"{late} after {len(raw):,} bytes{promised}; send the whole body, or a "
+                          "Content-Length that matches it") from None
+        except ClientDisconnect:
+            raise StudioError(f"the client went away after {len(raw):,} bytes{promised}") from None
+        raw += chunk
+        if len(raw) > MAX_BODY:
+            raise TooLarge(f"the request body is larger than {MAX_BODY:,} bytes")
 
 
 def shown(value: Any) -> str:
@@ -49,14 +85,7 @@ async def read_body(request: Request) -> dict[str, Any]:
     declared = request.headers.get("content-length", "")
     if declared.isdigit() and int(declared) > MAX_BODY:
         raise TooLarge(f"the request body is larger than {MAX_BODY:,} bytes")
-    raw = bytearray()
-    try:
-        async for chunk in request.stream():
-            raw += chunk
-            if len(raw) > MAX_BODY:
-                raise TooLarge(f"the request body is larger than {MAX_BODY:,} bytes")
-    except ClientDisconnect:
-        raise StudioError("the client went away before sending the whole body") from None
+    raw = await _read_all(request, declared)
     try:
         data = load_json_text(bytes(raw).decode("utf-8") or "null")
     except UnicodeDecodeError as exc:

@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from droidpilot.errors import InputError
+from droidpilot.verify.checkers._patterns import TIMED_OUT
 from droidpilot.verify.checkers.base import CheckResult, ConditionChecker, Verdict, get_checker
 from droidpilot.verify.checkers.icons import preflight_icons
 from droidpilot.verify.forbidden import find_breach
@@ -52,8 +53,10 @@ class Oracle:
     """Answers "does node n hold at event e?" by calling its checker, once per (node, frame, event)."""
 
     def __init__(self, frames: Sequence[Frame], conditions: dict[str, Condition],
-                 options: VerifierOptions, trace_each: bool = False) -> None:
+                 options: VerifierOptions, trace_each: bool = False,
+                 places: dict[str, str] | None = None) -> None:
         self.frames = frames
+        self.places = places or {}  # node -> "rule.yaml:12: node 'n3'", said where a pattern timed out
         self.trace_each = trace_each
         self.conditions = conditions
         self.options = options
@@ -79,6 +82,7 @@ class Oracle:
                                  reason=f"checker raised {type(exc).__name__}: {exc}")
         if not isinstance(result, CheckResult):
             result = CheckResult(Verdict.from_value(result), cond.checker.name, kind)  # type: ignore[arg-type]
+        place_timeouts(result, self.places.get(node, f"node {node!r}"))
         self.memo[key] = result
         self.order.append(key)
         self.evaluations += 1
@@ -96,6 +100,21 @@ class Oracle:
             out.append({"node": node, "frame": frame, "event": kind, "result": result.verdict.value,
                         "check": result.to_dict()})
         return out
+
+
+def place_timeouts(result: CheckResult, place: str) -> None:
+    """Prefix the reason of every check in ``result`` whose pattern timed out with where it is written."""
+    for child in result.children:
+        place_timeouts(child, place)
+    if TIMED_OUT in result.details and not result.reason.startswith(place):
+        result.reason = f"{place}: {result.reason}"
+        result.details[TIMED_OUT]["where"] = place
+
+
+def node_places(task: Task) -> dict[str, str]:
+    """Each node's place in the rule file, as errors name it: ``rule.yaml:12: node 'n3'``."""
+    where = str(task.source) if task.source else f"rule {task.task_id or '(unnamed)'}"
+    return {n.id: f"{where}{f':{n.line}' if n.line else ''}: node {n.id!r}" for n in task.nodes}
 
 
 def prepare_options(options: VerifierOptions | None, task: Task) -> VerifierOptions:
@@ -174,7 +193,8 @@ def verify(task: Task, trace: Trace | Sequence[Frame | dict[str, Any]],
     conditions = prepare_conditions(task, the_trace.task_description)
     graph = task_graph(task, conditions)
     frames = the_trace.frames
-    oracle = Oracle(frames, conditions, opts, trace_each=log.isEnabledFor(logging.DEBUG))
+    oracle = Oracle(frames, conditions, opts, trace_each=log.isEnabledFor(logging.DEBUG),
+                    places=node_places(task))
     with capture_logs(opts.log_decisions) as lines:
         log.debug("verifying %d frames against %s (%d nodes, success %s of %s)", len(frames),
                   task.task_id or "rule", len(task.nodes), graph.mode, list(graph.targets))

@@ -77,6 +77,18 @@ def test_guards_stop_a_case_that_lost_its_meaning() -> None:
         case_ops(case, case_task(case))
 
 
+def test_a_guard_pattern_that_is_invalid_or_backtracks_is_a_clear_error() -> None:
+    """Near misses of ``matches``: a pattern re rejects, and one that backtracks without end on the value
+    (here the balance's digits, 40 times over), name the guard instead of a traceback or a hang."""
+    case = _case([{"answer": "x"}], template="bank-balance", when=[{"value": "{balance}", "matches": "(^"}])
+    with pytest.raises(NearMissError, match=r"when\[0\]\.matches: missing \), unterminated subpattern"):
+        case_ops(case, case_task(case))
+    evil = [{"value": "{balance}" * 40 + "!", "matches": r"^(\d|\d\d|[.,$]|\d[.,])+$"}]
+    case = _case([{"answer": "x"}], template="bank-balance", when=evil)
+    with pytest.raises(NearMissError, match=r"when\[0\]\.matches: regular expression .* timed out .* rewr"):
+        case_ops(case, case_task(case))
+
+
 @pytest.mark.parametrize(("text", "error"), [
     ("cases: [{id: a, template: bank-send, seed: 0, expect: fail, edits: [{answer: x}]}]", "needs `why`"),
     ("cases: [{id: a, template: bank-send, seed: 0, expect: maybe, edits: [{answer: x}]}]",

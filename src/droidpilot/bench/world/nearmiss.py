@@ -41,6 +41,7 @@ from droidpilot.bench.world.fill import lookup
 from droidpilot.bench.world.instance import instantiate
 from droidpilot.bench.world.template import Template, load_templates
 from droidpilot.errors import InputError
+from droidpilot.regexguard import PatternTimeout, guarded
 
 JUDGES = ("oracle", "rule", "rule_ocr")
 WORLD_FOLDER = Path(__file__).parents[1] / "suites" / "world"  # the shipped suite (bench.suite sits above)
@@ -221,7 +222,10 @@ def case_ops(case: NearMiss, task: BenchTask) -> list[RefOp]:
             holds, says = value != other, f"differs from {other!r}"
         else:
             pattern = str(guard.get("matches", ""))
-            holds, says = bool(re.search(pattern, value)), f"matches {pattern!r}"
+            try:
+                holds, says = guarded(pattern).search(value) is not None, f"matches {pattern!r}"
+            except (re.error, PatternTimeout) as exc:
+                raise NearMissError(f"{where}.matches: {exc}") from None
         if not holds:
             raise NearMissError(f"{where}: {value!r} no longer {says} for {task.id}; the case does not test "
                                 "what it says any more: pick another seed or parameter")

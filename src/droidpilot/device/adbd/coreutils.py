@@ -13,6 +13,7 @@ import time
 
 from droidpilot.device.adbd.sh import ExitShell, Result, Shell
 from droidpilot.device.adbd.vfs import Vfs
+from droidpilot.regexguard import PatternTimeout, guarded
 
 _MAX_SLEEP = 600.0
 
@@ -151,7 +152,7 @@ def tool_grep(sh: Shell, args: list[str], stdin: bytes) -> Result:
     if not rest:
         return Result(err=b"grep: Needs 1 argument\n", code=2)
     try:
-        rx = re.compile(rest[0], re.IGNORECASE if "i" in flags else 0)
+        rx = guarded(rest[0], re.IGNORECASE if "i" in flags else 0)
     except re.error as exc:
         return Result(err=f"grep: bad regex '{rest[0]}': {exc}\n".encode(), code=2)
     data = stdin
@@ -161,9 +162,12 @@ def tool_grep(sh: Shell, args: list[str], stdin: bytes) -> Result:
         except OSError as exc:
             return Result(err=f"grep: {exc.filename or rest[1]}: {exc}\n".encode(), code=2)
     lines = data.decode("utf-8", "replace").splitlines()
-    hits = [ln for ln in lines if bool(rx.search(ln)) != ("v" in flags)]
-    if "o" in flags:
-        hits = [m.group(0) for ln in hits for m in rx.finditer(ln)]
+    try:  # the first line the pattern backtracks on without end stops grep (exit 2), as an error would
+        hits = [ln for ln in lines if bool(rx.search(ln)) != ("v" in flags)]
+        if "o" in flags:
+            hits = [m.group(0) for ln in hits for m in rx.findall_matches(ln)]
+    except PatternTimeout as exc:
+        return Result(err=f"grep: {exc}\n".encode(), code=2)
     code = 0 if hits else 1
     if "q" in flags:
         return Result(code=code)

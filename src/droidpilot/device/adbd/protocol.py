@@ -13,6 +13,9 @@ OKAY = b"OKAY"
 FAIL = b"FAIL"
 MAX_BLOCK = 0xFFFF  # the most a %04x length prefix can say
 MAX_REQUEST = 64 * 1024  # longer requests are garbage (the real server's limit is MAX_PAYLOAD, 1 MiB)
+# Seconds the rest of a request may take once its first byte came (a client waits as long as it likes
+# between requests): a length prefix that promises more than is sent is a protocol fault then.
+REQUEST_STALL = 10.0
 
 # shell v2 packet ids
 STDIN, STDOUT, STDERR, EXIT, CLOSE_STDIN, WINDOW_SIZE = 0, 1, 2, 3, 4, 5
@@ -39,13 +42,25 @@ class Conn:
         return bytes(buf)
 
     def read_request(self) -> str | None:
-        """One ``%04x``-framed service request, or None when the client closed cleanly before sending."""
-        head = bytearray()
+        """One ``%04x``-framed service request, or None when the client closed cleanly before sending.
+        Once it began, the rest must come within REQUEST_STALL, else a ProtocolError saying it stalled."""
+        first = self.sock.recv(4)
+        if not first:
+            return None
+        idle = self.sock.gettimeout()
+        self.sock.settimeout(REQUEST_STALL if idle is None else min(idle, REQUEST_STALL))
+        try:
+            return self._rest_of_request(bytearray(first))
+        except TimeoutError:
+            raise ProtocolError(f"the request stalled: nothing more arrived for {REQUEST_STALL:g} s after it "
+                                "began; send the length prefix and the whole service name together") from None
+        finally:
+            self.sock.settimeout(idle)
+
+    def _rest_of_request(self, head: bytearray) -> str:
         while len(head) < 4:
             chunk = self.sock.recv(4 - len(head))
             if not chunk:
-                if not head:
-                    return None
                 raise ProtocolError("connection closed inside a request header")
             head.extend(chunk)
         try:

@@ -8,6 +8,7 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from droidpilot.device.u2.tree import UiNode
+from droidpilot.regexguard import PatternTimeout, guarded
 
 _META = ("mask", "childOrSibling", "childOrSiblingSelector")
 _TEXT_ATTR = {"text": "text", "description": "content-desc", "className": "class", "packageName": "package",
@@ -21,14 +22,24 @@ class SelectorError(Exception):
     """The selector has a field UiSelector does not know, or a value of the wrong kind."""
 
 
-def _regex(pattern: object, field: str) -> re.Pattern[str]:
+def _regex(pattern: object, field: str) -> Callable[[str], bool]:
+    """Whether a node's attribute matches ``pattern`` whole; a pattern that backtracks without end is a
+    SelectorError (the client's IllegalArgumentException) once its deadline passes, not a hung server."""
     if not isinstance(pattern, str):
         raise SelectorError(f"{field} needs a string pattern, got {pattern!r}")
     try:
-        return re.compile(pattern, re.DOTALL)
+        rx = guarded(pattern, re.DOTALL)
     except re.error as exc:
         raise SelectorError(f"java.util.regex.PatternSyntaxException: {exc} near index {exc.pos} "
                             f"in {field}={pattern!r}") from None
+
+    def test(value: str) -> bool:
+        try:
+            return rx.fullmatch(value) is not None
+        except PatternTimeout as exc:
+            raise SelectorError(f"{field}: {exc}") from None
+
+    return test
 
 
 def _test(key: str, value: Any) -> Callable[[UiNode], bool]:
@@ -38,7 +49,7 @@ def _test(key: str, value: Any) -> Callable[[UiNode], bool]:
             return lambda n, a=attr, v=str(value): n.get(a) == v
         if key == base + "Matches":
             rx = _regex(value, key)
-            return lambda n, a=attr, r=rx: r.fullmatch(n.get(a)) is not None
+            return lambda n, a=attr, r=rx: r(n.get(a))
     kinds = {"textContains": ("text", str.__contains__), "textStartsWith": ("text", str.startswith),
              "descriptionContains": ("content-desc", str.__contains__),
              "descriptionStartsWith": ("content-desc", str.startswith)}

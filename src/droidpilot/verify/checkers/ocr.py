@@ -27,8 +27,10 @@ from droidpilot.perception.normalize import match_key, normalize_text
 from droidpilot.perception.ocr import make_ocr_engine
 from droidpilot.perception.reading import Enough, OcrReading, start_reading
 from droidpilot.perception.types import OcrLine
+from droidpilot.regexguard import PatternTimeout, guarded
 from droidpilot.verify.checkers._exact import EXACT_PARAM, exact_problems, missing_exact
 from droidpilot.verify.checkers._keywords import contains_whole
+from droidpilot.verify.checkers._patterns import timed_out
 from droidpilot.verify.checkers._typed import (
     VALUE_PARAM,
     WHOLE_NUMBERS_PARAM,
@@ -274,7 +276,7 @@ class OcrMatch(ConditionChecker):
         pattern = params.get("pattern")
         if isinstance(pattern, str) and pattern:
             try:
-                re.compile(pattern)
+                guarded(pattern)
             except re.error as exc:
                 problems.append(f"ocr_match: invalid regular expression {pattern!r}: {exc}")
         return problems
@@ -334,7 +336,11 @@ class OcrMatch(ConditionChecker):
             flags = re.IGNORECASE if casefold else 0
             raw = "\n".join(texts)
             norm = "\n".join(normalize_text(t, casefold=False, confusions=False) for t in texts)
-            found = re.search(pattern, raw, flags) or re.search(pattern, norm, flags)
+            try:
+                rx = guarded(pattern, flags)
+                found = rx.search(raw) or rx.search(norm)
+            except PatternTimeout as exc:
+                return timed_out(self.name, self.reads, exc)
             details["pattern"] = {"pattern": pattern, "match": found.group(0) if found else None}
             if not found:
                 failures.append(f"pattern {pattern!r} not found")

@@ -7,11 +7,12 @@ group, or the whole match) must state exactly that one value of its type.
 
 from __future__ import annotations
 
-import functools
 import re
 from typing import TYPE_CHECKING, Any, ClassVar
 
+from droidpilot.regexguard import GuardedPattern, PatternTimeout, guarded
 from droidpilot.verify.checkers._keywords import keyword_problems, match_keywords
+from droidpilot.verify.checkers._patterns import timed_out
 from droidpilot.verify.checkers._typed import (
     VALUE_PARAM,
     WHOLE_NUMBERS_PARAM,
@@ -78,10 +79,10 @@ class TextMatch(ConditionChecker):
         return CheckResult(verdict, self.name, self.reads, reason="; ".join(reasons), details=details)
 
 
-@functools.lru_cache(maxsize=512)
-def compile_pattern(pattern: str, ignore_case: bool) -> re.Pattern[str]:
-    """Compile once per (pattern, flags): the same rule is checked against many frames."""
-    return re.compile(pattern, re.IGNORECASE if ignore_case else 0)
+def compile_pattern(pattern: str, ignore_case: bool) -> GuardedPattern:
+    """Compile once per (pattern, flags) (the same rule is checked against many frames), with a deadline
+    on each search: a pattern that backtracks without end is undecided, not a hung verifier."""
+    return guarded(pattern, re.IGNORECASE if ignore_case else 0)
 
 
 @register_condition("regex_match")
@@ -116,22 +117,25 @@ class RegexMatch(ConditionChecker):
             return CheckResult(Verdict.UNDECIDED, self.name, self.reads, reason="; ".join(problems))
         pattern = compile_pattern(params["pattern"], bool(params.get("ignore_case", False)))
         text = frame_text(frame)
-        found = pattern.search(text)
+        try:
+            found = pattern.search(text)
+            specs = value_specs(params)
+            if found is not None and specs:
+                return self._typed(pattern, text, specs)
+        except PatternTimeout as exc:
+            return timed_out(self.name, self.reads, exc)
         if found is None:
             why = (f"pattern {pattern.pattern!r} not found in the text" if text
                    else "the frame has no text")
             return CheckResult(Verdict.NO, self.name, self.reads, reason=why)
-        specs = value_specs(params)
-        if specs:
-            return self._typed(pattern, text, specs)
         return CheckResult(Verdict.YES, self.name, self.reads,
                            reason=f"pattern {pattern.pattern!r} matched {found.group(0)!r}",
                            details={"match": found.group(0), "span": list(found.span())})
 
-    def _typed(self, pattern: re.Pattern[str], text: str, specs: list[dict[str, Any]]) -> CheckResult:
+    def _typed(self, pattern: GuardedPattern, text: str, specs: list[dict[str, Any]]) -> CheckResult:
         """Yes when some match's first group (or the whole match) states every value of ``specs``."""
         tried = []
-        for found in pattern.finditer(text):
+        for found in pattern.findall_matches(text):
             said = found.group(1) if pattern.groups and found.group(1) is not None else found.group(0)
             typed = reply_states(specs, said)
             if typed.ok:
