@@ -10,6 +10,7 @@ from __future__ import annotations
 import math
 from pathlib import Path
 
+import cv2
 import numpy as np
 import pytest
 from PIL import Image, ImageDraw
@@ -18,7 +19,7 @@ from droidpilot.perception.line_memo import LineMemo
 from droidpilot.perception.normalize import match_key
 from droidpilot.perception.rapid import RapidOcrEngine
 from droidpilot.perception.synth import font
-from droidpilot.perception.upright import MAX_UPRIGHT_TILT, line_crop, tilt_of, tilted_line
+from droidpilot.perception.upright import MAX_UPRIGHT_TILT, TiltedLine, line_crop, tilt_of, tilted_line
 
 REAL = Path(__file__).resolve().parents[3] / "shared" / "reference" / "mobile-eval-real"
 real_screens = pytest.mark.skipif(not REAL.is_dir(), reason=f"{REAL} (real-phone screens) is absent")
@@ -58,6 +59,7 @@ def keys(lines: list) -> list[str]:
 @pytest.mark.parametrize(("degrees", "length", "height"), [
     (0, 300, 30), (2, 300, 30), (MAX_UPRIGHT_TILT - 0.05, 300, 30), (-2.5, 300, 30), (180, 300, 30),
     (3.1, 54, 25),  # a short label a few degrees off by detection noise: its hull is hardly taller
+    (14, 45, 20), (5.5, 300, 30),  # hulls under twice the line's height (curved lettering, a long line)
     (45, 40, 32),  # too square to have a direction (one character, an icon)
 ])
 def test_upright_lines_and_square_boxes_keep_the_common_path(degrees: float, length: float,
@@ -67,7 +69,7 @@ def test_upright_lines_and_square_boxes_keep_the_common_path(degrees: float, len
 
 
 @pytest.mark.parametrize(("degrees", "reads"), [
-    (3.5, (1, -1)), (30, (1, -1)), (-50, (1, 1)), (150, (1, 1)), (-120, (1, -1)),
+    (6, (1, -1)), (30, (1, -1)), (-50, (1, 1)), (150, (1, 1)), (-120, (1, -1)),
     (90, (0, -1)), (-90, (0, -1)),  # upright: bottom to top
 ])
 def test_a_tilted_line_reads_left_to_right_or_bottom_to_top_whatever_order_its_corners_come_in(
@@ -83,18 +85,29 @@ def test_a_tilted_line_reads_left_to_right_or_bottom_to_top_whatever_order_its_c
             assert line.tilt == pytest.approx(tilt_of(rectangle(0, 0, 300, 30, degrees)), abs=1e-4)
 
 
-def test_a_vertical_strip_is_its_hull_turned_and_read_both_ways_the_common_path_crop_is_untouched() -> None:
+def test_a_vertical_strip_is_its_hull_turned_as_before_and_read_both_ways_up() -> None:
     bgr = np.arange(40 * 30 * 3, dtype=np.uint8).reshape(40, 30, 3)
     box = (5, 2, 15, 38)  # 10 wide, 36 tall
     hull = bgr[2:38, 5:15]
     upright = tilted_line(rectangle(10, 20, 36, 10, 90))
     crop, both = line_crop(bgr, box, upright)
-    assert both and np.array_equal(crop, np.rot90(hull, -1))
-    assert np.array_equal(np.rot90(crop, 2), np.rot90(hull))  # the other way up is the old crop
+    assert both and np.array_equal(crop, np.rot90(hull))
     crop, both = line_crop(bgr, box, None)
-    assert not both and np.array_equal(crop, np.rot90(hull))  # common path: as before
+    assert not both and np.array_equal(crop, np.rot90(hull))  # common path: the same crop, read once
     crop, both = line_crop(bgr, (2, 10, 28, 20), None)
     assert not both and np.array_equal(crop, bgr[10:20, 2:28])
+
+
+def test_a_tilted_line_is_cut_out_along_its_own_rectangle() -> None:
+    bgr = np.full((200, 200, 3), 255, np.uint8)
+    line = tilted_line(rectangle(100, 100, 120, 20, 40))
+    assert line is not None
+    corners = line.corners().astype(np.int32)
+    cv2.fillPoly(bgr, [corners], (0, 0, 0))  # the line's own rectangle black, the rest of its hull white
+    crop, both = line_crop(bgr, (50, 50, 150, 150), line)
+    assert both and crop.shape[:2] == (20, 120)
+    assert crop[2:-2, 2:-2].max() == 0  # nothing of the hull around it
+
 
 
 def test_a_line_read_both_ways_is_remembered_apart_from_the_same_pixels_read_once() -> None:
@@ -120,6 +133,33 @@ def test_map_labels_drawn_at_an_angle_on_a_real_screen_are_read(rapid_engine: Ra
     read = keys(rapid_engine.recognize(crop))
     for text in expected:
         assert match_key(text) in read, (text, read)
+
+
+@real_screens
+@pytest.mark.parametrize(("screen", "box", "common", "upright"), [
+    # a name running up the map's edge: read the other way up it is far likelier
+    ("Google Maps/3/5.jpg", (518, 269, 540, 348), "Yanaa Rd", "Yan'an Rd"),
+    # a keyboard key's "i" under its "8", one tall box: the other way up ("一00" at 0.70) is a guess no
+    # likelier than the common path's ("co" at 0.68), which stays
+    ("Chrome/1/3.jpg", (395, 830, 412, 875), "co", "co"),
+])
+def test_a_strip_running_up_the_screen_is_turned_over_only_when_that_reads_clearly_better(
+        rapid_engine: RapidOcrEngine, screen: str, box: tuple[int, int, int, int], common: str,
+        upright: str) -> None:
+    reader = rapid_engine._direct()
+    bgr = np.ascontiguousarray(np.asarray(Image.open(REAL / screen).convert("RGB"))[:, :, ::-1])
+    x1, y1, x2, y2 = box
+    line = TiltedLine(((x1 + x2) / 2, (y1 + y2) / 2), (0.0, -1.0), y2 - y1, x2 - x1, 90.0)
+    assert reader.recognize(bgr, [box], 160)[0][0] == common
+    assert reader.recognize(bgr, [box], 160, tilted=[line])[0][0] == upright
+
+
+def test_a_tall_box_too_short_to_be_a_line_keeps_the_common_path() -> None:
+    """Two glyphs stacked (a key's letter under its digit: 45 x 17 after detection's margin) are not a line
+    running up the screen; Yan'an Rd's box (79 x 24) is."""
+    assert tilted_line(rectangle(403, 852, 45, 17, 90)) is None
+    assert tilted_line(rectangle(403, 852, 45, 17, 60)) is not None  # the same box along a road
+    assert tilted_line(rectangle(529, 308, 79, 24, 88.6)) is not None
 
 
 def test_a_horizontal_line_inside_a_tilted_lines_hull_is_read_apart_from_it(

@@ -26,7 +26,7 @@ import numpy as np
 from droidpilot.perception.line_memo import LineMemo
 from droidpilot.perception.ocr import ImageInput, load_image
 from droidpilot.perception.onnx_sessions import open_session
-from droidpilot.perception.upright import TiltedLine, line_crop, tilted_line
+from droidpilot.perception.upright import TURN_MARGIN, TiltedLine, line_crop, tilted_line
 
 DET_THRESH, UNCLIP, MIN_SIZE, MAX_CANDIDATES = 0.3, 1.6, 3, 1000
 REC_HEIGHT = 48  # lines are resized to this height, then padded to a width chosen by ``rec_width``
@@ -67,7 +67,7 @@ class RecPlan:
     keys: list[bytes]
     known: dict[int, tuple[str, float]]  # lines the memo already holds: (text, confidence) by box index
     twins: dict[int, list[int]]  # a batched line -> the other lines of the screen with identical crops
-    both_ways: frozenset[int] = frozenset()  # lines read also turned half a turn, the likelier kept
+    both_ways: frozenset[int] = frozenset()  # lines read also half a turn round (``upright.TURN_MARGIN``)
 
     def batch_width(self, k: int) -> int:
         """The input width of batch ``k`` (all its crops share it)."""
@@ -197,7 +197,7 @@ class OnnxOcr:
             text, score = _decode(probs[row], chars)
             if i in other_way:
                 turned_text, turned_score = _decode(probs[other_way[i]], chars)
-                if turned_score > score:
+                if turned_score >= score + TURN_MARGIN:
                     text, score = turned_text, turned_score
             self.memo.put(plan.keys[i], (text, score))
             out += [(j, text, score) for j in (i, *plan.twins.get(i, ()))]
