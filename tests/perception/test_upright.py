@@ -158,6 +158,8 @@ def test_a_tall_box_too_short_to_be_a_line_keeps_the_common_path() -> None:
     """Two glyphs stacked (a key's letter under its digit: 45 x 17 after detection's margin) are not a line
     running up the screen; Yan'an Rd's box (79 x 24) is."""
     assert tilted_line(rectangle(403, 852, 45, 17, 90)) is None
+    assert tilted_line(rectangle(403, 858, 28, 12, 86.6)) is None  # an upright "i", a little off
+    assert tilted_line(rectangle(60, 211, 91, 39, 84.5)) is None
     assert tilted_line(rectangle(403, 852, 45, 17, 60)) is not None  # the same box along a road
     assert tilted_line(rectangle(529, 308, 79, 24, 88.6)) is not None
 

@@ -2,8 +2,9 @@
 
 Detection finds each line as a rotated rectangle. A line within ``MAX_UPRIGHT_TILT`` degrees of horizontal,
 a box too square to have a direction, or a line whose axis-aligned hull is less than twice as tall as the
-line itself, is read from its hull: the common path, as before. A line running up the screen (within
-``MAX_UPRIGHT_TILT`` of vertical) is its hull turned a right angle, as before. Any other elongated line (a
+line itself, or a tall box too short to be a line running up the screen (``MIN_VERTICAL_ELONGATION``), is
+read from its hull: the common path, as before. A line running up the screen (within ``MAX_UPRIGHT_TILT``
+of vertical) is its hull turned a right angle, as before. Any other elongated line (a
 street name along a road at 50 degrees) would be read from a hull that is mostly the road, the map and the
 neighbouring labels; it is instead warped to a strip of its own, long side horizontal, reading left to
 right, as RapidOCR crops its quads. Which way up a turned strip is cannot be told from its shape (Google
@@ -21,10 +22,13 @@ import numpy as np
 
 MAX_UPRIGHT_TILT = 3.0  # degrees; a line tilted at most this much is read from its axis-aligned hull
 MIN_ELONGATION = 1.5  # long side / short side; squarer boxes (one character, an icon) have no direction
-# A line running up the screen is at least this many times as long as it is wide (three characters or more:
-# Yan'an Rd 3.3, Dengcai St 4.0 on Mobile-Eval's maps); the shorter tall boxes of those 256 screens, 1.5 to
-# 2.8, are all two glyphs stacked (a keyboard key's letter under its digit), which no turn makes a line.
+# A line running up the screen (within NEAR_VERTICAL degrees of vertical) is at least this many times as
+# long as it is wide (three characters or more: Yan'an Rd 3.3, Dengcai St 4.0 on Mobile-Eval's maps); the
+# shorter tall boxes of those 256 screens, 1.5 to 2.8, are all two glyphs stacked (a keyboard key's letter
+# under its digit) or one upright glyph a few degrees off (an "i" at 86.6), which no turn makes a line.
+# The map labels along roads are tilted 20 to 63 degrees.
 MIN_VERTICAL_ELONGATION = 3.0
+NEAR_VERTICAL = 15.0
 # A tilted line still takes the common path while its hull is less than twice as tall as the line: short
 # labels come out of detection tilted by a few degrees of noise (a 54 x 25 box at 3.1 degrees), curved
 # lettering in photos by ten or more, and a rectangle cut along such a tilt loses the letters that bend
@@ -62,8 +66,8 @@ class TiltedLine:
 
 def rule_key() -> str:
     """The rule's settings, for the OCR cache key: lines cached under another rule are read again."""
-    return (f"upright(tilt<={MAX_UPRIGHT_TILT},elong>={MIN_ELONGATION},vertical>={MIN_VERTICAL_ELONGATION},"
-            f"spill>={MIN_SPILL},turn+{TURN_MARGIN})")
+    return (f"upright(tilt<={MAX_UPRIGHT_TILT},elong>={MIN_ELONGATION},spill>={MIN_SPILL},"
+            f"vertical>={MIN_VERTICAL_ELONGATION}@{NEAR_VERTICAL},turn+{TURN_MARGIN})")
 
 
 def tilt_of(quad: np.ndarray) -> float:
@@ -87,7 +91,7 @@ def tilted_line(quad: np.ndarray) -> TiltedLine | None:
     tilt = math.degrees(math.atan2(abs(uy), abs(ux)))
     if tilt <= MAX_UPRIGHT_TILT or length * abs(uy) < MIN_SPILL * height:
         return None
-    if tilt >= 90 - MAX_UPRIGHT_TILT and length < MIN_VERTICAL_ELONGATION * height:
+    if tilt >= 90 - NEAR_VERTICAL and length < MIN_VERTICAL_ELONGATION * height:
         return None
     cx, cy = pts.mean(axis=0)
     return TiltedLine((float(cx), float(cy)), (float(ux), float(uy)), length, height, tilt)
