@@ -120,7 +120,7 @@ KINDS = {
     "cut": "text cut off by the screen's edge or covered, whose visible part droidpilot reads otherwise",
     "noise": "texture, lines or dots read as characters",
     # Real text droidpilot does not read, kept apart (not "not text"): a known gap, counted as open.
-    "rotated": "real text drawn at an angle or vertically (map street names); droidpilot reads upright lines",
+    "rotated": "real text drawn at an angle or vertically (map street names) droidpilot still misreads",
 }
 OPEN_KINDS = frozenset({"rotated"})
 

@@ -29,10 +29,11 @@ class LineMemo:
         self.misses = 0
 
     @staticmethod
-    def key(crop: np.ndarray, width: int) -> bytes:
-        """The key of a crop (its shape and pixels) read at input width ``width``."""
+    def key(crop: np.ndarray, width: int, both_ways: bool = False) -> bytes:
+        """The key of a crop (its shape and pixels) read at input width ``width`` (and also half a turn
+        round, the likelier reading kept, when ``both_ways``)."""
         h = hashlib.blake2b(digest_size=20)
-        h.update(f"{crop.shape}:{crop.dtype}:{width}".encode())
+        h.update(f"{crop.shape}:{crop.dtype}:{width}{':both' if both_ways else ''}".encode())
         h.update(np.ascontiguousarray(crop).data)
         return h.digest()
 

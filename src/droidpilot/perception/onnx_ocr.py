@@ -6,8 +6,9 @@ importing rapidocr loads its YAML configuration with OmegaConf (about 0.5 s of a
 Recognition pads less than RapidOCR: lines to a smaller minimum width (RapidOCR pads each to 320 px, a
 third of the work on phone screens, whose short labels are many), each to a width of its own (a few
 widths, a batch each), and a line seen before, pixel for pixel, is not read again (``LineMemo``).
-Boxes are read as rotated rectangles; phone UI text is upright, so each line is cropped from the
-full-resolution image by its axis-aligned hull.
+Boxes are read as rotated rectangles. Phone UI text is upright, so a line is cropped from the
+full-resolution image by its axis-aligned hull; the few lines drawn at an angle or up the screen (map
+street names) are cut out as upright strips and read both ways up (``perception/upright.py``).
 """
 
 from __future__ import annotations
@@ -25,6 +26,7 @@ import numpy as np
 from droidpilot.perception.line_memo import LineMemo
 from droidpilot.perception.ocr import ImageInput, load_image
 from droidpilot.perception.onnx_sessions import open_session
+from droidpilot.perception.upright import TURN_MARGIN, TiltedLine, line_crop, tilted_line
 
 DET_THRESH, UNCLIP, MIN_SIZE, MAX_CANDIDATES = 0.3, 1.6, 3, 1000
 REC_HEIGHT = 48  # lines are resized to this height, then padded to a width chosen by ``rec_width``
@@ -46,6 +48,15 @@ class RawLine:
 
 
 @dataclass(frozen=True)
+class TextBox:
+    """A detected line: its axis-aligned hull (x1, y1, x2, y2) in image pixels, and the line as drawn
+    when it is tilted off the common path (``perception/upright.py``), else None."""
+
+    box: tuple[int, int, int, int]
+    tilted: TiltedLine | None = None
+
+
+@dataclass(frozen=True)
 class RecPlan:
     """The recognition work for one image: the line crops, their input widths at height 48, the batches
     (tuples of crop indices, narrowest batch first) they are read in, and the lines already known."""
@@ -56,6 +67,7 @@ class RecPlan:
     keys: list[bytes]
     known: dict[int, tuple[str, float]]  # lines the memo already holds: (text, confidence) by box index
     twins: dict[int, list[int]]  # a batched line -> the other lines of the screen with identical crops
+    both_ways: frozenset[int] = frozenset()  # lines read also half a turn round (``upright.TURN_MARGIN``)
 
     def batch_width(self, k: int) -> int:
         """The input width of batch ``k`` (all its crops share it)."""
@@ -95,7 +107,11 @@ class OnnxOcr:
 
     # -- detection ---------------------------------------------------------------------------
     def detect(self, bgr: np.ndarray, side: int, box_thresh: float) -> list[tuple[int, int, int, int]]:
-        """Text boxes, detection run with the longest side scaled to ``side`` (multiple of 32)."""
+        """Text boxes (axis-aligned hulls), detection run with the longest side scaled to ``side``."""
+        return [found.box for found in self.detect_lines(bgr, side, box_thresh)]
+
+    def detect_lines(self, bgr: np.ndarray, side: int, box_thresh: float) -> list[TextBox]:
+        """Text lines, detection run with the longest side scaled to ``side`` (multiple of 32)."""
         h, w = bgr.shape[:2]
         ratio = min(1.0, side / max(h, w)) if side < max(h, w) else side / max(h, w)
         rh, rw = max(32, round(h * ratio / 32) * 32), max(32, round(w * ratio / 32) * 32)
@@ -117,27 +133,30 @@ class OnnxOcr:
             d = bw * bh * UNCLIP / (2 * (bw + bh))  # pyclipper's offset of a rectangle by area*r/perimeter
             if min(bw, bh) + 2 * d < MIN_SIZE + 2:
                 continue
-            pts = cv2.boxPoints(((cx, cy), (bw + 2 * d, bh + 2 * d), angle))
-            xs, ys = np.clip(pts[:, 0] * sx, 0, w), np.clip(pts[:, 1] * sy, 0, h)
+            pts = cv2.boxPoints(((cx, cy), (bw + 2 * d, bh + 2 * d), angle)) * np.float32([sx, sy])
+            xs, ys = np.clip(pts[:, 0], 0, w), np.clip(pts[:, 1], 0, h)
             box = (round(float(xs.min())), round(float(ys.min())), round(float(xs.max())),
                    round(float(ys.max())))
             if box[2] - box[0] > 3 and box[3] - box[1] > 3:
-                boxes.append(box)
+                boxes.append(TextBox(box, tilted_line(pts)))
         return boxes
 
     # -- recognition ---------------------------------------------------------------------------
     def plan(self, bgr: np.ndarray, boxes: list[tuple[int, int, int, int]], min_width: int,
-             growth: float = REC_WIDTH_GROWTH) -> RecPlan:
-        """How the lines in ``boxes`` will be read. Each crop is resized to height 48 and padded to the
-        width ``rec_width`` gives it from its own size alone; lines remembered by ``self.memo`` are known
-        at once, the others go in batches of equal width. A line's input never depends on the other lines,
-        so the batches give the same text in whatever order, and however many of them, are run."""
+             growth: float = REC_WIDTH_GROWTH, tilted: list[TiltedLine | None] | None = None) -> RecPlan:
+        """How the lines in ``boxes`` will be read. Each crop (``upright.line_crop``: the box, or the
+        line ``tilted[i]`` turned upright) is resized to height 48 and padded to the width ``rec_width``
+        gives it from its own size alone; lines remembered by ``self.memo`` are known at once, the others
+        go in batches of equal width. A line's input never depends on the other lines, so the batches give
+        the same text in whatever order, and however many of them, are run."""
         self._recognizer()  # a model that did not load is an error even on a screen without text
-        crops = [bgr[y1:y2, x1:x2] for x1, y1, x2, y2 in boxes]
-        crops = [np.rot90(c) if c.shape[0] >= 1.5 * c.shape[1] else c for c in crops]
+        cut = [line_crop(bgr, box, tilted[i] if tilted else None) for i, box in enumerate(boxes)]
+        crops = [crop for crop, _ in cut]
+        both_ways = frozenset(i for i, (_, both) in enumerate(cut) if both)
         natural = [math.ceil(REC_HEIGHT * c.shape[1] / c.shape[0]) for c in crops]
         widths = [rec_width(n, min_width, growth) for n in natural]
-        keys = [LineMemo.key(c, w) for c, w in zip(crops, widths, strict=True)]
+        keys = [LineMemo.key(c, w, both_ways=i in both_ways) for i, (c, w) in enumerate(zip(crops, widths,
+                                                                                               strict=True))]
         known: dict[int, tuple[str, float]] = {}
         twins: dict[int, list[int]] = {}  # a line read once for every identical crop of the screen
         first: dict[bytes, int] = {}
@@ -157,31 +176,38 @@ class OnnxOcr:
                 known.update((j, known[i]) for j in others)
         batches = [tuple(group[start:start + REC_MAX_BATCH]) for _, group in sorted(by_width.items())
                    for start in range(0, len(group), REC_MAX_BATCH)]
-        return RecPlan(crops, widths, batches, keys, known, twins)
+        return RecPlan(crops, widths, batches, keys, known, twins, both_ways)
 
     def run_batch(self, plan: RecPlan, k: int) -> list[tuple[int, str, float]]:
         """(box index, text, confidence) for the lines of the plan's ``k``-th batch (then remembered)."""
         rec, chars = self._recognizer()
         idx = plan.batches[k]
         width = plan.batch_width(k)
-        tensor = np.zeros((len(idx), 3, REC_HEIGHT, width), np.float32)
-        for row, i in enumerate(idx):
-            c = plan.crops[i]
+        turned = [i for i in idx if i in plan.both_ways]  # also read half a turn round, after the rest
+        tensor = np.zeros((len(idx) + len(turned), 3, REC_HEIGHT, width), np.float32)
+        crops = [plan.crops[i] for i in idx] + [np.rot90(plan.crops[i], 2) for i in turned]
+        for row, c in enumerate(crops):
             rw = min(width, math.ceil(REC_HEIGHT * c.shape[1] / c.shape[0]))
-            img = cv2.resize(c, (rw, REC_HEIGHT)).astype(np.float32)
+            img = cv2.resize(np.ascontiguousarray(c), (rw, REC_HEIGHT)).astype(np.float32)
             tensor[row, :, :, :rw] = (img * (1 / 127.5) - 1.0).transpose(2, 0, 1)
         probs = rec.run(None, {rec.get_inputs()[0].name: tensor})[0]
+        other_way = {i: len(idx) + n for n, i in enumerate(turned)}
         out = []
         for row, i in enumerate(idx):
             text, score = _decode(probs[row], chars)
+            if i in other_way:
+                turned_text, turned_score = _decode(probs[other_way[i]], chars)
+                if turned_score >= score + TURN_MARGIN:
+                    text, score = turned_text, turned_score
             self.memo.put(plan.keys[i], (text, score))
             out += [(j, text, score) for j in (i, *plan.twins.get(i, ()))]
         return out
 
     def recognize(self, bgr: np.ndarray, boxes: list[tuple[int, int, int, int]], min_width: int,
-                  growth: float = REC_WIDTH_GROWTH) -> list[tuple[str, float]]:
+                  growth: float = REC_WIDTH_GROWTH, tilted: list[TiltedLine | None] | None = None
+                  ) -> list[tuple[str, float]]:
         """(text, confidence) for each box, in order: the remembered lines and every batch of ``plan``."""
-        plan = self.plan(bgr, boxes, min_width, growth)
+        plan = self.plan(bgr, boxes, min_width, growth, tilted)
         out: list[tuple[str, float]] = [("", 0.0)] * len(boxes)
         for i, found in plan.known.items():
             out[i] = found
@@ -193,8 +219,9 @@ class OnnxOcr:
     def read(self, bgr: np.ndarray, det_side: int, box_thresh: float, rec_min_width: int,
              growth: float = REC_WIDTH_GROWTH) -> list[RawLine]:
         """Detect then recognise every line of a BGR image."""
-        boxes = self.detect(bgr, det_side, box_thresh)
-        texts = self.recognize(bgr, boxes, rec_min_width, growth)
+        found = self.detect_lines(bgr, det_side, box_thresh)
+        boxes = [f.box for f in found]
+        texts = self.recognize(bgr, boxes, rec_min_width, growth, [f.tilted for f in found])
         return [RawLine(b, t, s) for b, (t, s) in zip(boxes, texts, strict=True)]
 
 

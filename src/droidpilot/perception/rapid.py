@@ -5,7 +5,9 @@ text detection runs on the screenshot scaled to a short side of ``det_min_short`
 phone, up from a 540-px one, as bare RapidOCR does, so two lines of status-bar text stacked 2 px apart stay
 two), while recognition reads each line cropped from the full-resolution image, so small text keeps its
 detail (the "rapidocr" wrapper backend only scales down);
-the text-direction classifier is off (phone UI text is upright); onnxruntime uses ``threads`` threads.
+the text-direction classifier is off (phone UI text is upright; the few lines drawn at an angle, such as
+map street names, are cut out upright and read both ways up instead: ``perception/upright.py``);
+onnxruntime uses ``threads`` threads.
 Model files are given to RapidOCR by path, so it never tries to download anything. By default the
 models run straight on onnxruntime (``perception/onnx_ocr.py``, same maths), which saves a cold process
 the wrapper's import.
@@ -32,6 +34,7 @@ from droidpilot.perception.rapid_config import (
 )
 from droidpilot.perception.reading import FinishedReading, OcrReading, Step, StepReading
 from droidpilot.perception.types import OcrLine
+from droidpilot.perception.upright import rule_key
 
 
 class RapidOcrEngine:
@@ -47,7 +50,7 @@ class RapidOcrEngine:
         self._lock = threading.Lock()
 
     def settings_key(self) -> str:
-        return f"{DET_MODEL}+{REC_MODEL};{self.settings.key()}"
+        return f"{DET_MODEL}+{REC_MODEL};{self.settings.key()};{rule_key()}"
 
     def _direct(self) -> Any:
         if self._ocr is None:
@@ -107,8 +110,9 @@ class RapidOcrEngine:
         s = self.settings
         with self._lock:
             ocr = self._direct()
-            boxes = ocr.detect(bgr, self.det_side(width, height), s.box_thresh)
-            plan = ocr.plan(bgr, boxes, s.rec_min_width, s.rec_width_growth)
+            found = ocr.detect_lines(bgr, self.det_side(width, height), s.box_thresh)
+            boxes = [f.box for f in found]
+            plan = ocr.plan(bgr, boxes, s.rec_min_width, s.rec_width_growth, [f.tilted for f in found])
 
         def kept(found: Iterable[tuple[int, str, float]]) -> list[OcrLine]:
             return [OcrLine(text.strip(), clip_box(*boxes[i], width, height), score)
