@@ -3,7 +3,8 @@
 A place word is a soft preference, never a hard filter: ``position_score`` weighs candidates (1.0 inside
 the asked third, falling off outside), and among candidates that look equally like the asked icon
 ``most_toward`` picks the one clearly furthest in the asked direction ("magnifier, bottom" of two
-magnifiers is the lower one), so equal-looking icons are ordered by place instead of shown as a tie.
+magnifiers is the lower one), so equal-looking icons are ordered by place instead of shown as a tie;
+when the words do not clearly separate them (equals in different rows for "right"), they stay a tie.
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ from droidpilot.perception.icons.query import Position
 from droidpilot.perception.types import Box, box_center
 
 CLEAR_LEAD = 0.025  # how much further (in screen fractions) the chosen one must be than the next
+BEHIND = 0.01  # how far behind on one asked axis it may be (two icons of one row are not exactly level)
 
 
 def _axis_score(centre: float, extent: float, place: str | None) -> float:
@@ -54,11 +56,37 @@ def toward(point: tuple[int, int], size: tuple[int, int], where: Position) -> fl
             + _toward_axis(point[0], size[0], where.horizontal))
 
 
+def _axes(where: Position) -> tuple[list[int], list[int]]:
+    """(asked axes, unasked axes) as indexes into (x, y): "bottom" asks y, "center" asks both."""
+    asked = [i for i, place in ((0, where.horizontal), (1, where.vertical)) if place is not None]
+    return asked, [i for i in (0, 1) if i not in asked]
+
+
+def clearly_ahead(box: Box, other: Box, size: tuple[int, int], where: Position) -> bool:
+    """Do the place words clearly set ``box`` before ``other``? It must be CLEAR_LEAD further toward the
+    place, behind on no asked axis (in "bottom left", a lower box further right is not clearly it), and
+    the two must lie along the asked direction: one move along an unasked axis as large as the lead (two
+    "right" arrows in different rows) means the words do not separate them."""
+    asked, unasked = _axes(where)
+    (px, py), (ox, oy) = box_center(box), box_center(other)
+    fracs = ((px / max(1, size[0]), ox / max(1, size[0])), (py / max(1, size[1]), oy / max(1, size[1])))
+    places = (where.horizontal, where.vertical)
+    leads = [_toward_axis(fracs[i][0], 1.0, places[i]) - _toward_axis(fracs[i][1], 1.0, places[i])
+             for i in asked]
+    lead = sum(leads)
+    if lead < CLEAR_LEAD or min(leads) < -BEHIND:
+        return False
+    drift = max((abs(fracs[i][0] - fracs[i][1]) for i in unasked), default=0.0)
+    return drift < lead
+
+
 def most_toward(boxes: Sequence[Box], size: tuple[int, int], where: Position) -> int | None:
-    """Index of the box clearly furthest in the asked direction (ahead of every other by CLEAR_LEAD of
-    the screen), or None when no place was asked or two are about as far (a row of equal icons)."""
+    """Index of the box the place words clearly set before every other (see ``clearly_ahead``), or None
+    when no place was asked or none is (a row of equal icons, equals in different rows): then the model
+    is asked, since a wrong tap costs more than a question."""
     if not where.given or len(boxes) < 2:
         return None
     keys = [toward(box_center(b), size, where) for b in boxes]
-    order = sorted(range(len(boxes)), key=lambda i: keys[i], reverse=True)
-    return order[0] if keys[order[0]] - keys[order[1]] >= CLEAR_LEAD else None
+    first = max(range(len(boxes)), key=lambda i: keys[i])
+    others = [b for i, b in enumerate(boxes) if i != first]
+    return first if all(clearly_ahead(boxes[first], b, size, where) for b in others) else None
