@@ -19,6 +19,7 @@ from droidpilot.perception.icons.imageio import channel_max
 from droidpilot.perception.types import Box, OcrLine
 
 SINGLE_CHAR_SCORE = 0.9  # OCR confidence above which a lone letter or digit is text, not an icon
+WIDE_CHAR = 1.3  # a lone digit or CJK character is never wider than this times its height (read: 0.7-1.0)
 WORK_SHORT_SIDE = 720  # proposals are computed on a copy whose short side is at most this
 
 
@@ -59,10 +60,12 @@ def _is_text(line: OcrLine) -> bool:
 
 def _lone_char(line: OcrLine) -> bool:
     """A single digit or CJK character read with high confidence: text, yet OCR also reads outlined
-    glyphs so (a heart outline as "3"); its region stays a "char" candidate only an asked glyph can win."""
+    glyphs so (a heart outline as "3"); its region stays a "char" candidate only an asked glyph can win.
+    A "digit" read in a box clearly wider than tall is a glyph (a grey undo arrow read as "5" at 0.99)."""
     ch = line.text.strip()
     single = sum(c.isalnum() for c in ch) == 1 and len(ch) == 1 and not ("a" <= ch.lower() <= "z")
-    return single and line.score >= SINGLE_CHAR_SCORE
+    x1, y1, x2, y2 = line.box
+    return single and line.score >= SINGLE_CHAR_SCORE and (x2 - x1) <= WIDE_CHAR * (y2 - y1)
 
 
 def split_leading_glyph(mask: np.ndarray, box: Box) -> Box:
