@@ -106,3 +106,12 @@ def test_equal_icons_on_the_right_in_different_rows_are_asked_about() -> None:
     draw_icon(img, "heart", (760, 1700), 80, "red")
     result = locate_icon(as_rgb(img), "red heart, right")
     assert result.status == "found" and _inside(result.candidates[0].point, right)
+
+
+def test_a_tab_bar_icon_in_a_row_of_its_own_is_the_bottom_one_though_sideways_apart() -> None:
+    # Amazon Music's "magnifier, bottom": the tab bar's icon lies below the page's look-alikes, which sit
+    # far to its right; its own row sets it apart
+    tab, page_icon = (300, 2230, 370, 2300), (900, 2120, 970, 2190)
+    assert most_toward([tab, page_icon], SIZE, parse_position("bottom")) == 0
+    overlapping = (900, 2180, 970, 2250)  # the near miss: rows overlap, so the sideways gap decides
+    assert most_toward([tab, overlapping], SIZE, parse_position("bottom")) is None

@@ -15,6 +15,7 @@ from droidpilot.perception.icons.query import Position
 from droidpilot.perception.types import Box, box_center
 
 CLEAR_LEAD = 0.025  # how much further (in screen fractions) the chosen one must be than the next
+BEYOND = 0.25  # the gap, in the box's own extent, that sets a box in a row of its own
 BEHIND = 0.01  # how far behind on one asked axis it may be (two icons of one row are not exactly level)
 
 
@@ -66,7 +67,8 @@ def clearly_ahead(box: Box, other: Box, size: tuple[int, int], where: Position) 
     """Do the place words clearly set ``box`` before ``other``? It must be CLEAR_LEAD further toward the
     place, behind on no asked axis (in "bottom left", a lower box further right is not clearly it), and
     the two must lie along the asked direction: one move along an unasked axis as large as the lead (two
-    "right" arrows in different rows) means the words do not separate them."""
+    "right" arrows in different rows) means the words do not separate them, unless it is in a row of its
+    own beyond the other (``_beyond``)."""
     asked, unasked = _axes(where)
     (px, py), (ox, oy) = box_center(box), box_center(other)
     fracs = ((px / max(1, size[0]), ox / max(1, size[0])), (py / max(1, size[1]), oy / max(1, size[1])))
@@ -77,7 +79,21 @@ def clearly_ahead(box: Box, other: Box, size: tuple[int, int], where: Position) 
     if lead < CLEAR_LEAD or min(leads) < -BEHIND:
         return False
     drift = max((abs(fracs[i][0] - fracs[i][1]) for i in unasked), default=0.0)
-    return drift < lead
+    return drift < lead or _beyond(box, other, where)
+
+
+def _beyond(box: Box, other: Box, where: Position) -> bool:
+    """Is ``box`` in a row (column) of its own beyond ``other`` toward one asked side ("bottom": its top
+    below the other's bottom by a quarter of its height), as a tab bar's icon is below the page's?"""
+    if where.vertical not in (None, "center") and where.horizontal in (None, "center"):
+        lo, hi, extent = (1, 3, box[3] - box[1])
+        gap = box[lo] - other[hi] if where.vertical == "bottom" else other[lo] - box[hi]
+    elif where.horizontal not in (None, "center") and where.vertical in (None, "center"):
+        lo, hi, extent = (0, 2, box[2] - box[0])
+        gap = box[lo] - other[hi] if where.horizontal == "right" else other[lo] - box[hi]
+    else:
+        return False
+    return gap >= BEYOND * extent
 
 
 def most_toward(boxes: Sequence[Box], size: tuple[int, int], where: Position) -> int | None:
