@@ -5,7 +5,8 @@ to each other are joined by a small closing), of Canny edges (which separate an 
 it sits on), and of white ink on a darker picture (a video's white heart, glued to the picture's texture
 in the other two). Nearby parts are also merged into groups, so an icon drawn with
 several strokes is one candidate; parts are kept too and the ranking decides. Regions that are too small,
-too large or too elongated for an icon, and regions that are OCR text, are dropped.
+too large or too elongated for an icon, regions that are OCR text, and a keyboard's letter keys, are
+dropped.
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ import cv2
 import numpy as np
 
 from droidpilot.perception.icons.imageio import channel_max
+from droidpilot.perception.icons.keys import caption_boxes, letter_keys
 from droidpilot.perception.types import Box, OcrLine
 
 SINGLE_CHAR_SCORE = 0.9  # OCR confidence above which a lone letter or digit is text, not an icon
@@ -344,5 +346,9 @@ def find_regions(image: np.ndarray, ocr_lines: Sequence[OcrLine] | None = None,
         if any(_overlap_share(full, t) >= 0.6 for t in chars):
             source = "char"
         regions.append(Region(full, source, parts, tile_colours.get(box) if source == "inner" else None))
+    keys, captions = letter_keys([r.box for r in regions], caption_boxes(ocr_lines or []))
+    if keys:  # a keyboard's letter keys and their letters are text, however their glyphs read
+        regions = [r for r in regions if r.box not in keys
+                   and not any(_overlap_share(r.box, c) >= 0.6 for c in captions)]
     regions.sort(key=lambda r: (r.box[1], r.box[0]))
     return regions[:max_regions]
