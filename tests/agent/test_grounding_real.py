@@ -169,3 +169,17 @@ def test_words_that_single_out_no_candidate_still_ask_the_model(step: str, engin
     g = Grounder().ground(parse_action(label["action"]), ScreenView(image, engine),
                           CoordFrame("device", image.size), context=_context(step))
     assert g.status == "ambiguous" and not g.choice_note
+
+
+@needs_runs
+def test_an_ambiguous_icon_is_settled_by_the_label_the_model_names(engine: RapidOcrEngine) -> None:
+    # Amazon Music: "The 'Find' icon at the bottom center": of two magnifiers, the one above FIND
+    step = "Amazon Music/2#2"
+    label = LABELS[step]
+    image = Image.open(RUNS / label["screen"]).convert("RGB")
+    view = ScreenView(image, engine)
+    action, frame = parse_action(label["action"]), CoordFrame("device", image.size)
+    assert Grounder().ground(action, view, frame).status == "ambiguous"  # without the model's words
+    g = Grounder().ground(action, view, frame, context=_context(step))
+    assert g.status == "found" and _inside(g.point, label["target"]), g.to_dict()
+    assert "labelled 'find'" in g.choice_note

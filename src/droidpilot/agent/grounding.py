@@ -90,8 +90,9 @@ class Grounder:
 
     def ground(self, action: Action, screen: ScreenView, frame: CoordFrame, context: str = "") -> Grounding:
         """Ground ``action`` on ``screen``; the brain's numbers are read through ``frame``. ``context`` is
-        the model's own thought and observation of this step: a text found in a few places is taken
-        where those words single one out (``agent/context_pick.py``), else the model is asked."""
+        the model's own thought and observation of this step: a text found in a few places (an icon that
+        fits in a few) is taken where those words single one out (``agent/context_pick.py``), else the
+        model is asked."""
         name = action.name
         width, height = screen.size
         if name == "click_text":
@@ -102,7 +103,10 @@ class Grounder:
         if name == "open_app":
             return self._from_locate(self._locate_app(screen, action.text or ""), action.text or "", "app")
         if name == "click_icon":
-            return self._ground_icon(action, screen)
+            found = self._ground_icon(action, screen)
+            if found.status == "ambiguous" and context:
+                self._pick_icon_by_context(found, screen, context)
+            return found
         if name in ("tap", "long_press"):
             x, y = frame.to_device(action.coords[0], action.coords[1])
             return Grounding("direct", point=(x, y), box=(x, y, x, y), target=f"({x}, {y})")
@@ -146,6 +150,17 @@ class Grounder:
         found.status, found.point, found.box = "found", tuple(best.point), tuple(best.box)  # type: ignore[assignment]
         found.choice_note = (f"{len(found.candidates)} places read {target!r}; took the one beside "
                              f"{choice.name!r}, which the model named {choice.words_apart} words from it")
+
+    @staticmethod
+    def _pick_icon_by_context(found: Grounding, screen: ScreenView, context: str) -> None:
+        """Settle an ambiguous icon on the candidate whose label the model's own words name."""
+        from droidpilot.agent.context_pick import pick_icon_by_context
+
+        choice = pick_icon_by_context(found.candidates, screen.lines(), context)
+        if choice is not None:
+            best = found.candidates[choice.index]
+            found.status, found.point, found.box = "found", tuple(best.point), tuple(best.box)  # type: ignore[assignment]
+            found.choice_note = f"{len(found.candidates)} icons fit; took the one labelled {choice.name!r}"
 
     def _text_naming_icon(self, action: Action, screen: ScreenView, found: Grounding) -> Grounding:
         """A ``click text`` whose words are not on screen but name an icon ("check mark icon, top right")
