@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from droidpilot.perception.icons import locate_icon
 from droidpilot.perception.icons.drawing import DrawnIcon, as_rgb, blank_screen, draw_icon
-from droidpilot.perception.icons.placement import most_toward, toward
+from droidpilot.perception.icons.placement import most_toward, opposite, toward
 from droidpilot.perception.icons.query import Position, parse_position
 from droidpilot.perception.icons.rank import rank_icons
 
@@ -115,3 +115,10 @@ def test_a_tab_bar_icon_in_a_row_of_its_own_is_the_bottom_one_though_sideways_ap
     assert most_toward([tab, page_icon], SIZE, parse_position("bottom")) == 0
     overlapping = (900, 2180, 970, 2250)  # the near miss: rows overlap, so the sideways gap decides
     assert most_toward([tab, overlapping], SIZE, parse_position("bottom")) is None
+
+
+def test_opposite_is_the_far_third_not_the_neighbouring_one() -> None:
+    where = parse_position("top right")
+    assert opposite((900, 2200), SIZE, where) and opposite((100, 200), SIZE, where)  # bottom / left third
+    assert not opposite((540, 1200), SIZE, where)  # the middle: one third off on both axes
+    assert not opposite((100, 2200), SIZE, parse_position("center"))  # "center" has no opposite side

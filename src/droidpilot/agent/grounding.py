@@ -180,6 +180,8 @@ class Grounder:
 
     def _ground_icon(self, action: Action, screen: ScreenView) -> Grounding:
         from droidpilot.perception.icons import locate_icon
+        from droidpilot.perception.icons.placement import opposite
+        from droidpilot.perception.icons.query import parse_position
 
         description = action.description or ""
         position = " ".join(action.position) or None
@@ -197,6 +199,14 @@ class Grounder:
                     if wider.status in ("found", "ambiguous"):
                         result = wider
                         note = f"nothing like it at the {position}; found at {looser or 'any place'}"
+                if result.status == "not_found" and looser is not None:
+                    # its place words are often wrong ("thumbs up, bottom center" for a button halfway
+                    # down at the left): one icon alone that fits, not on the opposite side, is taken
+                    anywhere = locate_icon(screen.image, description, ocr_lines=lines)
+                    if anywhere.status == "found" and not opposite(
+                            tuple(anywhere.candidates[0].point), screen.size, parse_position(position)):
+                        result = anywhere
+                        note = f"nothing like it at the {position}; the one like it elsewhere"
         except InputError as exc:  # a description with neither colour nor shape
             return Grounding("not_found", target=target, message=self._msg("icon_not_found", target=target,
                                                                             where=f" ({exc})"))

@@ -44,6 +44,15 @@ def where_on_screen(point: tuple[int, int], size: tuple[int, int]) -> str:
     return f"{v} {h}" if h != "center" else v
 
 
+def opposite(point: tuple[int, int], size: tuple[int, int], where: Position) -> bool:
+    """Is the point in the third of the screen opposite an asked side (asked "top right", it lies in the
+    bottom or the left third)? A place one third off ("bottom" for a button halfway down) is not."""
+    col = min(2, int(3 * point[0] / max(1, size[0])))
+    row = min(2, int(3 * point[1] / max(1, size[1])))
+    return ((where.vertical == "top" and row == 2) or (where.vertical == "bottom" and row == 0)
+            or (where.horizontal == "left" and col == 2) or (where.horizontal == "right" and col == 0))
+
+
 def _toward_axis(coord: float, extent: float, place: str | None) -> float:
     if place is None:
         return 0.0
