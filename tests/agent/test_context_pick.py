@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from droidpilot.agent.context_pick import (
+    app_names,
     icon_names,
     names_in,
     pick_by_context,
@@ -118,3 +119,11 @@ def test_a_label_far_from_both_or_between_them_chooses_nothing() -> None:
 def test_names_pointing_at_different_icons_choose_nothing() -> None:
     lines = [*TABS, OcrLine("Search", (280, 955, 330, 970), 1.0)]
     assert pick_icon_by_context(LENSES, lines, "the 'Find' tab, or the 'Search' button") is None
+
+
+def test_app_names_are_what_the_model_says_it_opens() -> None:
+    words = 'Among these icons is the "Notes" app icon. I need to launch the "Notes" app'
+    assert app_names(words) == ["notes"]
+    assert app_names("open the Google Play Store app where Instagram can be downloaded") == \
+        ["google play store"]
+    assert app_names("The 'Find' icon at the bottom; the Settings tab") == []  # icons, tabs: not apps

@@ -144,13 +144,16 @@ def pick_by_context(candidates: list[Candidate], lines: list[OcrLine], target: s
 _ICON_NAME = re.compile(r"[\"'\u2018\u201c]([^\"'\u2018\u2019\u201c\u201d]{2,40})[\"'\u2019\u201d]\s+"
                         r"(?:app\s+)?(?:icon|tab|button|app)\b"
                         r"|\b((?:[A-Z][\w&-]*\s+){0,3}[A-Z][\w&-]*)\s+(?:app\s+)?(?:icon|tab|button|app)\b")
+# An app the model names as what it opens: 'the "Notes" app icon', "open the Google Play Store app".
+_APP_NAME = re.compile(r"[\"'\u2018\u201c]([^\"'\u2018\u2019\u201c\u201d]{2,40})[\"'\u2019\u201d]\s+app\b"
+                       r"|\b((?:[A-Z][\w&-]*\s+){0,3}[A-Z][\w&-]*)\s+app\b")
 LABEL_REACH = 2.0  # an icon's label is at most this many label heights from it (a tab's, an app's name)
 
 
-def icon_names(context: str) -> list[str]:
+def icon_names(context: str, pattern: re.Pattern[str] = _ICON_NAME) -> list[str]:
     """Names the model's words give the icon it means ("the 'Find' icon" -> Find), common words aside."""
     out: list[str] = []
-    for m in _ICON_NAME.finditer(context):
+    for m in pattern.finditer(context):
         words = [w for w in _words(m.group(1) or m.group(2)) if w not in _COMMON]
         name = " ".join(words)
         if len(name) >= 3 and name not in out:
@@ -189,3 +192,8 @@ def pick_icon_by_context(candidates: list[Candidate], lines: list[OcrLine], cont
         return None
     index, name = next(iter(chosen.items()))
     return ContextChoice(index, name, 0)
+
+
+def app_names(context: str) -> list[str]:
+    """Apps the model's words say it opens ('tap the "Notes" app icon' -> notes), common words aside."""
+    return icon_names(context, _APP_NAME)

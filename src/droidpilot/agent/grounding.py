@@ -153,14 +153,32 @@ class Grounder:
 
     @staticmethod
     def _pick_icon_by_context(found: Grounding, screen: ScreenView, context: str) -> None:
-        """Settle an ambiguous icon on the candidate whose label the model's own words name."""
-        from droidpilot.agent.context_pick import pick_icon_by_context
+        """Settle an ambiguous icon on the candidate whose label the model's own words name, or on the
+        launcher icon of the one app they say it opens."""
+        from droidpilot.agent.context_pick import app_names, pick_icon_by_context
 
         choice = pick_icon_by_context(found.candidates, screen.lines(), context)
         if choice is not None:
             best = found.candidates[choice.index]
             found.status, found.point, found.box = "found", tuple(best.point), tuple(best.box)  # type: ignore[assignment]
             found.choice_note = f"{len(found.candidates)} icons fit; took the one labelled {choice.name!r}"
+            return
+        # a launcher's icon the model names as the app it opens ('the "Notes" app icon'): the app's icon
+        apps = [(name, got) for name in app_names(context) if (got := Grounder._app_icon(screen, name))]
+        if len(apps) == 1:
+            name, best = apps[0]
+            found.status, found.point, found.box = "found", tuple(best.point), tuple(best.box)  # type: ignore[assignment]
+            found.choice_note = f"{len(found.candidates)} icons fit; took the icon of the app {name!r} named"
+
+    @staticmethod
+    def _app_icon(screen: ScreenView, name: str) -> Candidate | None:
+        """The launcher icon of app ``name``, or of its last words ("Play Store" of "Google Play Store")."""
+        words = name.split()
+        for start in range(max(1, len(words) - 1)):
+            got = Grounder._locate_app(screen, " ".join(words[start:]))
+            if got.status == "found":
+                return got.candidates[0]
+        return None
 
     def _text_naming_icon(self, action: Action, screen: ScreenView, found: Grounding) -> Grounding:
         """A ``click text`` whose words are not on screen but name an icon ("check mark icon, top right")
