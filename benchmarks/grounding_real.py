@@ -2,6 +2,7 @@
 
 Run: .venv/bin/python benchmarks/grounding_real.py [--labels FILE] [--screens DIR] [--cache-dir DIR] [--json]
      [--ocr-lines FILE]  (OCR lines recorded by benchmarks/ocr_vs_bare.py --save-ours, instead of reading)
+     [--kind text|icon] [--step GLOB] [--rows]  (a part of the set; every step's outcome, not only misses)
 
 Each labelled step (benchmarks/data/grounded_actions.yaml) is parsed with the agent's own action parser
 and grounded by the agent's own Grounder on the real screenshot, OCR by droidpilot's default engine, as
@@ -22,6 +23,7 @@ see ../shared/reference/mobile-eval-real.
 from __future__ import annotations
 
 import argparse
+import fnmatch
 import json
 import sys
 from dataclasses import dataclass
@@ -92,6 +94,14 @@ def load_labels(path: Path) -> list[Label]:
         boxes = None if target is None else tuple(_box(b, where) for b in target)
         out.append(Label(str(entry["step"]), str(entry["action"]), str(entry["screen"]), boxes))
     return out
+
+
+def _action_name(label: Label) -> str | None:
+    """The action's name ("click_icon"), or None when it does not parse (run() reports that)."""
+    try:
+        return parse_action(label.action).name
+    except ActionParseError:
+        return None
 
 
 def _inside(point: tuple[int, int], box: tuple[int, int, int, int]) -> bool:
@@ -177,12 +187,16 @@ def main(argv: list[str] | None = None) -> int:
                     help="OCR lines recorded earlier ({screen: [{text, box, score}]})")
     ap.add_argument("--no-context", action="store_true",
                     help="ground without the step's thought and observation")
+    ap.add_argument("--kind", choices=sorted(set(KINDS.values())), help="only the text or the icon steps")
+    ap.add_argument("--step", default="*", help="only steps matching this glob ('TikTok/*')")
+    ap.add_argument("--rows", action="store_true", help="list every step's outcome, not only those not right")
     args = ap.parse_args(argv)
     if not args.screens.is_dir():
         print(f"error: the Mobile-Eval screens are not at {args.screens}; pass --screens", file=sys.stderr)
         return 2
     try:
-        labels = load_labels(args.labels)
+        labels = [lb for lb in load_labels(args.labels) if fnmatch.fnmatchcase(lb.step, args.step)
+                  and (args.kind is None or KINDS.get(_action_name(lb)) == args.kind)]
         engine: Any = RapidOcrEngine()
         if args.cache_dir:
             engine = CachedOcr(engine, OcrCache(args.cache_dir))
@@ -191,7 +205,7 @@ def main(argv: list[str] | None = None) -> int:
     except LabelError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
-    sums = {kind: summary(rows, kind) for kind in ("text", "icon")}
+    sums = {kind: summary(rows, kind) for kind in ("text", "icon") if args.kind in (None, kind)}
     if args.json:
         print(json.dumps({"rows": rows, "summary": sums}, indent=1, ensure_ascii=False))
         return 0
@@ -201,8 +215,9 @@ def main(argv: list[str] | None = None) -> int:
               f"(right one offered {s['ambiguous_offered']}), wrong tap {s['wrong']}, missed {s['missed']}; "
               f"accuracy where it decided {s['decided_accuracy']}")
     for r in rows:
-        if r["outcome"] in ("wrong", "missed") or (r["outcome"] == "ambiguous" and not r["offered"]):
-            print(f"  {r['outcome']:9s} {r['kind']:4s} {r['step']}: {r['action']} -> {r['status']} "
+        if args.rows or r["outcome"] != "right":
+            offered = " (right one offered)" if r["outcome"] == "ambiguous" and r["offered"] else ""
+            print(f"  {r['outcome']:9s} {r['kind']:4s} {r['step']}: {r['action']} -> {r['status']}{offered} "
                   f"{r['point'] or ''} {'candidates ' + str(r['candidates']) if r['candidates'] else ''}")
     return 0
 

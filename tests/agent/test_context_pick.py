@@ -2,7 +2,14 @@
 
 from __future__ import annotations
 
-from droidpilot.agent.context_pick import names_in, pick_by_context, words_apart
+from droidpilot.agent.context_pick import (
+    app_names,
+    icon_names,
+    names_in,
+    pick_by_context,
+    pick_icon_by_context,
+    words_apart,
+)
 from droidpilot.perception.types import Candidate, OcrLine
 
 
@@ -79,3 +86,44 @@ def test_a_name_in_another_sentence_or_line_than_the_target_says_nothing() -> No
              OcrLine("Network", (20, 500, 140, 530), 1.0)]
     cands = [_cand(80, 115), _cand(80, 515)]
     assert pick_by_context(cands, lines, "Network", "the network page\nSettings") is None
+
+
+# Amazon Music: a magnifier on the page and one in the tab bar above its FIND label; both fit the query.
+TABS = [OcrLine("HOME", (44, 1117, 82, 1133), 1.0), OcrLine("FIND", (150, 1117, 184, 1133), 1.0),
+        OcrLine("LIBRARY", (236, 1117, 304, 1133), 1.0)]
+LENSES = [Candidate((290, 920, 318, 950), (304, 935), 0.6),
+          Candidate((152, 1074, 183, 1105), (167, 1089), 0.6)]
+
+
+def test_the_icon_whose_label_the_model_names_is_chosen() -> None:
+    thought = "The 'Find' icon at the bottom center of the screen is typically used for searching."
+    got = pick_icon_by_context(LENSES, TABS, thought)
+    assert got is not None and (got.index, got.name) == (1, "find")
+    assert icon_names('launch the "Notes" app icon; open the Google Play Store app') == ["notes",
+                                                                                       "google play store"]
+
+
+def test_names_listed_without_calling_them_the_icon_choose_nothing() -> None:
+    listed = "five navigation icons labeled 'Home', 'Find', 'Library', and 'Upgrade'."
+    assert icon_names(listed) == [] and pick_icon_by_context(LENSES, TABS, listed) is None
+
+
+def test_a_label_far_from_both_or_between_them_chooses_nothing() -> None:
+    far = [OcrLine("FIND", (400, 300, 434, 316), 1.0)]  # the label is nowhere near either magnifier
+    assert pick_icon_by_context(LENSES, far, "tap the 'Find' icon") is None
+    side_by_side = [LENSES[1], Candidate((200, 1074, 231, 1105), (215, 1089), 0.6)]
+    between = [OcrLine("FIND", (175, 1110, 208, 1126), 1.0)]  # under both, as near to each
+    assert pick_icon_by_context(side_by_side, between, "tap the 'Find' icon") is None
+
+
+def test_names_pointing_at_different_icons_choose_nothing() -> None:
+    lines = [*TABS, OcrLine("Search", (280, 955, 330, 970), 1.0)]
+    assert pick_icon_by_context(LENSES, lines, "the 'Find' tab, or the 'Search' button") is None
+
+
+def test_app_names_are_what_the_model_says_it_opens() -> None:
+    words = 'Among these icons is the "Notes" app icon. I need to launch the "Notes" app'
+    assert app_names(words) == ["notes"]
+    assert app_names("open the Google Play Store app where Instagram can be downloaded") == \
+        ["google play store"]
+    assert app_names("The 'Find' icon at the bottom; the Settings tab") == []  # icons, tabs: not apps

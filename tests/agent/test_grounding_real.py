@@ -169,3 +169,38 @@ def test_words_that_single_out_no_candidate_still_ask_the_model(step: str, engin
     g = Grounder().ground(parse_action(label["action"]), ScreenView(image, engine),
                           CoordFrame("device", image.size), context=_context(step))
     assert g.status == "ambiguous" and not g.choice_note
+
+
+@needs_runs
+def test_an_ambiguous_icon_is_settled_by_the_label_the_model_names(engine: RapidOcrEngine) -> None:
+    # Amazon Music: "The 'Find' icon at the bottom center": of two magnifiers, the one above FIND
+    step = "Amazon Music/2#2"
+    label = LABELS[step]
+    image = Image.open(RUNS / label["screen"]).convert("RGB")
+    view = ScreenView(image, engine)
+    action, frame = parse_action(label["action"]), CoordFrame("device", image.size)
+    assert Grounder().ground(action, view, frame).status == "ambiguous"  # without the model's words
+    g = Grounder().ground(action, view, frame, context=_context(step))
+    assert g.status == "found" and _inside(g.point, label["target"]), g.to_dict()
+    assert "labelled 'find'" in g.choice_note
+
+
+@needs_runs
+@pytest.mark.parametrize(("step", "app"), [
+    ("Notes/2#1", "notes"),  # 'the "Notes" app icon, ... with a white background and an orange part'
+    ("Google Play/2#1", "google play store"),  # 'open the Google Play Store app' (its label: Play Store)
+])
+def test_a_launcher_icon_is_taken_from_the_app_the_model_says_it_opens(step: str, app: str,
+                                                                        engine: RapidOcrEngine) -> None:
+    label = LABELS[step]
+    image = Image.open(RUNS / label["screen"]).convert("RGB")
+    view = ScreenView(image, engine)
+    action, frame = parse_action(label["action"]), CoordFrame("device", image.size)
+    assert Grounder().ground(action, view, frame).status == "ambiguous"  # without the model's words
+    g = Grounder().ground(action, view, frame, context=_context(step))
+    assert g.status == "found" and _inside(g.point, label["target"]), g.to_dict()
+    assert f"app {app!r}" in g.choice_note
+    # the near miss: an app that is not on this screen, or two apps, settle nothing
+    for words in ('open the "Netflix" app', 'open the "Notes" app, then the "Settings" app'):
+        g = Grounder().ground(action, view, frame, context=words)
+        assert g.status == "ambiguous", (words, g.choice_note)

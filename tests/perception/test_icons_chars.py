@@ -7,6 +7,7 @@ import pytest
 from PIL import Image, ImageDraw, ImageFont
 
 from droidpilot.perception.icons import locate_icon
+from droidpilot.perception.icons.candidates import _lone_char
 from droidpilot.perception.icons.glyphs import available, draw_glyph
 from droidpilot.perception.types import OcrLine
 
@@ -42,3 +43,18 @@ def test_a_real_digit_stays_text(feed) -> None:
     for query in ("white heart", "white circle", "white"):
         result = locate_icon(img, query, ocr_lines=lines)
         assert not any(1490 <= c.point[1] <= 1590 for c in result.candidates), query
+
+
+def test_a_wide_box_read_as_one_digit_is_a_glyph_not_text() -> None:
+    # Notes' disabled undo arrow: light grey on white, which OCR reads as "5" (0.99) in a box 1.8x as wide
+    # as tall; a real "5" beside it, in a box taller than wide, stays text
+    img = Image.new("RGBA", (1080, 2400), (250, 250, 250, 255))
+    img.alpha_composite(draw_glyph("undo", 72, (185, 185, 185)), (440, 210))
+    ImageDraw.Draw(img).text((700, 200), "5", font=ImageFont.truetype(FONT, 64), fill=(40, 40, 40))
+    lines = [OcrLine("5", (440, 228, 512, 268), 0.99), OcrLine("5", (698, 208, 740, 270), 0.999)]
+    rgb = np.asarray(img.convert("RGB")).copy()
+    result = locate_icon(rgb, "undo arrow, top", ocr_lines=lines)
+    assert result.status == "found"
+    x, y = result.candidates[0].point
+    assert 440 <= x <= 512 and 210 <= y <= 282
+    assert _lone_char(lines[1]) and not _lone_char(lines[0])

@@ -6,6 +6,7 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
+from droidpilot.perception.icons.candidates import find_regions
 from droidpilot.perception.icons.describe import describe_region
 from droidpilot.perception.icons.readings import readings_of
 
@@ -42,3 +43,24 @@ def test_a_white_ring_part_is_a_circle_not_a_magnifier() -> None:
     shapes = _white_part_shapes(*_frame(_ring))
     assert max(shapes, key=shapes.get) == "circle", shapes
     assert shapes.get("magnifier", 0.0) < shapes["circle"]
+
+
+def test_a_sliver_cut_by_the_screen_side_is_no_candidate() -> None:
+    # a picture scrolled off the right edge leaves a strip 6 px wide: not an icon one can tap; the same
+    # strip a little inside the screen (a kebab menu's dots) stays
+    img = np.full((1170, 540, 3), 250, np.uint8)
+    img[400:440, 534:540] = (40, 40, 40)
+    img[600:640, 500:506] = (40, 40, 40)
+    boxes = [r.box for r in find_regions(img, [])]
+    assert not any(b[2] == 540 and b[1] >= 390 and b[3] <= 450 for b in boxes)
+    assert any(b[0] >= 495 and b[2] <= 510 and 590 <= b[1] <= 610 for b in boxes)
+
+
+def test_white_ink_on_a_textured_picture_is_proposed() -> None:
+    # a video's white heart on a busy picture: the texture glues it to the picture in the difference and
+    # edge masks; the white-ink proposal still sees it alone
+    rng = np.random.default_rng(3)
+    img = rng.integers(90, 170, (1170, 540, 3), dtype=np.uint8)
+    cv2.circle(img, (485, 630), 16, (255, 255, 255), -1)
+    boxes = find_regions(img, [])
+    assert any(abs(r.box[0] - 469) <= 3 and abs(r.box[3] - 647) <= 3 for r in boxes)

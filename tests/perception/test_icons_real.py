@@ -102,3 +102,28 @@ def test_only_short_stacked_reads_are_taken_for_icons() -> None:
     assert _is_text(OcrLine("000", (100, 100, 140, 116), 0.88))  # a number on a line
     assert _is_text(OcrLine("1", (100, 100, 108, 120), 0.99))  # a tall lone digit stays text
     assert _is_text(OcrLine("Wi-Fi", (100, 100, 110, 160), 0.9))  # five characters: text, whatever the box
+
+
+# Gmail's keyboard as RapidOCR reads it: one confident letter per key of the middle and lower rows.
+KEY_LINES = [OcrLine(t, b, 0.99) for t, b in (
+    ("a", (44, 928, 68, 957)), ("S", (97, 928, 122, 957)), ("d", (149, 922, 177, 957)),
+    ("f", (206, 923, 227, 957)), ("g", (255, 926, 285, 965)), ("h", (308, 922, 338, 959)),
+    ("k", (417, 923, 444, 958)), ("Z", (97, 1008, 122, 1036)), ("X", (149, 1007, 176, 1036)),
+    ("C", (203, 1006, 230, 1037)), ("V", (256, 1007, 284, 1036)), ("b", (309, 1001, 337, 1037)),
+    ("n", (364, 1007, 390, 1036)), ("m", (412, 1007, 449, 1037)))]
+
+
+def test_a_shift_key_query_taps_no_letter_key() -> None:
+    # the glyph matcher reads the "f" key's letter as an arrow; a keyboard's letter keys are text, so no
+    # letter key is tapped, and the shift key is among the candidates the model is shown
+    res = locate_icon(_screen("Gmail/3/3.jpg"), "shift key arrow, bottom left", ocr_lines=KEY_LINES)
+    shift = (29, 1006, 57, 1032)
+    on_shift = [shift[0] <= x <= shift[2] and shift[1] <= y <= shift[3] for x, y in
+                (c.point for c in res.candidates)]
+    assert res.status != "found" or on_shift[0], res.candidates[0].point
+    assert any(on_shift), [c.point for c in res.candidates]
+
+
+def test_a_white_heart_over_a_video_picture_is_found() -> None:
+    # TikTok: the liked-video heart sits on a photo whose texture glued it to the picture
+    assert _found_in(_screen("TikTok/3/5.jpg"), "white heart, right", (472, 613, 517, 658))

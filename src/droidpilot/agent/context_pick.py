@@ -6,6 +6,9 @@ phrases and capitalised names, not the target itself) are looked up on screen; a
 candidate in its row (or column) when it is clearly nearer that candidate than any other. When names
 support several candidates, the one the model wrote nearest the target (in words) wins, and only by a
 clear margin; otherwise nothing is chosen and the model is asked, as before.
+
+Icons likewise: "the 'Find' icon at the bottom center" names the label under one of two magnifiers, and
+the one that label sits beside is taken (``pick_icon_by_context``).
 """
 
 from __future__ import annotations
@@ -135,3 +138,62 @@ def pick_by_context(candidates: list[Candidate], lines: list[OcrLine], target: s
         return None
     apart, index, name = ranked[0]
     return ContextChoice(index, name, apart)
+
+
+# A name the model gives an icon: "the 'Find' icon", 'the "Notes" app icon', "the Google Play Store app".
+_ICON_NAME = re.compile(r"[\"'\u2018\u201c]([^\"'\u2018\u2019\u201c\u201d]{2,40})[\"'\u2019\u201d]\s+"
+                        r"(?:app\s+)?(?:icon|tab|button|app)\b"
+                        r"|\b((?:[A-Z][\w&-]*\s+){0,3}[A-Z][\w&-]*)\s+(?:app\s+)?(?:icon|tab|button|app)\b")
+# An app the model names as what it opens: 'the "Notes" app icon', "open the Google Play Store app".
+_APP_NAME = re.compile(r"[\"'\u2018\u201c]([^\"'\u2018\u2019\u201c\u201d]{2,40})[\"'\u2019\u201d]\s+app\b"
+                       r"|\b((?:[A-Z][\w&-]*\s+){0,3}[A-Z][\w&-]*)\s+app\b")
+LABEL_REACH = 2.0  # an icon's label is at most this many label heights from it (a tab's, an app's name)
+
+
+def icon_names(context: str, pattern: re.Pattern[str] = _ICON_NAME) -> list[str]:
+    """Names the model's words give the icon it means ("the 'Find' icon" -> Find), common words aside."""
+    out: list[str] = []
+    for m in pattern.finditer(context):
+        words = [w for w in _words(m.group(1) or m.group(2)) if w not in _COMMON]
+        name = " ".join(words)
+        if len(name) >= 3 and name not in out:
+            out.append(name)
+    return out
+
+
+def _labels(name: str, lines: list[OcrLine]) -> list[OcrLine]:
+    """Lines reading the name (or part of it: "Play Store" for "Google Play Store"), whole words."""
+    want = name.split()
+    return [ln for ln in lines if (words := _words(ln.text))
+            and (_contains(want, words) or _contains(words, want)) and len("".join(words)) >= 3]
+
+
+def _gap(a: tuple[int, int, int, int], b: tuple[int, int, int, int]) -> float:
+    dx = max(0, a[0] - b[2], b[0] - a[2])
+    dy = max(0, a[1] - b[3], b[1] - a[3])
+    return float(dx * dx + dy * dy) ** 0.5
+
+
+def pick_icon_by_context(candidates: list[Candidate], lines: list[OcrLine], context: str
+                         ) -> ContextChoice | None:
+    """The ambiguous icon whose label the model's words name ("the 'Find' icon at the bottom" and a FIND
+    label under one magnifier): the label must lie within LABEL_REACH of that candidate and clearly
+    nearer it than any other; names pointing at different candidates choose nothing."""
+    if len(candidates) < 2 or not context.strip():
+        return None
+    chosen: dict[int, str] = {}
+    for name in icon_names(context):
+        for line in _labels(name, lines):
+            gaps = sorted((_gap(tuple(c.box), line.box), i) for i, c in enumerate(candidates))  # type: ignore[arg-type]
+            height = max(1, line.box[3] - line.box[1])
+            if gaps[0][0] <= LABEL_REACH * height and gaps[0][0] < NEAR_ROW * gaps[1][0]:
+                chosen.setdefault(gaps[0][1], name)
+    if len(chosen) != 1:
+        return None
+    index, name = next(iter(chosen.items()))
+    return ContextChoice(index, name, 0)
+
+
+def app_names(context: str) -> list[str]:
+    """Apps the model's words say it opens ('tap the "Notes" app icon' -> notes), common words aside."""
+    return icon_names(context, _APP_NAME)

@@ -90,8 +90,9 @@ class Grounder:
 
     def ground(self, action: Action, screen: ScreenView, frame: CoordFrame, context: str = "") -> Grounding:
         """Ground ``action`` on ``screen``; the brain's numbers are read through ``frame``. ``context`` is
-        the model's own thought and observation of this step: a text found in a few places is taken
-        where those words single one out (``agent/context_pick.py``), else the model is asked."""
+        the model's own thought and observation of this step: a text found in a few places (an icon that
+        fits in a few) is taken where those words single one out (``agent/context_pick.py``), else the
+        model is asked."""
         name = action.name
         width, height = screen.size
         if name == "click_text":
@@ -102,7 +103,10 @@ class Grounder:
         if name == "open_app":
             return self._from_locate(self._locate_app(screen, action.text or ""), action.text or "", "app")
         if name == "click_icon":
-            return self._ground_icon(action, screen)
+            found = self._ground_icon(action, screen)
+            if found.status == "ambiguous" and context:
+                self._pick_icon_by_context(found, screen, context)
+            return found
         if name in ("tap", "long_press"):
             x, y = frame.to_device(action.coords[0], action.coords[1])
             return Grounding("direct", point=(x, y), box=(x, y, x, y), target=f"({x}, {y})")
@@ -147,6 +151,35 @@ class Grounder:
         found.choice_note = (f"{len(found.candidates)} places read {target!r}; took the one beside "
                              f"{choice.name!r}, which the model named {choice.words_apart} words from it")
 
+    @staticmethod
+    def _pick_icon_by_context(found: Grounding, screen: ScreenView, context: str) -> None:
+        """Settle an ambiguous icon on the candidate whose label the model's own words name, or on the
+        launcher icon of the one app they say it opens."""
+        from droidpilot.agent.context_pick import app_names, pick_icon_by_context
+
+        choice = pick_icon_by_context(found.candidates, screen.lines(), context)
+        if choice is not None:
+            best = found.candidates[choice.index]
+            found.status, found.point, found.box = "found", tuple(best.point), tuple(best.box)  # type: ignore[assignment]
+            found.choice_note = f"{len(found.candidates)} icons fit; took the one labelled {choice.name!r}"
+            return
+        # a launcher's icon the model names as the app it opens ('the "Notes" app icon'): the app's icon
+        apps = [(name, got) for name in app_names(context) if (got := Grounder._app_icon(screen, name))]
+        if len(apps) == 1:
+            name, best = apps[0]
+            found.status, found.point, found.box = "found", tuple(best.point), tuple(best.box)  # type: ignore[assignment]
+            found.choice_note = f"{len(found.candidates)} icons fit; took the icon of the app {name!r} named"
+
+    @staticmethod
+    def _app_icon(screen: ScreenView, name: str) -> Candidate | None:
+        """The launcher icon of app ``name``, or of its last words ("Play Store" of "Google Play Store")."""
+        words = name.split()
+        for start in range(max(1, len(words) - 1)):
+            got = Grounder._locate_app(screen, " ".join(words[start:]))
+            if got.status == "found":
+                return got.candidates[0]
+        return None
+
     def _text_naming_icon(self, action: Action, screen: ScreenView, found: Grounding) -> Grounding:
         """A ``click text`` whose words are not on screen but name an icon ("check mark icon, top right")
         is grounded as that icon; the text outcome stands when the words are there or the icon is not."""
@@ -165,6 +198,8 @@ class Grounder:
 
     def _ground_icon(self, action: Action, screen: ScreenView) -> Grounding:
         from droidpilot.perception.icons import locate_icon
+        from droidpilot.perception.icons.placement import opposite
+        from droidpilot.perception.icons.query import parse_position
 
         description = action.description or ""
         position = " ".join(action.position) or None
@@ -182,6 +217,14 @@ class Grounder:
                     if wider.status in ("found", "ambiguous"):
                         result = wider
                         note = f"nothing like it at the {position}; found at {looser or 'any place'}"
+                if result.status == "not_found" and looser is not None:
+                    # its place words are often wrong ("thumbs up, bottom center" for a button halfway
+                    # down at the left): one icon alone that fits, not on the opposite side, is taken
+                    anywhere = locate_icon(screen.image, description, ocr_lines=lines)
+                    if anywhere.status == "found" and not opposite(
+                            tuple(anywhere.candidates[0].point), screen.size, parse_position(position)):
+                        result = anywhere
+                        note = f"nothing like it at the {position}; the one like it elsewhere"
         except InputError as exc:  # a description with neither colour nor shape
             return Grounding("not_found", target=target, message=self._msg("icon_not_found", target=target,
                                                                             where=f" ({exc})"))

@@ -1,10 +1,12 @@
 """Icon candidate regions without neural weights: OpenCV proposals on a screenshot.
 
-Two proposal sources are united: connected components of a background-difference mask (strokes close to
-each other are joined by a small closing) and connected components of Canny edges (which separate an
-icon from a coloured bar it sits on). Nearby parts are also merged into groups, so an icon drawn with
+Three proposal sources are united: connected components of a background-difference mask (strokes close
+to each other are joined by a small closing), of Canny edges (which separate an icon from a coloured bar
+it sits on), and of white ink on a darker picture (a video's white heart, glued to the picture's texture
+in the other two). Nearby parts are also merged into groups, so an icon drawn with
 several strokes is one candidate; parts are kept too and the ranking decides. Regions that are too small,
-too large or too elongated for an icon, and regions that are OCR text, are dropped.
+too large or too elongated for an icon, regions that are OCR text, and a keyboard's letter keys, are
+dropped.
 """
 
 from __future__ import annotations
@@ -16,10 +18,13 @@ import cv2
 import numpy as np
 
 from droidpilot.perception.icons.imageio import channel_max
+from droidpilot.perception.icons.keys import caption_boxes, letter_keys
 from droidpilot.perception.types import Box, OcrLine
 
 SINGLE_CHAR_SCORE = 0.9  # OCR confidence above which a lone letter or digit is text, not an icon
+WIDE_CHAR = 1.3  # a lone digit or CJK character is never wider than this times its height (read: 0.7-1.0)
 WORK_SHORT_SIDE = 720  # proposals are computed on a copy whose short side is at most this
+BRIGHT_INK, BRIGHT_GAP = 225, 40  # white ink (every channel at least this) on a page this much darker
 
 
 @dataclass(frozen=True)
@@ -27,7 +32,8 @@ class Region:
     """A candidate icon box in device pixels; ``source`` says how it was proposed."""
 
     box: Box
-    source: str  # "mask", "edges", "group", "inner" (on a tile), "char" (a lone OCR character), "detector",
+    source: str  # "mask", "edges", "bright" (white ink on a picture), "group", "inner" (on a tile), "char"
+    # (a lone OCR character), "detector",
     # "text" (an OCR line reading the text a query says is written in the icon)
     parts: int = 1
     background: tuple[int, int, int] | None = None  # BGR of the tile an "inner" icon is drawn on
@@ -59,10 +65,12 @@ def _is_text(line: OcrLine) -> bool:
 
 def _lone_char(line: OcrLine) -> bool:
     """A single digit or CJK character read with high confidence: text, yet OCR also reads outlined
-    glyphs so (a heart outline as "3"); its region stays a "char" candidate only an asked glyph can win."""
+    glyphs so (a heart outline as "3"); its region stays a "char" candidate only an asked glyph can win.
+    A "digit" read in a box clearly wider than tall is a glyph (a grey undo arrow read as "5" at 0.99)."""
     ch = line.text.strip()
     single = sum(c.isalnum() for c in ch) == 1 and len(ch) == 1 and not ("a" <= ch.lower() <= "z")
-    return single and line.score >= SINGLE_CHAR_SCORE
+    x1, y1, x2, y2 = line.box
+    return single and line.score >= SINGLE_CHAR_SCORE and (x2 - x1) <= WIDE_CHAR * (y2 - y1)
 
 
 def split_leading_glyph(mask: np.ndarray, box: Box) -> Box:
@@ -247,6 +255,14 @@ def _inner(work: np.ndarray, page: np.ndarray, boxes: list[Box], min_side: float
     return out
 
 
+def _bright(work: np.ndarray, page: np.ndarray) -> np.ndarray:
+    """White ink over a darker picture: the icons of a video or photo (a heart, a speech bubble) are
+    drawn white, and the picture's own texture glues them to it in the difference and edge masks."""
+    ink = np.minimum(np.minimum(work[:, :, 0], work[:, :, 1]), work[:, :, 2]) >= BRIGHT_INK
+    behind = np.minimum(np.minimum(page[:, :, 0], page[:, :, 1]), page[:, :, 2]) < BRIGHT_INK - BRIGHT_GAP
+    return (ink & behind).astype(np.uint8)
+
+
 def _keep(box: Box, short_side: float, screen_area: float, limits: SizeLimits) -> bool:
     w, h = box[2] - box[0], box[3] - box[1]
     if min(w, h) < max(2.0, limits.min_side * short_side * (0.25 if max(w, h) > 4 * min(w, h) else 1)):
@@ -254,6 +270,12 @@ def _keep(box: Box, short_side: float, screen_area: float, limits: SizeLimits) -
     if max(w, h) < limits.min_long_side * short_side or max(w, h) > limits.max_side * short_side:
         return False
     return w * h <= limits.max_area * screen_area and max(w, h) / max(1, min(w, h)) <= limits.max_aspect
+
+
+def _cut_at_side(box: Box, width: int) -> bool:
+    """A sliver against the screen's left or right edge (under half as wide as tall): the edge of a
+    picture or card scrolled off screen, not an icon one could tap."""
+    return (box[0] <= 0 or box[2] >= width) and (box[2] - box[0]) < 0.5 * (box[3] - box[1])
 
 
 def find_regions(image: np.ndarray, ocr_lines: Sequence[OcrLine] | None = None,
@@ -279,15 +301,17 @@ def find_regions(image: np.ndarray, ocr_lines: Sequence[OcrLine] | None = None,
                    int(np.ceil(b[3] / scale))) for b in work_text]
     gray = cv2.cvtColor(work, cv2.COLOR_BGR2GRAY)
     edges = cv2.dilate(cv2.Canny(gray, 40, 120), np.ones((3, 3), np.uint8))
+    bright = _bright(work, page)
     for x1, y1, x2, y2 in work_text:  # text must not glue itself to a neighbouring icon
         fg[y1 + 1:y2 - 1, x1 + 1:x2 - 1] = 0
         edges[y1 + 1:y2 - 1, x1 + 1:x2 - 1] = 0
+        bright[y1 + 1:y2 - 1, x1 + 1:x2 - 1] = 0
     close = max(2, round(min(work.shape[:2]) * 0.004))
     fg = cv2.morphologyEx(fg, cv2.MORPH_CLOSE, np.ones((close, close), np.uint8))
 
     proposals: list[tuple[Box, str, int]] = []
     tile_colours: dict[Box, tuple[int, int, int]] = {}
-    for source, mask in (("mask", fg), ("edges", edges)):
+    for source, mask in (("mask", fg), ("edges", edges), ("bright", bright)):
         proposals += [(b, source, 1) for b in _components(mask)]
     if ocr_lines is None:  # without OCR, rows of glyphs stand in for text lines
         ink = (diff > 35).astype(np.uint8)
@@ -308,7 +332,7 @@ def find_regions(image: np.ndarray, ocr_lines: Sequence[OcrLine] | None = None,
     for box, source, parts in proposals:
         full = (int(box[0] / scale), int(box[1] / scale), min(w, int(np.ceil(box[2] / scale))),
                 min(h, int(np.ceil(box[3] / scale))))
-        if not _keep(full, short_side, area, limits):
+        if not _keep(full, short_side, area, limits) or _cut_at_side(full, w):
             continue
         if any(_overlap_share(full, t) >= 0.6 for t in text_boxes):
             continue
@@ -322,5 +346,9 @@ def find_regions(image: np.ndarray, ocr_lines: Sequence[OcrLine] | None = None,
         if any(_overlap_share(full, t) >= 0.6 for t in chars):
             source = "char"
         regions.append(Region(full, source, parts, tile_colours.get(box) if source == "inner" else None))
+    keys, captions = letter_keys([r.box for r in regions], caption_boxes(ocr_lines or []))
+    if keys:  # a keyboard's letter keys and their letters are text, however their glyphs read
+        regions = [r for r in regions if r.box not in keys
+                   and not any(_overlap_share(r.box, c) >= 0.6 for c in captions)]
     regions.sort(key=lambda r: (r.box[1], r.box[0]))
     return regions[:max_regions]
