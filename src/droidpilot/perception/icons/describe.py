@@ -28,7 +28,8 @@ from droidpilot.perception.types import Box
 PART_MIN, PART_MAX = 0.15, 0.85  # colour shares that make a region two-coloured (icon + badge)
 FG_THRESHOLD = 24  # max per-channel difference from the local background that makes a pixel "icon"
 LOOKS_LIKE = 0.85  # similarity to a library glyph at which a candidate is named after that glyph
-SURE_CLASS = 0.6  # confidence in a drawn class (star, arrow) at which a candidate is named after it
+SURE_CLASS = 0.6  # confidence in a plain drawn class (circle, square) at which a region is named after it
+PLAIN = ("circle", "square", "rounded square", "rectangle", "line")  # drawn classes of tiles, not symbols
 
 
 @dataclass
@@ -62,11 +63,12 @@ class IconDescription:
 
 
 def _shape_words(descriptor: np.ndarray | None, shape: str, confidence: float) -> str:
-    """The glyph the shape looks like ("gear"), else a drawn class it surely is, else "icon"."""
+    """The glyph the shape looks like ("gear"), else a plain drawn class it surely is, else "icon": the
+    drawn symbol classes (star, arrow, plus) read most real icons as one of themselves."""
     best = best_glyphs(descriptor, 1)
     if best and best[0][1] >= LOOKS_LIKE:
         return glyph_word(best[0][0])
-    return shape if shape != "unknown" and confidence >= SURE_CLASS else "icon"
+    return shape if shape in PLAIN and confidence >= SURE_CLASS else "icon"
 
 
 def named(desc: IconDescription) -> str:
@@ -77,7 +79,7 @@ def named(desc: IconDescription) -> str:
         return own
     tile = desc.tile
     glyph = f"{tile.colour} {_shape_words(tile.descriptor, tile.shape, tile.shapes.get(tile.shape, 0.0))}"
-    under = desc.shape if desc.shape != "unknown" and desc.shape_confidence >= SURE_CLASS else "tile"
+    under = desc.shape if desc.shape in PLAIN and desc.shape_confidence >= SURE_CLASS else "tile"
     return f"{glyph} on {desc.colour} {under}"
 
 

@@ -31,6 +31,7 @@ KIN = 0.9  # glyphs this similar to an asked glyph (as drawn) are its variants a
 STYLED = 0.75  # a fit found only through another style counts this much of one to the font's own drawing
 LINED = 0.75  # a fit found only through the line drawings counts this much of one (as STYLED)
 RIVALS = 6.0  # each library glyph fitting a candidate better than the asked one costs a factor e^(-1/6)
+LINE_RIVALS = 2.0  # line drawings are alike more often (every ring glyph): a better one costs e^(-1/2)
 
 
 @lru_cache(maxsize=4)
@@ -64,10 +65,10 @@ def _kin(names: tuple[str, ...], rows: list[int]) -> set[int]:
     return {index[base_names[i]] for i in np.flatnonzero(close) if base_names[i] in index}
 
 
-def _fit(own: np.ndarray, others: np.ndarray) -> np.ndarray:
+def _fit(own: np.ndarray, others: np.ndarray, rivals: float = RIVALS) -> np.ndarray:
     """Similarity to the asked glyph above SIM_FLOOR, discounted per rival fitting better."""
     better = (others > own[:, None] + 0.002).sum(axis=1)  # library glyphs fitting better than the asked
-    return np.clip((own - SIM_FLOOR) / SIM_SPAN, 0.0, 1.0) * np.exp(-better / RIVALS)
+    return np.clip((own - SIM_FLOOR) / SIM_SPAN, 0.0, 1.0) * np.exp(-better / rivals)
 
 
 def _drawn_ink_fit(cand: np.ndarray, wanted: Sequence[str]) -> np.ndarray:
@@ -86,7 +87,8 @@ def _drawn_ink_fit(cand: np.ndarray, wanted: Sequence[str]) -> np.ndarray:
 
 
 def _line_fit(cand: np.ndarray, wanted: Sequence[str]) -> np.ndarray:
-    """The fit of the candidates' line drawings to the asked glyphs' (look-alikes are no rivals)."""
+    """The fit of the candidates' line drawings to the asked glyphs'. Every other glyph is a rival,
+    look-alikes too: a ring with a check and a ring with an "i" differ in little but that."""
     names, matrix = library()
     index = {n: i for i, n in enumerate(names)}
     rows = [index[n] for n in wanted if n in index]
@@ -94,8 +96,7 @@ def _line_fit(cand: np.ndarray, wanted: Sequence[str]) -> np.ndarray:
         return np.zeros(len(cand), np.float32)
     with one_thread():
         sims = line_part(cand) @ line_part(matrix).T
-    kin = sorted(set(rows) | _kin(names, rows))
-    return _fit(sims[:, rows].max(axis=1), np.delete(sims, kin, axis=1))
+    return _fit(sims[:, rows].max(axis=1), np.delete(sims, rows, axis=1), LINE_RIVALS)
 
 
 def glyph_fits(descriptors: Sequence[np.ndarray | None], wanted: Sequence[str]) -> list[float]:
@@ -125,15 +126,15 @@ def glyph_fits(descriptors: Sequence[np.ndarray | None], wanted: Sequence[str]) 
 
 
 def best_glyphs(descriptor: np.ndarray | None, limit: int = 3) -> list[tuple[str, float]]:
-    """The library glyphs most like a descriptor, with their similarity: the mean of the shape and line
-    halves' (for describing a candidate)."""
+    """The library glyphs most like a descriptor, with their shape halves' similarity (for describing a
+    candidate; the line half is less sure of a 20-px glyph's details)."""
     if descriptor is None:
         return []
     names, matrix = library()
     if not names:
         return []
     with one_thread():
-        sims = 0.5 * (matrix @ descriptor)
+        sims = shape_part(matrix) @ shape_part(descriptor)
     top = np.argpartition(-sims, limit)[:limit] if len(sims) > limit else np.arange(len(sims))
     top = top[np.argsort(-sims[top])]
     return [(names[i], float(sims[i])) for i in top]
