@@ -14,7 +14,7 @@ from functools import lru_cache
 import numpy as np
 
 from droidpilot.perception.blas import one_thread
-from droidpilot.perception.icons.glyphs.catalogue import font_path, glyph_codepoints
+from droidpilot.perception.icons.glyphs.catalogue import font_path, glyph_names
 from droidpilot.perception.icons.glyphs.descriptor import (
     GRID,
     INK_WEIGHT,
@@ -31,6 +31,7 @@ KIN = 0.9  # glyphs this similar to an asked glyph (as drawn) are its variants a
 STYLED = 0.75  # a fit found only through another style counts this much of one to the font's own drawing
 LINED = 0.75  # a fit found only through the line drawings counts this much of one (as STYLED)
 RIVALS = 6.0  # each library glyph fitting a candidate better than the asked one costs a factor e^(-1/6)
+INK_GATE = 0.5  # the ink-only fit counts this share of itself when the line drawings disagree outright
 LINE_RIVALS = 2.0  # line drawings are alike more often (every ring glyph): a better one costs e^(-1/2)
 
 
@@ -38,7 +39,7 @@ LINE_RIVALS = 2.0  # line drawings are alike more often (every ring glyph): a be
 def _library(css_key: str, font_key: str) -> tuple[tuple[str, ...], np.ndarray]:
     del css_key, font_key  # cache keys only
     names, rows = [], []
-    for name in glyph_codepoints():
+    for name in glyph_names():
         d = mask_descriptor(glyph_mask(name))
         if d is not None:
             names.append(name)
@@ -49,7 +50,7 @@ def _library(css_key: str, font_key: str) -> tuple[tuple[str, ...], np.ndarray]:
 
 def library() -> tuple[tuple[str, ...], np.ndarray]:
     """(names, descriptors) of every glyph in the font, built once per process."""
-    return _library(str(len(glyph_codepoints())), str(font_path()))
+    return _library(str(len(glyph_names())), str(font_path()))
 
 
 def _kin(names: tuple[str, ...], rows: list[int]) -> set[int]:
@@ -117,9 +118,11 @@ def glyph_fits(descriptors: Sequence[np.ndarray | None], wanted: Sequence[str]) 
     with one_thread():
         sims = np.maximum.reduceat(shape_part(cand) @ matrix.T, glyph_starts(owners), axis=1)
     kin = sorted(set(rows) | _kin(names, rows))
-    fit = np.maximum(STYLED * _fit(sims[:, rows].max(axis=1), np.delete(sims, kin, axis=1)),
-                     _drawn_ink_fit(cand, wanted))
-    fit = np.maximum(fit, LINED * _line_fit(cand, wanted))
+    lines = _line_fit(cand, wanted)
+    # the blurred ink alone takes a 3-px "<" for the share glyph; its line drawing (no nodes) does not
+    ink = _drawn_ink_fit(cand, wanted) * (INK_GATE + (1.0 - INK_GATE) * lines)
+    fit = np.maximum(STYLED * _fit(sims[:, rows].max(axis=1), np.delete(sims, kin, axis=1)), ink)
+    fit = np.maximum(fit, LINED * lines)
     for k, i in enumerate(present):
         out[i] = float(fit[k])
     return out

@@ -14,7 +14,7 @@ from functools import lru_cache
 import cv2
 import numpy as np
 
-from droidpilot.perception.icons.glyphs.catalogue import font_path, glyph_codepoints
+from droidpilot.perception.icons.glyphs.catalogue import font_path, glyph_names
 from droidpilot.perception.icons.glyphs.descriptor import SHAPE_SIZE, shape_descriptor
 from droidpilot.perception.icons.glyphs.render import glyph_mask
 
@@ -77,7 +77,7 @@ def _styled(css_key: str, font_key: str) -> tuple[tuple[str, ...], np.ndarray, n
     names: list[str] = []
     rows: list[np.ndarray] = []
     owners: list[int] = []
-    for name in glyph_codepoints():
+    for name in glyph_names():
         own = len(names)
         found = False
         for _, styled in glyph_styles(glyph_mask(name)):
@@ -98,7 +98,7 @@ def styled_library() -> tuple[tuple[str, ...], np.ndarray, np.ndarray]:
 
     Rows of one glyph are contiguous, so per-glyph maxima are a ``np.maximum.reduceat`` over ``starts``.
     """
-    return _styled(str(len(glyph_codepoints())), str(font_path()))
+    return _styled(str(len(glyph_names())), str(font_path()))
 
 
 def glyph_starts(owners: np.ndarray) -> np.ndarray:

@@ -13,7 +13,7 @@ from collections.abc import Container
 from functools import lru_cache
 from importlib import resources
 
-from droidpilot.perception.icons.glyphs.catalogue import glyph_codepoints
+from droidpilot.perception.icons.glyphs.catalogue import glyph_names
 
 MAX_PHRASE_WORDS = 3
 STYLE_SUFFIXES = ("outline", "outlined", "filled", "border", "none")  # the font's names for its styles
@@ -29,7 +29,7 @@ def synonyms() -> dict[str, tuple[str, ...]]:
 
 def phrase_glyphs(phrase: str) -> tuple[str, ...]:
     """Glyph names a phrase ("three dots", "gear", "shopping cart") stands for; () when none."""
-    names = glyph_codepoints()
+    names = set(glyph_names())
     if not names:
         return ()
     table = synonyms()
@@ -76,6 +76,7 @@ def _words_for_glyphs() -> dict[str, str]:
 def glyph_word(name: str) -> str:
     """The everyday word for a glyph: a synonym-table phrase ("gear", "heart") or its name in words
     without a style suffix ("shopping cart" for shopping_cart_outline)."""
+    name = name.removeprefix("drawn_")
     for suffix in STYLE_SUFFIXES:
         if name.endswith(f"_{suffix}"):
             name = name[:-len(suffix) - 1]
