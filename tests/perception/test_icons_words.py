@@ -13,7 +13,11 @@ from PIL import Image
 
 from droidpilot.perception.icons.describe import describe_region
 from droidpilot.perception.icons.glyphs import available, glyph_fits, phrase_glyphs
-from droidpilot.perception.icons.glyphs.vocabulary import glyph_word, with_style_variants
+from droidpilot.perception.icons.glyphs.vocabulary import (
+    glyph_word,
+    longest_glyph_phrase,
+    with_style_variants,
+)
 from droidpilot.perception.icons.imageio import to_bgr
 from droidpilot.perception.icons.rank import locate_icon
 from droidpilot.perception.icons.readings import readings_of
@@ -76,3 +80,11 @@ def test_closest_candidates_name_real_shapes_not_drawn_symbols() -> None:
     assert "white bell (top left)" in result.closest
     for words in result.closest:  # 'orange star', 'brown arrow' before: real icons are not drawn symbols
         assert not {"star", "arrow", "plus"} & set(words.split()), result.closest
+
+
+@needs_font
+def test_the_longest_phrases_of_the_synonym_table_are_read_whole() -> None:
+    # four- and five-word entries were never reached when phrases stopped at three words
+    assert longest_glyph_phrase(["up", "and", "down", "arrows"], 0) == (4, ("swap_vert", "import_export"))
+    assert longest_glyph_phrase(["three", "dots", "in", "a", "circle"], 0)[0] == 5
+    assert longest_glyph_phrase(["up", "and", "away"], 0)[0] < 3  # a near miss stays short

@@ -15,7 +15,7 @@ from importlib import resources
 
 from droidpilot.perception.icons.glyphs.catalogue import glyph_names
 
-MAX_PHRASE_WORDS = 3
+MAX_PHRASE_WORDS = 5  # the longest phrase in the synonym table ("three dots in a circle")
 STYLE_SUFFIXES = ("outline", "outlined", "filled", "border", "none")  # the font's names for its styles
 
 
