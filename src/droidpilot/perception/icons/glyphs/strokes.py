@@ -38,32 +38,40 @@ def square_mask(mask: np.ndarray, side: int = SIDE) -> np.ndarray | None:
     return np.pad((small >= 0.5).astype(np.uint8), PEN)
 
 
-def _neighbours(img: np.ndarray) -> list[np.ndarray]:
-    """The eight neighbours of every pixel, clockwise from north (P2..P9 in Zhang and Suen's terms)."""
-    p = np.pad(img, 1)
-    h, w = img.shape
-    return [p[0:h, 1:w + 1], p[0:h, 2:], p[1:h + 1, 2:], p[2:, 2:], p[2:, 1:w + 1], p[2:, 0:w],
-            p[1:h + 1, 0:w], p[0:h, 0:w]]
+# Neighbours P2..P9 (north, then clockwise) as bits 0..7 of a code read by one correlation per step.
+NEIGHBOUR_BITS = np.array([[128, 1, 2], [64, 0, 4], [32, 16, 8]], np.float32)
+
+
+def _thinning_tables() -> tuple[np.ndarray, np.ndarray]:
+    """For each neighbourhood code, may the pixel go in Zhang and Suen's first / second sub-step?"""
+    tables = np.zeros((2, 256), np.uint8)
+    for code in range(256):
+        p = [(code >> k) & 1 for k in range(8)]  # north, north-east, east, ..., north-west
+        count = sum(p)
+        turns = sum(1 for k in range(8) if p[k] == 0 and p[(k + 1) % 8] == 1)
+        if not (2 <= count <= 6 and turns == 1):
+            continue
+        north, east, south, west = p[0], p[2], p[4], p[6]
+        tables[0, code] = north * east * south == 0 and east * south * west == 0
+        tables[1, code] = north * east * west == 0 and north * south * west == 0
+    return tables[0], tables[1]
+
+
+THIN_STEPS = _thinning_tables()
 
 
 def skeleton(mask: np.ndarray) -> np.ndarray:
-    """A one-pixel-wide, connected centre line of a 0/1 mask (Zhang-Suen thinning, whole-image steps)."""
+    """A one-pixel-wide, connected centre line of a 0/1 mask (Zhang-Suen thinning, whole-image steps:
+    each step codes every pixel's neighbourhood by one correlation and looks the code up)."""
     img = (mask > 0).astype(np.uint8)
     changed = True
     while changed:
         changed = False
-        for step in (0, 1):
-            n = _neighbours(img)
-            count = sum(x.astype(np.int32) for x in n)
-            turns = sum(((n[k] == 0) & (n[(k + 1) % 8] == 1)).astype(np.int32) for k in range(8))
-            north, east, south, west = n[0], n[2], n[4], n[6]
-            if step == 0:
-                keep_side = (north * east * south == 0) & (east * south * west == 0)
-            else:
-                keep_side = (north * east * west == 0) & (north * south * west == 0)
-            drop = (img == 1) & (count >= 2) & (count <= 6) & (turns == 1) & keep_side
+        for table in THIN_STEPS:
+            code = cv2.filter2D(img, cv2.CV_32F, NEIGHBOUR_BITS, borderType=cv2.BORDER_CONSTANT)
+            drop = img & table[code.astype(np.uint8)]
             if drop.any():
-                img[drop] = 0
+                img &= 1 - drop
                 changed = True
     return img
 
