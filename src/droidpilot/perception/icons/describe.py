@@ -18,7 +18,8 @@ from droidpilot.perception.icons.colours import (
     dominant_colour,
     pixel_names,
 )
-from droidpilot.perception.icons.glyphs.match import mask_descriptor
+from droidpilot.perception.icons.glyphs.match import best_glyphs, mask_descriptor
+from droidpilot.perception.icons.glyphs.vocabulary import glyph_word
 from droidpilot.perception.icons.imageio import channel_max
 from droidpilot.perception.icons.shapes import classify_shape
 from droidpilot.perception.icons.tiles import Tile, find_tile
@@ -26,6 +27,9 @@ from droidpilot.perception.types import Box
 
 PART_MIN, PART_MAX = 0.15, 0.85  # colour shares that make a region two-coloured (icon + badge)
 FG_THRESHOLD = 24  # max per-channel difference from the local background that makes a pixel "icon"
+LOOKS_LIKE = 0.85  # similarity to a library glyph at which a candidate is named after that glyph
+SURE_CLASS = 0.6  # confidence in a plain drawn class (circle, square) at which a region is named after it
+PLAIN = ("circle", "square", "rounded square", "rectangle", "line")  # drawn classes of tiles, not symbols
 
 
 @dataclass
@@ -56,6 +60,27 @@ class IconDescription:
             return own
         glyph = self.tile.colour if self.tile.shape == "unknown" else f"{self.tile.colour} {self.tile.shape}"
         return f"{glyph} on {own}"
+
+
+def _shape_words(descriptor: np.ndarray | None, shape: str, confidence: float) -> str:
+    """The glyph the shape looks like ("gear"), else a plain drawn class it surely is, else "icon": the
+    drawn symbol classes (star, arrow, plus) read most real icons as one of themselves."""
+    best = best_glyphs(descriptor, 1)
+    if best and best[0][1] >= LOOKS_LIKE:
+        return glyph_word(best[0][0])
+    return shape if shape in PLAIN and confidence >= SURE_CLASS else "icon"
+
+
+def named(desc: IconDescription) -> str:
+    """Words a model can check on the screen: "gray gear", "white share on red circle", "blue icon";
+    never a drawn class (star, arrow) the candidate only vaguely resembles."""
+    own = f"{desc.colour} {_shape_words(desc.descriptor, desc.shape, desc.shape_confidence)}"
+    if desc.tile is None:
+        return own
+    tile = desc.tile
+    glyph = f"{tile.colour} {_shape_words(tile.descriptor, tile.shape, tile.shapes.get(tile.shape, 0.0))}"
+    under = desc.shape if desc.shape in PLAIN and desc.shape_confidence >= SURE_CLASS else "tile"
+    return f"{glyph} on {desc.colour} {under}"
 
 
 def foreground_mask(image: np.ndarray, box: Box, background: tuple[int, int, int] | None = None

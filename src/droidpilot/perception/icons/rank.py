@@ -18,7 +18,7 @@ from PIL import Image
 from droidpilot.perception.icons.anchors import anchor_boxes, lines_reading, nearness, reads_text
 from droidpilot.perception.icons.candidates import Region, find_regions, iou
 from droidpilot.perception.icons.colours import colour_match
-from droidpilot.perception.icons.describe import IconDescription, describe_region
+from droidpilot.perception.icons.describe import IconDescription, describe_region, named
 from droidpilot.perception.icons.glyphs.match import best_glyphs, glyph_fits
 from droidpilot.perception.icons.imageio import to_bgr
 from droidpilot.perception.icons.placement import most_toward, position_score, where_on_screen
@@ -309,7 +309,7 @@ def _outcome(bgr: np.ndarray, query: IconQuery, scored: list[ScoredIcon]) -> Loc
         if query.unknown and scored:  # part of the description was not understood: let the model choose
             return _marks(bgr, scored)
         size = (bgr.shape[1], bgr.shape[0])
-        closest = [f"{s.description.text} ({where_on_screen(box_center(s.region.box), size)})"
+        closest = [f"{named(s.description)} ({where_on_screen(box_center(s.region.box), size)})"
                    for s in _suppress(scored)[:5]]
         return LocateResult("not_found", [], closest)
     best = matching[0].score

@@ -1,9 +1,9 @@
 """Scale-invariant glyph matching on binarized masks.
 
-Masks are described by glyphs.descriptor (ink and edge directions) and compared by cosine similarity.
-A candidate's fit to the asked glyphs is its similarity, discounted by how many other glyphs of the
-library fit it better (a filled disc looks a little like every round glyph; the asked glyph must be among
-the very best fits to count).
+Masks are described by glyphs.descriptor (ink and edge directions of the mask and of its stroke-normalised
+line drawing) and compared by cosine similarity, each half apart. A candidate's fit to the asked glyphs
+is its similarity, discounted by how many other glyphs of the library fit it better (a filled disc looks
+a little like every round glyph; the asked glyph must be among the very best fits to count).
 """
 
 from __future__ import annotations
@@ -14,22 +14,32 @@ from functools import lru_cache
 import numpy as np
 
 from droidpilot.perception.blas import one_thread
-from droidpilot.perception.icons.glyphs.catalogue import font_path, glyph_codepoints
-from droidpilot.perception.icons.glyphs.descriptor import GRID, INK_WEIGHT, SIZE, mask_descriptor
+from droidpilot.perception.icons.glyphs.catalogue import font_path, glyph_names
+from droidpilot.perception.icons.glyphs.descriptor import (
+    GRID,
+    INK_WEIGHT,
+    SIZE,
+    line_part,
+    mask_descriptor,
+    shape_part,
+)
 from droidpilot.perception.icons.glyphs.render import glyph_mask
 from droidpilot.perception.icons.glyphs.styles import glyph_starts, styled_library
 
 SIM_FLOOR, SIM_SPAN = 0.7, 0.2  # similarity at which a fit starts, and the span to a full fit
 KIN = 0.9  # glyphs this similar to an asked glyph (as drawn) are its variants and never its rivals
 STYLED = 0.75  # a fit found only through another style counts this much of one to the font's own drawing
+LINED = 0.75  # a fit found only through the line drawings counts this much of one (as STYLED)
 RIVALS = 6.0  # each library glyph fitting a candidate better than the asked one costs a factor e^(-1/6)
+INK_GATE = 0.5  # the ink-only fit counts this share of itself when the line drawings disagree outright
+LINE_RIVALS = 2.0  # line drawings are alike more often (every ring glyph): a better one costs e^(-1/2)
 
 
 @lru_cache(maxsize=4)
 def _library(css_key: str, font_key: str) -> tuple[tuple[str, ...], np.ndarray]:
     del css_key, font_key  # cache keys only
     names, rows = [], []
-    for name in glyph_codepoints():
+    for name in glyph_names():
         d = mask_descriptor(glyph_mask(name))
         if d is not None:
             names.append(name)
@@ -40,7 +50,7 @@ def _library(css_key: str, font_key: str) -> tuple[tuple[str, ...], np.ndarray]:
 
 def library() -> tuple[tuple[str, ...], np.ndarray]:
     """(names, descriptors) of every glyph in the font, built once per process."""
-    return _library(str(len(glyph_codepoints())), str(font_path()))
+    return _library(str(len(glyph_names())), str(font_path()))
 
 
 def _kin(names: tuple[str, ...], rows: list[int]) -> set[int]:
@@ -51,15 +61,15 @@ def _kin(names: tuple[str, ...], rows: list[int]) -> set[int]:
     if not asked:
         return set()
     with one_thread():
-        close = (base[asked] @ base.T).max(axis=0) >= KIN
+        close = (shape_part(base[asked]) @ shape_part(base).T).max(axis=0) >= KIN
     index = {n: i for i, n in enumerate(names)}
     return {index[base_names[i]] for i in np.flatnonzero(close) if base_names[i] in index}
 
 
-def _fit(own: np.ndarray, others: np.ndarray) -> np.ndarray:
+def _fit(own: np.ndarray, others: np.ndarray, rivals: float = RIVALS) -> np.ndarray:
     """Similarity to the asked glyph above SIM_FLOOR, discounted per rival fitting better."""
     better = (others > own[:, None] + 0.002).sum(axis=1)  # library glyphs fitting better than the asked
-    return np.clip((own - SIM_FLOOR) / SIM_SPAN, 0.0, 1.0) * np.exp(-better / RIVALS)
+    return np.clip((own - SIM_FLOOR) / SIM_SPAN, 0.0, 1.0) * np.exp(-better / rivals)
 
 
 def _drawn_ink_fit(cand: np.ndarray, wanted: Sequence[str]) -> np.ndarray:
@@ -77,11 +87,25 @@ def _drawn_ink_fit(cand: np.ndarray, wanted: Sequence[str]) -> np.ndarray:
     return _fit(sims[:, rows].max(axis=1), np.delete(sims, rows, axis=1))
 
 
+def _line_fit(cand: np.ndarray, wanted: Sequence[str]) -> np.ndarray:
+    """The fit of the candidates' line drawings to the asked glyphs'. Every other glyph is a rival,
+    look-alikes too: a ring with a check and a ring with an "i" differ in little but that."""
+    names, matrix = library()
+    index = {n: i for i, n in enumerate(names)}
+    rows = [index[n] for n in wanted if n in index]
+    if not rows:
+        return np.zeros(len(cand), np.float32)
+    with one_thread():
+        sims = line_part(cand) @ line_part(matrix).T
+    return _fit(sims[:, rows].max(axis=1), np.delete(sims, rows, axis=1), LINE_RIVALS)
+
+
 def glyph_fits(descriptors: Sequence[np.ndarray | None], wanted: Sequence[str]) -> list[float]:
     """How well each candidate descriptor fits any of the ``wanted`` glyphs, 0..1 (0 for None).
 
     Every glyph is compared in each of its styles (glyphs.styles) and counts with its best one, the asked
-    glyphs and their rivals alike, so an outlined or bold real icon is measured against its own style.
+    glyphs and their rivals alike, so an outlined or bold real icon is measured against its own style;
+    and by line drawings (glyphs.strokes), where a thin outline, a bold one and a fill of one shape agree.
     """
     names, matrix, owners = styled_library()
     index = {n: i for i, n in enumerate(names)}
@@ -92,24 +116,28 @@ def glyph_fits(descriptors: Sequence[np.ndarray | None], wanted: Sequence[str]) 
         return out
     cand = np.stack([descriptors[i] for i in present]).astype(np.float32)  # type: ignore[misc]
     with one_thread():
-        sims = np.maximum.reduceat(cand @ matrix.T, glyph_starts(owners), axis=1)  # (candidates, glyphs)
-    own = sims[:, rows].max(axis=1)
-    others = np.delete(sims, sorted(set(rows) | _kin(names, rows)), axis=1)
-    fit = np.maximum(STYLED * _fit(own, others), _drawn_ink_fit(cand, wanted))
+        sims = np.maximum.reduceat(shape_part(cand) @ matrix.T, glyph_starts(owners), axis=1)
+    kin = sorted(set(rows) | _kin(names, rows))
+    lines = _line_fit(cand, wanted)
+    # the blurred ink alone takes a 3-px "<" for the share glyph; its line drawing (no nodes) does not
+    ink = _drawn_ink_fit(cand, wanted) * (INK_GATE + (1.0 - INK_GATE) * lines)
+    fit = np.maximum(STYLED * _fit(sims[:, rows].max(axis=1), np.delete(sims, kin, axis=1)), ink)
+    fit = np.maximum(fit, LINED * lines)
     for k, i in enumerate(present):
         out[i] = float(fit[k])
     return out
 
 
 def best_glyphs(descriptor: np.ndarray | None, limit: int = 3) -> list[tuple[str, float]]:
-    """The library glyphs most like a descriptor, with their similarity (for describing a candidate)."""
+    """The library glyphs most like a descriptor, with their shape halves' similarity (for describing a
+    candidate; the line half is less sure of a 20-px glyph's details)."""
     if descriptor is None:
         return []
     names, matrix = library()
     if not names:
         return []
     with one_thread():
-        sims = matrix @ descriptor
+        sims = shape_part(matrix) @ shape_part(descriptor)
     top = np.argpartition(-sims, limit)[:limit] if len(sims) > limit else np.arange(len(sims))
     top = top[np.argsort(-sims[top])]
     return [(names[i], float(sims[i])) for i in top]

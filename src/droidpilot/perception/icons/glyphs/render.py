@@ -8,6 +8,7 @@ import numpy as np
 from PIL import Image, ImageDraw, ImageFont
 
 from droidpilot.perception.icons.glyphs.catalogue import font_path, glyph_codepoints
+from droidpilot.perception.icons.glyphs.drawn import DRAWN, drawn_mask
 
 RENDER_SIZE = 64  # font size in pixels; masks are normalised afterwards, so this only sets the detail
 
@@ -19,7 +20,10 @@ def _font(path: str, size: int) -> ImageFont.FreeTypeFont:
 
 @lru_cache(maxsize=4096)
 def glyph_mask(name: str, size: int = RENDER_SIZE) -> np.ndarray:
-    """The glyph's ink as a uint8 0/1 mask cropped to its bounding box; KeyError for unknown names."""
+    """The glyph's ink as a uint8 0/1 mask cropped to its bounding box (a drawn shape's own, at the render
+    size); KeyError for unknown names."""
+    if name in DRAWN:
+        return drawn_mask(name)
     code = glyph_codepoints()[name]
     font = _font(str(font_path()), size)
     canvas = Image.new("L", (2 * size, 2 * size), 0)

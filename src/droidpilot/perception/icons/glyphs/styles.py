@@ -14,8 +14,8 @@ from functools import lru_cache
 import cv2
 import numpy as np
 
-from droidpilot.perception.icons.glyphs.catalogue import font_path, glyph_codepoints
-from droidpilot.perception.icons.glyphs.descriptor import SIZE, mask_descriptor
+from droidpilot.perception.icons.glyphs.catalogue import font_path, glyph_names
+from droidpilot.perception.icons.glyphs.descriptor import SHAPE_SIZE, shape_descriptor
 from droidpilot.perception.icons.glyphs.render import glyph_mask
 
 STYLES = ("drawn", "thin", "bold", "outline", "filled")
@@ -77,27 +77,28 @@ def _styled(css_key: str, font_key: str) -> tuple[tuple[str, ...], np.ndarray, n
     names: list[str] = []
     rows: list[np.ndarray] = []
     owners: list[int] = []
-    for name in glyph_codepoints():
+    for name in glyph_names():
         own = len(names)
         found = False
         for _, styled in glyph_styles(glyph_mask(name)):
-            d = mask_descriptor(styled)
+            d = shape_descriptor(styled)
             if d is not None:
                 rows.append(d.astype(np.float32))
                 owners.append(own)
                 found = True
         if found:
             names.append(name)
-    matrix = np.stack(rows) if rows else np.zeros((0, SIZE), np.float32)
+    matrix = np.stack(rows) if rows else np.zeros((0, SHAPE_SIZE), np.float32)
     return tuple(names), matrix, np.asarray(owners, np.int64)
 
 
 def styled_library() -> tuple[tuple[str, ...], np.ndarray, np.ndarray]:
-    """(glyph names, one descriptor row per style, the glyph index of each row), built once per process.
+    """(glyph names, one shape-half descriptor row per style, the glyph index of each row), built once
+    per process.
 
     Rows of one glyph are contiguous, so per-glyph maxima are a ``np.maximum.reduceat`` over ``starts``.
     """
-    return _styled(str(len(glyph_codepoints())), str(font_path()))
+    return _styled(str(len(glyph_names())), str(font_path()))
 
 
 def glyph_starts(owners: np.ndarray) -> np.ndarray:
