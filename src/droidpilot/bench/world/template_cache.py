@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import dataclasses
 import hashlib
+import threading
 from collections import OrderedDict
 from collections.abc import Callable
 from pathlib import Path
@@ -20,6 +21,7 @@ T = TypeVar("T")
 FOLDERS_KEPT = 8  # distinct folder contents kept; tests write many small suites, the shipped one stays hot
 
 _cache: OrderedDict[tuple[str, str], list[Any]] = OrderedDict()
+_lock = threading.Lock()  # the studio serves requests from threads
 
 
 def contents_key(files: list[Path]) -> str:
@@ -60,17 +62,20 @@ def cached_folder(folder: Path, files: list[Path], read: Callable[[], list[T]]) 
         key = (str(folder.resolve()), contents_key(files))
     except OSError:  # unreadable: ``read`` says so in its own words
         return read()
-    kept = _cache.get(key)
+    with _lock:
+        kept = _cache.get(key)
+        if kept is not None:
+            _cache.move_to_end(key)
     if kept is None:
-        kept = read()
-        _cache[key] = kept
-        while len(_cache) > FOLDERS_KEPT:
-            _cache.popitem(last=False)
-    else:
-        _cache.move_to_end(key)
+        kept = read()  # outside the lock: a slow parse holds up no other folder
+        with _lock:
+            _cache[key] = kept
+            while len(_cache) > FOLDERS_KEPT:
+                _cache.popitem(last=False)
     return [copy_record(item) for item in kept]
 
 
 def clear() -> None:
     """Forget every cached folder (for tests that measure a cold load)."""
-    _cache.clear()
+    with _lock:
+        _cache.clear()
