@@ -19,14 +19,9 @@ pytestmark = pytest.mark.slow
 
 
 @pytest.fixture(scope="module")
-def engines() -> dict[str, Any]:
-    from droidpilot.device.sim.phone import SimDevice
-    from droidpilot.perception.cache import cached
-    from droidpilot.perception.ocr import make_ocr_engine
-    from droidpilot.verify.setup import VerifierChoices, build_options
-
-    return {"device": SimDevice(), "ocr_engine": cached(make_ocr_engine("rapidocr")),
-            "options": build_options(VerifierChoices(ocr="rapidocr"))}
+def engines(world_engines: dict[str, Any]) -> dict[str, Any]:
+    """The session's SimPhone, OCR engine and verifier options (conftest.py), not a second set."""
+    return world_engines
 
 
 def _run(task: BenchTask, ops: list[RefOp], engines: dict[str, Any], folder: Path) -> dict[str, Any]:

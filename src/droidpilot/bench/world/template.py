@@ -28,6 +28,7 @@ from droidpilot import limits
 from droidpilot.bench.effects import EffectsError, validate_effects
 from droidpilot.bench.params import ParamError, check_numbers
 from droidpilot.bench.task import SuiteError
+from droidpilot.bench.world import template_cache
 from droidpilot.bench.world.ruleshape import ShapeProblem, check_any_order, check_forbid
 from droidpilot.datalimits import DataLimitError, check_yaml
 
@@ -311,10 +312,31 @@ def _check(raw: Any, path: Path, line: int, app: str) -> list[Template]:
 def load_templates(folder: Path, on_file: Callable[[int], None] | None = None) -> list[Template]:
     """Every template of a template suite folder, in file order; SuiteError lists every problem, and
     refuses a suite of more than ``limits.TEMPLATES`` templates (variants counted). ``on_file(1)`` is
-    called after each file (progress)."""
+    called after each file (progress). A folder whose files were read before in this process comes from
+    ``template_cache`` (the callers' copies are their own to change)."""
     files = sorted(p for p in folder.glob("*.yaml") if not p.name.startswith("_"))
     if not files:
         raise SuiteError(f"{folder}: no template files (*.yaml) in the suite folder")
+    try:
+        small = all(p.stat().st_size <= limits.TEMPLATE_FILE_BYTES for p in files)
+    except OSError:
+        small = False
+    if not small:  # read uncached, so that _read_yaml reports the file that is too large or unreadable
+        return _read_templates(folder, files, on_file)
+    fresh: list[bool] = []
+
+    def read() -> list[Template]:
+        fresh.append(True)
+        return _read_templates(folder, files, on_file)
+
+    templates = template_cache.cached_folder(folder, files, read)
+    if on_file is not None and not fresh:
+        on_file(len(files))  # progress completes at once when nothing had to be parsed
+    return templates
+
+
+def _read_templates(folder: Path, files: list[Path], on_file: Callable[[int], None] | None) -> list[Template]:
+    """Parse and validate ``files`` (load_templates without the cache)."""
     templates: list[Template] = []
     problems: list[str] = []
     for path in files:
