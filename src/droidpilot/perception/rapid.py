@@ -24,6 +24,7 @@ from typing import Any
 
 import numpy as np
 
+from droidpilot.perception.det_refine import two_scale_lines
 from droidpilot.perception.ocr import ImageInput, clip_box, load_image, sort_lines
 from droidpilot.perception.rapid_config import (
     DET_MODEL,
@@ -110,7 +111,8 @@ class RapidOcrEngine:
         s = self.settings
         with self._lock:
             ocr = self._direct()
-            found = ocr.detect_lines(bgr, self.det_side(width, height), s.box_thresh)
+            found = two_scale_lines(ocr, bgr, self.det_side(width, height), s.fine_det_side(width, height),
+                                    s.status_strip, s.box_thresh)
             boxes = [f.box for f in found]
             plan = ocr.plan(bgr, boxes, s.rec_min_width, s.rec_width_growth, [f.tilted for f in found])
 
@@ -137,7 +139,7 @@ class RapidOcrEngine:
             load_detector = getattr(ocr, "_load_det_model", None)  # RapidOCR reads the side per call
             detector = load_detector() if callable(load_detector) else getattr(ocr, "text_det", None)
             if detector is not None and hasattr(detector, "limit_side_len"):
-                detector.limit_side_len = self.det_side(width, height)
+                detector.limit_side_len = self.settings.fine_det_side(width, height)  # one scale only
             result = ocr(bgr)
         boxes = getattr(result, "boxes", None)
         texts = getattr(result, "txts", None)
