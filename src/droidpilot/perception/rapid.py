@@ -2,8 +2,9 @@
 
 Tuned for phone screenshots (see ``benchmarks/ocr_speed.py`` for the measurements behind the defaults):
 text detection runs on the screenshot scaled to a short side of ``det_min_short`` pixels (down from a large
-phone, up from a 540-px one, as bare RapidOCR does, so two lines of status-bar text stacked 2 px apart stay
-two), while recognition reads each line cropped from the full-resolution image, so small text keeps its
+phone, up from a smaller one), and on its status bar strip again at ``det_fine_short`` (736, bare RapidOCR's
+minimum side), so two lines of status-bar text stacked 2 px apart stay two (``perception/det_refine.py``),
+while recognition reads each line cropped from the full-resolution image, so small text keeps its
 detail (the "rapidocr" wrapper backend only scales down);
 the text-direction classifier is off (phone UI text is upright; the few lines drawn at an angle, such as
 map street names, are cut out upright and read both ways up instead: ``perception/upright.py``);

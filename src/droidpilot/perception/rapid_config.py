@@ -22,7 +22,7 @@ class RapidSettings:
     """Every setting that changes speed or output; defaults chosen from ``benchmarks/ocr_speed.py``."""
 
     # Longest side of the image given to text detection, unless det_min_short asks for more (on phones it
-    # does: 1636 at 720x1600 and 1080x2400, 1595 at 540x1170); see benchmarks/ocr_speed.py --sizes.
+    # does: 1200 at 720x1600 and 1080x2400, 1170 at 540x1170); see benchmarks/ocr_speed.py --sizes.
     det_limit_side: int = 960
     det_min_scale: float = 0.35  # but never scale below this (long scrolling screenshots keep their text)
     # Detection runs with the screenshot's short side at least this (scaled down to it, or up to it by at
