@@ -141,8 +141,7 @@ def run(entries: list[Entry], shots: list[tuple[str, SynthScreen]], repeats: int
 
 
 def describe(s: RapidSettings) -> str:
-    return (f"det short side >= {s.det_min_short}px (status bar {s.det_fine_short}px), "
-            f"rec min width {s.rec_min_width} x{s.rec_width_growth}, "
+    return (f"det short side >= {s.det_min_short}px, rec min width {s.rec_min_width} x{s.rec_width_growth}, "
             f"{s.threads} threads"
             f"{' spinning' if s.spin else ''}, cls {'on' if s.use_cls else 'off'}")
 
@@ -298,7 +297,6 @@ def main() -> None:
     ]
     if args.ablations:
         variants = [dataclasses.replace(default, det_min_short=v) for v in (432, 720, 1080)]
-        variants += [dataclasses.replace(default, det_min_short=736)]  # one scale, as before the strip
         variants += [dataclasses.replace(default, rec_min_width=v) for v in (96, 320)]
         variants += [dataclasses.replace(default, rec_width_growth=v) for v in (1.1, 1.35)]
         variants += [dataclasses.replace(default, threads=1), dataclasses.replace(default, spin=True),

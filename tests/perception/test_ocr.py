@@ -98,27 +98,24 @@ def test_settings_key_names_every_setting() -> None:
     assert a != b and "det_limit_side=960" in a and "PP-OCRv6" in a
 
 
-def test_detection_keeps_a_phone_screens_short_side_at_540_pixels_and_its_status_bar_at_736() -> None:
-    engine = RapidOcrEngine()  # phone UIs scale with density: small text is as big as on a 540-px screen
-    settings = engine.settings
-    assert engine.det_side(1080, 2400) == 1200
-    assert engine.det_side(1440, 3200) == 1200
-    assert engine.det_side(2400, 1080) == 1200  # landscape: the short side is the height
-    assert engine.det_side(1080, 8000) == 4000  # a scrolling capture keeps its text size too
-    assert settings.fine_det_side(1080, 2400) == 1636  # the status bar strip, as bare RapidOCR's minimum
-    assert settings.fine_det_side(1080, 8000) == 5452
+def test_detection_keeps_a_phone_screens_short_side_at_736_pixels_at_least() -> None:
+    engine = RapidOcrEngine()  # phone UIs scale with density: small text is as big as on a 736-px screen
+    assert engine.det_side(1080, 2400) == 1636
+    assert engine.det_side(1440, 3200) == 1636
+    assert engine.det_side(2400, 1080) == 1636  # landscape: the short side is the height
+    assert engine.det_side(1080, 8000) == 5452  # a scrolling capture keeps its text size too
 
 
 def test_low_resolution_screenshots_are_not_shrunk_for_detection() -> None:
     engine = RapidOcrEngine()
-    assert engine.det_side(540, 1170) >= 1170
+    assert engine.det_side(720, 1600) >= 1600
     assert engine.det_side(480, 854) >= 854
 
 
 def test_small_text_on_a_720_screen_is_read(rapid_engine: RapidOcrEngine) -> None:
-    # Text 10-13 px tall at 720x1600 (a status bar's size there), detected with the short side at 540.
+    # Text 10-13 px tall at 720x1600 (a status bar's size there), detected with the short side at 736.
     screen = render_list_screen(size=(720, 1600), lang="en", theme="dark", seed=12, scale=0.3)
-    assert rapid_engine.det_side(720, 1600) == 1200
+    assert rapid_engine.det_side(720, 1600) == 1636
     lines = rapid_engine.recognize(screen.image)
     read = sum(any(match_key(lb.text) in match_key(ln.text) for ln in lines) for lb in screen.labels)
     assert read == len(screen.labels)
@@ -157,8 +154,7 @@ def test_stacked_status_bar_text_on_a_real_540_screen_is_read_as_two_lines(
     assert "13:41" in top  # the clock beside them stays one line
 
 
-def test_small_screenshots_status_bars_are_detected_at_bare_rapidocrs_minimum_side() -> None:
+def test_small_screenshots_are_detected_at_bare_rapidocrs_minimum_side() -> None:
     engine = RapidOcrEngine()
-    assert engine.settings.fine_det_side(540, 1170) == 1595  # short side 736, as bare RapidOCR's "min"
-    assert engine.det_side(540, 1170) == 1170  # the rest of the screen at its own size
+    assert engine.det_side(540, 1170) == 1595  # short side 736, as bare RapidOCR's limit_type "min"
     assert engine.det_side(200, 300) == 600  # at most twice the size

@@ -2,9 +2,8 @@
 
 Tuned for phone screenshots (see ``benchmarks/ocr_speed.py`` for the measurements behind the defaults):
 text detection runs on the screenshot scaled to a short side of ``det_min_short`` pixels (down from a large
-phone, up from a smaller one), and on its status bar strip again at ``det_fine_short`` (736, bare RapidOCR's
-minimum side), so two lines of status-bar text stacked 2 px apart stay two (``perception/det_refine.py``),
-while recognition reads each line cropped from the full-resolution image, so small text keeps its
+phone, up from a 540-px one, as bare RapidOCR does, so two lines of status-bar text stacked 2 px apart stay
+two), while recognition reads each line cropped from the full-resolution image, so small text keeps its
 detail (the "rapidocr" wrapper backend only scales down);
 the text-direction classifier is off (phone UI text is upright; the few lines drawn at an angle, such as
 map street names, are cut out upright and read both ways up instead: ``perception/upright.py``);
@@ -25,7 +24,6 @@ from typing import Any
 
 import numpy as np
 
-from droidpilot.perception.det_refine import two_scale_lines
 from droidpilot.perception.ocr import ImageInput, clip_box, load_image, sort_lines
 from droidpilot.perception.rapid_config import (
     DET_MODEL,
@@ -112,8 +110,7 @@ class RapidOcrEngine:
         s = self.settings
         with self._lock:
             ocr = self._direct()
-            found = two_scale_lines(ocr, bgr, self.det_side(width, height), s.fine_det_side(width, height),
-                                    s.status_strip, s.box_thresh)
+            found = ocr.detect_lines(bgr, self.det_side(width, height), s.box_thresh)
             boxes = [f.box for f in found]
             plan = ocr.plan(bgr, boxes, s.rec_min_width, s.rec_width_growth, [f.tilted for f in found])
 
@@ -140,7 +137,7 @@ class RapidOcrEngine:
             load_detector = getattr(ocr, "_load_det_model", None)  # RapidOCR reads the side per call
             detector = load_detector() if callable(load_detector) else getattr(ocr, "text_det", None)
             if detector is not None and hasattr(detector, "limit_side_len"):
-                detector.limit_side_len = self.settings.fine_det_side(width, height)  # one scale only
+                detector.limit_side_len = self.det_side(width, height)
             result = ocr(bgr)
         boxes = getattr(result, "boxes", None)
         texts = getattr(result, "txts", None)

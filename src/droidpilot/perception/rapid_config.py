@@ -22,19 +22,15 @@ class RapidSettings:
     """Every setting that changes speed or output; defaults chosen from ``benchmarks/ocr_speed.py``."""
 
     # Longest side of the image given to text detection, unless det_min_short asks for more (on phones it
-    # does: 1200 at 720x1600 and 1080x2400, 1170 at 540x1170); see benchmarks/ocr_speed.py --sizes.
+    # does: 1636 at 720x1600 and 1080x2400, 1595 at 540x1170); see benchmarks/ocr_speed.py --sizes.
     det_limit_side: int = 960
     det_min_scale: float = 0.35  # but never scale below this (long scrolling screenshots keep their text)
     # Detection runs with the screenshot's short side at least this (scaled down to it, or up to it by at
     # most det_max_upscale). Phone UIs scale with pixel density, so the smallest text on a W-pixel-wide
     # screen is about W/540 times the ~10 px of a 540x1170 status bar. At a short side of 540 a status bar's
     # network speed, "0.00" stacked over "KB/S" with a 2-px gap, is detected as one box and read "000"; at
-    # 736 (bare RapidOCR's own minimum side) the two lines come apart (benchmarks/ocr_vs_bare.py). So the
-    # screen is detected at 540 and its status bar strip (the top status_strip of the short side) again at
-    # det_fine_short (perception/det_refine.py): 0.55x the detection pixels of 736 everywhere.
-    det_min_short: int = 540
-    det_fine_short: int = 736
-    status_strip: float = 0.09
+    # 736 (bare RapidOCR's own minimum side) the two lines come apart (benchmarks/ocr_vs_bare.py).
+    det_min_short: int = 736
     det_max_upscale: float = 2.0
     rec_batch: int = 8  # line crops recognised per onnxruntime call (the "rapidocr" backend; "onnx" plans)
     # Narrowest recognition input (at height 48) of the "onnx" backend; RapidOCR pads every line to 320 px.
@@ -64,17 +60,10 @@ class RapidSettings:
 
     def det_side(self, width: int, height: int) -> int:
         """The longest side detection runs at for a ``width`` x ``height`` image."""
-        return self._side(width, height, self.det_min_short)
-
-    def fine_det_side(self, width: int, height: int) -> int:
-        """The longest side the status bar strip is detected at again (``perception/det_refine.py``)."""
-        return self._side(width, height, max(self.det_min_short, self.det_fine_short))
-
-    def _side(self, width: int, height: int, min_short: int) -> int:
         long_side, short_side = max(width, height), min(width, height)
-        if short_side <= min_short:
-            return round(long_side * min(self.det_max_upscale, min_short / max(1, short_side)))
-        scale = max(min_short / short_side, self.det_limit_side / long_side, self.det_min_scale)
+        if short_side <= self.det_min_short:
+            return round(long_side * min(self.det_max_upscale, self.det_min_short / max(1, short_side)))
+        scale = max(self.det_min_short / short_side, self.det_limit_side / long_side, self.det_min_scale)
         return min(long_side, round(long_side * scale))
 
     def key(self) -> str:
