@@ -31,8 +31,8 @@ class RapidSettings:
     # network speed, "0.00" stacked over "KB/S" with a 2-px gap, is detected as one box and read "000"; at
     # 736 (bare RapidOCR's own minimum side) the two lines come apart (benchmarks/ocr_vs_bare.py). Not only
     # there: at 540 some small real text gets no box at all ("Local time 14:54", "amazon music"), so 540
-    # with the status bar strip alone re-detected at 736 left 69 bare-only lines unexplained, 640 and 672
-    # still 47 and 34 (tests/perception/test_ocr.py keeps two of them).
+    # with the status bar strip alone re-detected at 736 left 69 bare-only lines unexplained on the 256
+    # screens, 640 and 672 still 47 and 34 on those 56 screens (tests/perception/test_ocr.py keeps two).
     det_min_short: int = 736
     det_max_upscale: float = 2.0
     rec_batch: int = 8  # line crops recognised per onnxruntime call (the "rapidocr" backend; "onnx" plans)
