@@ -61,6 +61,7 @@ def keys(lines: list) -> list[str]:
     (3.1, 54, 25),  # a short label a few degrees off by detection noise: its hull is hardly taller
     (14, 45, 20), (5.5, 300, 30),  # hulls under twice the line's height (curved lettering, a long line)
     (45, 40, 32),  # too square to have a direction (one character, an icon)
+    (32.8, 62, 34),  # a check mark's diagonal stroke (1.85): read upright it was a confident "L"
 ])
 def test_upright_lines_and_square_boxes_keep_the_common_path(degrees: float, length: float,
                                                               height: float) -> None:
@@ -196,3 +197,27 @@ def test_vertical_labels_read_whichever_way_up_they_run(rapid_engine: RapidOcrEn
     lines = rapid_engine.recognize(img)
     assert keys(lines) == ["harbourroad", "harbourroad"]
     assert lines[0].box[3] - lines[0].box[1] > 3 * (lines[0].box[2] - lines[0].box[0])  # boxes stay upright
+
+
+def test_a_check_mark_icon_is_not_read_upright_as_a_letter(rapid_engine: RapidOcrEngine) -> None:
+    """SimPhone's Notes editor saves with a check mark (an icon, content-desc "Save"); cut out along its
+    diagonal stroke it read "L" at 0.96, which a recorder then wrote as ``click text (L)``. The shortest map
+    label read upright, a three-character street name, is 2.08 times as long as high; this stroke 1.85."""
+    import re
+
+    from droidpilot.device.sim.phone import SimDevice
+
+    def bounds(xml: str, desc: str) -> tuple[int, ...]:
+        found = re.search(rf'content-desc="{desc}"[^>]*bounds="\[(\d+),(\d+)\]\[(\d+),(\d+)\]"', xml)
+        assert found, desc
+        return tuple(int(v) for v in found.groups())
+
+    phone = SimDevice()
+    phone.open_app("Notes")
+    x1, y1, x2, y2 = bounds(phone.ui_xml(), "New note")
+    phone.tap((x1 + x2) // 2, (y1 + y2) // 2)
+    x1, y1, x2, y2 = bounds(phone.ui_xml(), "Save")
+    inside = [ln for ln in rapid_engine.recognize(phone.screenshot())
+              if x1 <= (ln.box[0] + ln.box[2]) / 2 <= x2 and y1 <= (ln.box[1] + ln.box[3]) / 2 <= y2]
+    assert all(not ln.text.isalnum() for ln in inside), inside
+    assert tilted_line(rectangle(197, 285, 62, 29.5, 47.9)) is not None  # 北山街 (2.1) still leaves the path

@@ -21,7 +21,11 @@ from dataclasses import dataclass
 import numpy as np
 
 MAX_UPRIGHT_TILT = 3.0  # degrees; a line tilted at most this much is read from its axis-aligned hull
-MIN_ELONGATION = 1.5  # long side / short side; squarer boxes (one character, an icon) have no direction
+# Long side / short side: squarer boxes (one character, an icon) have no direction. The map labels read
+# upright are 2.08 (a three-character CJK street name) to 5.6; a check mark icon's diagonal stroke, 1.85 on
+# SimPhone's Notes editor, was read upright as a confident "L", and two-glyph scraps on the maps (1.6) as
+# noise, so they keep the common path.
+MIN_ELONGATION = 2.0
 # A line running up the screen (within NEAR_VERTICAL degrees of vertical) is at least this many times as
 # long as it is wide (three characters or more: Yan'an Rd 3.3, Dengcai St 4.0 on Mobile-Eval's maps); the
 # shorter tall boxes of those 256 screens, 1.5 to 2.8, are all two glyphs stacked (a keyboard key's letter
