@@ -14,7 +14,7 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
-from droidpilot.perception.icons.glyphs.strokes import line_drawing
+from droidpilot.perception.icons.glyphs.strokes import ink_square, line_drawing
 
 GRID = 24  # the ink part's side
 EDGE_SIDE, CELLS, BINS = 32, 4, 8  # the edge part: square side, cells per side, orientation bins
@@ -24,16 +24,8 @@ SIZE = 2 * SHAPE_SIZE
 
 
 def _square(mask: np.ndarray, side: int) -> np.ndarray | None:
-    ys, xs = np.nonzero(mask)
-    if len(xs) < 4:
-        return None
-    crop = (mask[ys.min():ys.max() + 1, xs.min():xs.max() + 1] > 0).astype(np.float32)
-    h, w = crop.shape
-    big = max(h, w)
-    square = np.zeros((big, big), np.float32)
-    y0, x0 = (big - h) // 2, (big - w) // 2
-    square[y0:y0 + h, x0:x0 + w] = crop
-    return cv2.resize(square, (side, side), interpolation=cv2.INTER_AREA)
+    square = ink_square(mask)
+    return None if square is None else cv2.resize(square, (side, side), interpolation=cv2.INTER_AREA)
 
 
 def _unit(v: np.ndarray) -> np.ndarray | None:

@@ -21,9 +21,9 @@ def _disc(radius: int) -> np.ndarray:
     return cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * radius + 1, 2 * radius + 1))
 
 
-def square_mask(mask: np.ndarray, side: int = SIDE) -> np.ndarray | None:
-    """The mask cropped to its ink, centred on a square (aspect kept) of ``side`` pixels with a margin;
-    uint8 0/1, or None when there are fewer than 4 ink pixels."""
+def ink_square(mask: np.ndarray) -> np.ndarray | None:
+    """The mask cropped to its ink and centred on a square of the ink's longer side (aspect kept), float
+    0/1; None when there are fewer than 4 ink pixels. Shared by the shape and the line descriptors."""
     ys, xs = np.nonzero(mask)
     if len(xs) < 4:
         return None
@@ -32,6 +32,16 @@ def square_mask(mask: np.ndarray, side: int = SIDE) -> np.ndarray | None:
     big = max(h, w)
     square = np.zeros((big, big), np.float32)
     square[(big - h) // 2:(big - h) // 2 + h, (big - w) // 2:(big - w) // 2 + w] = crop
+    return square
+
+
+def square_mask(mask: np.ndarray, side: int = SIDE) -> np.ndarray | None:
+    """The mask cropped to its ink, centred on a square (aspect kept) of ``side`` pixels with a margin;
+    uint8 0/1, or None when there are fewer than 4 ink pixels."""
+    square = ink_square(mask)
+    if square is None:
+        return None
+    big = square.shape[0]
     inner = side - 2 * PEN
     small = cv2.resize(square, (inner, inner), interpolation=cv2.INTER_AREA if big > inner
                        else cv2.INTER_LINEAR)
