@@ -1,11 +1,14 @@
 """Icon localisation on real phone screens, scored on the labelled set benchmarks/data/real_icons.yaml.
 
-Run: .venv/bin/python benchmarks/icon_real.py [--ocr rapidocr|none] [--split tune|report|all] [--misses]
+Run: .venv/bin/python benchmarks/icon_real.py [--ocr rapidocr|none] [--split tune|report|holdout|all]
+     [--misses]
 
-Per split (tune: screens looked at while developing; report: screens only measured), per app and overall:
+Per split (tune and report: screens looked at while developing; holdout: labelled blind, only measured),
+per app and overall:
 hit (locate_icon answered "found" and its point is inside the true box), candidate recall@1/4/8 (the
 true icon among rank_icons' first k), and seconds per query (locate_icon, warm, median). OCR lines are
-read once per screen, as the agent reads them, and are not part of the per-query time.
+read once per screen, as the agent reads them, and are not part of the per-query time. ``--misses`` lists
+the misses of the development splits only: a holdout miss is counted, never shown, so no one tunes on it.
 """
 
 from __future__ import annotations
@@ -26,7 +29,7 @@ from droidpilot.perception.icons.rank import locate_icon, rank_icons
 from droidpilot.perception.types import OcrLine
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from real_icon_set import IconLabel, load_labels, screens_root
+from real_icon_set import MEASURED_ONLY, SPLITS, IconLabel, load_labels, screens_root
 
 KS = (1, 4, 8)
 
@@ -111,7 +114,7 @@ def measure(labels: list[IconLabel], root: Path, ocr_name: str, misses: bool) ->
             rank = _rank_of(image, label, lines) if status != "refused" else None
             for key in (label.split, f"{label.split}/{label.app}", "all"):
                 tallies.setdefault(key, Tally()).add(hit, rank, asked, seconds)
-            if misses and not hit:
+            if misses and not hit and label.split not in MEASURED_ONLY:
                 got = f"{cands[0].description} at {cands[0].point}" if cands else ""
                 print(f"  miss [{label.split}] {screen}: {label.query!r} -> {status} {got} (rank {rank})")
     if ocr_seconds:
@@ -123,9 +126,10 @@ def measure(labels: list[IconLabel], root: Path, ocr_name: str, misses: bool) ->
 def main(argv: list[str]) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--ocr", default="rapidocr", help="OCR engine for the text lines (rapidocr, none)")
-    ap.add_argument("--split", choices=["tune", "report", "all"], default="all")
+    ap.add_argument("--split", choices=[*SPLITS, "all"], default="all")
     ap.add_argument("--root", type=Path, default=None, help="folder holding APP/RUN/STEP.jpg screens")
-    ap.add_argument("--misses", action="store_true", help="print every miss with what was chosen")
+    ap.add_argument("--misses", action="store_true",
+                    help="print every miss with what was chosen (not the holdout's: it is measured only)")
     args = ap.parse_args(argv)
     cv2.setNumThreads(2)
     try:
@@ -139,7 +143,7 @@ def main(argv: list[str]) -> int:
     screens = {lb.screen for lb in chosen}
     print(f"icon_real_queries {len(chosen)} on {len(screens)} real screens "
           f"({len({lb.app for lb in chosen})} apps, 540x1170, OCR {args.ocr})")
-    for split in ("tune", "report"):
+    for split in SPLITS:
         if split not in tallies:
             continue
         print(f"icon_real_{split} {tallies[split].line()}")

@@ -5,6 +5,7 @@ Run: .venv/bin/python benchmarks/icon_real_misses.py [--split tune|report|all] [
 For every query locate_icon did not hit, prints the parsed query (words not understood included), the
 outcome, the first three ranked candidates with the parts of their scores, and the true icon's rank and
 score; with --crops, saves the true icon's crop and the chosen one's (4x, for looking at) under DIR.
+The holdout split is never listed (``all`` is tune and report): it is measured only, by icon_real.py.
 """
 
 from __future__ import annotations
@@ -23,7 +24,7 @@ from droidpilot.perception.icons.rank import ScoredIcon, locate_icon, rank_icons
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from icon_real import _ocr
-from real_icon_set import IconLabel, load_labels, screens_root
+from real_icon_set import MEASURED_ONLY, IconLabel, load_labels, screens_root
 
 
 def _save(path: Path, image: np.ndarray, box: tuple[int, int, int, int]) -> None:
@@ -89,7 +90,8 @@ def main(argv: list[str]) -> int:
     except InputError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
-    chosen = [lb for lb in labels if args.split in ("all", lb.split) and args.app in (None, lb.app)]
+    chosen = [lb for lb in labels if args.split in ("all", lb.split) and args.app in (None, lb.app)
+              and lb.split not in MEASURED_ONLY]
     if args.crops is not None:
         args.crops.mkdir(parents=True, exist_ok=True)
     missed = report(chosen, root, args.crops)

@@ -15,7 +15,8 @@ import yaml
 from droidpilot.errors import InputError
 
 DATA = Path(__file__).resolve().parent / "data" / "real_icons.yaml"
-SPLITS = ("tune", "report")
+SPLITS = ("tune", "report", "holdout")
+MEASURED_ONLY = ("holdout",)  # splits whose misses are never listed: no one tunes on them
 
 
 @dataclass(frozen=True)
@@ -23,7 +24,7 @@ class IconLabel:
     """One query on one screen: the words a person would say and the icon's true box (device pixels)."""
 
     screen: str  # path under the root, "APP/RUN/STEP.jpg"
-    split: str  # "tune" or "report"
+    split: str  # one of SPLITS
     query: str
     box: tuple[int, int, int, int]  # x1, y1, x2, y2 (x2, y2 exclusive)
 
@@ -77,14 +78,23 @@ def load_labels(path: Path = DATA) -> tuple[str, list[IconLabel]]:
     if not isinstance(root, str) or not root:
         raise InputError(f"{path}: 'root' (the folder the screen paths are under) is missing")
     labels: list[IconLabel] = []
+    seen: dict[str, object] = {}  # screen path -> line of its entry
     for screen in doc["screens"]:
         line = screen.get("__line__", "?") if isinstance(screen, dict) else "?"
         where = f"{path}:{line}"
         if not isinstance(screen, dict) or not isinstance(screen.get("path"), str):
             raise InputError(f"{where}: each screen needs 'path' (APP/RUN/STEP.jpg), 'split' and 'icons'")
-        if screen.get("split") not in SPLITS:
-            raise InputError(f"{where}: split {screen.get('split')!r} of {screen['path']}; use one of "
-                             f"{', '.join(SPLITS)}")
+        split = screen.get("split")
+        if split not in SPLITS:
+            near = [s for s in SPLITS if isinstance(split, str) and s == split.strip().lower()]
+            hint = f" (did you mean {near[0]!r}? splits are lower case)" if near else ""
+            raise InputError(f"{where}: split {split!r} of {screen['path']}; use one of "
+                             f"{', '.join(SPLITS)}{hint}")
+        if screen["path"] in seen:
+            raise InputError(f"{where}: screen {screen['path']} is listed again (first at line "
+                             f"{seen[screen['path']]}); a screen belongs to one split, so put its icons "
+                             "under the first entry")
+        seen[screen["path"]] = line
         icons = screen.get("icons")
         if not isinstance(icons, list) or not icons:
             raise InputError(f"{where}: screen {screen['path']} has no 'icons' list")

@@ -61,7 +61,11 @@ def test_boxes_are_checked_with_the_line(tmp_path: Path, bad: str, needle: str |
 
 
 @pytest.mark.parametrize(("old", "new", "needle"), [
-    ("split: report", "split: test", "split 'test' of Chrome/1/2.jpg; use one of tune, report"),
+    ("split: report", "split: test", "split 'test' of Chrome/1/2.jpg; use one of tune, report, holdout"),
+    ("split: report", "split: holdOut",
+     "use one of tune, report, holdout (did you mean 'holdout'? splits are lower case)"),
+    ("split: report", "split: hold-out", "split 'hold-out' of Chrome/1/2.jpg; use one of tune, report, "
+                                         "holdout"),
     ('query: "gray gear, right"', 'query: ""', "non-empty 'query'"),
     ("root: ../shared/reference/mobile-eval-real\n", "", "'root'"),
     ("    icons:", "    icons: [\n", "not valid YAML"),
@@ -72,3 +76,19 @@ def test_bad_entries_say_what_to_write(tmp_path: Path, old: str, new: str, needl
     with pytest.raises(InputError, match=re.escape(needle)) as err:
         _loader().load_labels(path)
     assert str(path) in str(err.value)
+
+
+@pytest.mark.parametrize("written", ["split: holdout", "split: 'holdout'", 'split: "holdout"'])
+def test_the_holdout_split_is_read_however_it_is_quoted(tmp_path: Path, written: str) -> None:
+    path = tmp_path / "set.yaml"
+    path.write_text(GOOD.replace("split: report", written), encoding="utf-8")
+    assert [lb.split for lb in _loader().load_labels(path)[1]] == ["holdout"]
+
+
+def test_a_screen_in_two_splits_is_refused_with_both_lines(tmp_path: Path) -> None:
+    twice = GOOD + GOOD.split("screens:\n", 1)[1].replace("split: report", "split: holdout")
+    path = tmp_path / "set.yaml"
+    path.write_text(twice, encoding="utf-8")
+    with pytest.raises(InputError, match=re.escape(f"{path}:7: screen Chrome/1/2.jpg is listed again (first "
+                                                   "at line 3); a screen belongs to one split")):
+        _loader().load_labels(path)
