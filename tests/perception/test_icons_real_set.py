@@ -24,14 +24,23 @@ def _loader():  # the module, imported from benchmarks/ (not a package)
     return module
 
 
-def test_the_shipped_set_covers_every_app_in_both_splits() -> None:
+def test_the_shipped_set_covers_every_app_in_every_split() -> None:
     root, labels = _loader().load_labels()
     assert root.endswith("mobile-eval-real") and len(labels) >= 150
     apps = {lb.app for lb in labels}
     assert len(apps) == 11
-    assert {lb.split for lb in labels} == {"tune", "report"}
+    assert {lb.split for lb in labels} == {"tune", "report", "holdout"}
     assert all(lb.box[0] < lb.box[2] and lb.box[1] < lb.box[3] for lb in labels)
     assert len({(lb.screen, lb.query) for lb in labels}) == len(labels)  # one truth per query and screen
+
+
+def test_the_holdout_is_its_own_screens_over_every_app() -> None:
+    _, labels = _loader().load_labels()
+    holdout = [lb for lb in labels if lb.split == "holdout"]
+    screens = {lb.screen for lb in holdout}
+    assert len(holdout) >= 80 and len(screens) >= 12
+    assert {lb.app for lb in holdout} == {lb.app for lb in labels}
+    assert not screens & {lb.screen for lb in labels if lb.split != "holdout"}
 
 
 GOOD = """root: ../shared/reference/mobile-eval-real
