@@ -48,6 +48,8 @@ class Phone:
     ports: PortTable = field(default_factory=PortTable)  # TCP ports programs on the phone listen on
     clipboard: str = ""  # the primary clip's text (set and read through the uiautomator server)
     pids: dict[str, int] = field(default_factory=dict)  # running app package -> its pid (see `ps`)
+    pid_starts: dict[str, int | None] = field(default_factory=dict)  # package -> the device's start
+    # number its pid was given for (a new start gets a new pid; see tools_process.processes)
     programs: dict[int, tuple[str, str]] = field(default_factory=dict)  # pid -> (user, name) run from a shell
     installed: dict[str, Installed] = field(default_factory=dict)  # packages added with `pm install`
     realtime: bool = False  # let the phone's clock follow the wall clock between requests

@@ -318,6 +318,7 @@ class SimDevice(TextInput, SystemVerbs, AppHost, Sideload):
         stack.pop()
         if not stack:
             del w.tasks[w.foreground or ""]
+            w.processes.end(w.foreground or "")
             if w.foreground in w.recents:
                 w.recents.remove(w.foreground or "")
             w.foreground = None
