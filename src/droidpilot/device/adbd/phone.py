@@ -55,6 +55,11 @@ class Phone:
     realtime: bool = False  # let the phone's clock follow the wall clock between requests
     _clock: float = field(default_factory=time.monotonic)
 
+    def __post_init__(self) -> None:
+        follow = getattr(self.device, "follow_wall_clock", None)
+        if self.realtime and callable(follow):  # the wall clock, passed on by catch_up, is the only time
+            follow()
+
     def catch_up(self) -> None:
         """With ``realtime``, pass the wall-clock time since the last request to the phone's own clock."""
         if not self.realtime:
