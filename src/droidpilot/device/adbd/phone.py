@@ -9,6 +9,7 @@ from __future__ import annotations
 import threading
 import time
 from dataclasses import dataclass, field
+from typing import Any
 
 from droidpilot.device.adbd.pkgdb import Installed
 from droidpilot.device.adbd.ports import PortTable
@@ -53,6 +54,7 @@ class Phone:
     programs: dict[int, tuple[str, str]] = field(default_factory=dict)  # pid -> (user, name) run from a shell
     installed: dict[str, Installed] = field(default_factory=dict)  # packages added with `pm install`
     realtime: bool = False  # let the phone's clock follow the wall clock between requests
+    touch: Any = None  # the pointer `input motionevent DOWN` holds down until UP (motion.Pointer)
     _clock: float = field(default_factory=time.monotonic)
 
     def __post_init__(self) -> None:
