@@ -7,13 +7,14 @@ benchmarks/data/grounded_actions.yaml (benchmarks/grounding_real.py scores all 1
 
 from __future__ import annotations
 
-import sys
+import json
 from pathlib import Path
 from typing import Any
 
 import pytest
 import yaml
 from PIL import Image
+from tests.support.benchmarks import load_benchmark
 
 from droidpilot.agent.actions import parse_action
 from droidpilot.agent.coords import CoordFrame
@@ -22,10 +23,9 @@ from droidpilot.agent.screen import ScreenView
 from droidpilot.perception.rapid import RapidOcrEngine
 from droidpilot.perception.types import OcrLine
 
-ROOT = Path(__file__).parents[2]
-RUNS = ROOT.parent / "shared" / "reference" / "mobile-eval-real"
-LABELS = {e["step"]: e for e in yaml.safe_load((ROOT / "benchmarks" / "data" / "grounded_actions.yaml")
-                                               .read_text("utf-8"))}
+BENCH = load_benchmark("grounding_real")  # the labels' loader, the step's words and the judge live there
+RUNS: Path = BENCH.SCREENS
+LABELS = {label.step: label for label in BENCH.load_labels(BENCH.LABELS)}
 needs_runs = pytest.mark.skipif(not RUNS.is_dir(), reason=f"Mobile-Eval runs not found at {RUNS}")
 
 
@@ -34,16 +34,30 @@ def engine() -> RapidOcrEngine:
     return RapidOcrEngine()
 
 
-def _ground(step: str, engine: Any) -> tuple[Any, dict[str, Any]]:
+def _ground(step: str, engine: Any, context: str = "") -> tuple[Any, Any]:
     label = LABELS[step]
-    image = Image.open(RUNS / label["screen"]).convert("RGB")
-    g = Grounder().ground(parse_action(label["action"]), ScreenView(image, engine),
-                          CoordFrame("device", image.size))
+    image = Image.open(RUNS / label.screen).convert("RGB")
+    g = Grounder().ground(parse_action(label.action), ScreenView(image, engine),
+                          CoordFrame("device", image.size), context=context)
     return g, label
 
 
-def _inside(point: tuple[int, int], boxes: list[list[int]]) -> bool:
-    return any(b[0] <= point[0] <= b[2] and b[1] <= point[1] <= b[3] for b in boxes)
+def _right(g: Any, label: Any) -> bool:
+    """Found inside one of the label's boxes (the benchmark's own judge)."""
+    return g.status == "found" and BENCH.judge(label, g)[0] == "right"
+
+
+def _settled_by_words(step: str, engine: Any) -> tuple[Any, tuple[Any, ScreenView], CoordFrame]:
+    """(grounding with the model's words, (action, view), frame) of a step asserted ambiguous without the
+    words and right with them."""
+    label = LABELS[step]
+    image = Image.open(RUNS / label.screen).convert("RGB")
+    view = ScreenView(image, engine)
+    action, frame = parse_action(label.action), CoordFrame("device", image.size)
+    assert Grounder().ground(action, view, frame).status == "ambiguous"  # without the model's words
+    g = Grounder().ground(action, view, frame, context=BENCH.step_context(RUNS, label))
+    assert _right(g, label), g.to_dict()
+    return g, (action, view), frame
 
 
 @needs_runs
@@ -54,14 +68,14 @@ def _inside(point: tuple[int, int], boxes: list[list[int]]) -> bool:
 ])
 def test_steps_the_text_grounding_used_to_miss_land_in_their_label(step: str, engine: RapidOcrEngine) -> None:
     g, label = _ground(step, engine)
-    assert g.status == "found" and _inside(g.point, label["target"]), g.to_dict()
+    assert _right(g, label), g.to_dict()
 
 
 @needs_runs
 @pytest.mark.parametrize("step", ["Multi-App/1#4", "Settings/2#1", "Amazon Music/3#10"])
 def test_an_icon_gpt4v_placed_at_the_center_is_found_where_it_is(step: str, engine: RapidOcrEngine) -> None:
     g, label = _ground(step, engine)  # the yellow add button at the bottom right, the gear at the top left
-    assert g.status == "found" and _inside(g.point, label["target"]), g.to_dict()
+    assert _right(g, label), g.to_dict()
     assert "found at" in g.choice_note
 
 
@@ -70,13 +84,13 @@ def test_an_icon_gpt4v_placed_at_the_center_is_found_where_it_is(step: str, engi
 def test_an_icon_missing_from_the_corner_named_is_not_looked_for_elsewhere(step: str, engine: RapidOcrEngine
                                                                            ) -> None:
     g, label = _ground(step, engine)  # "checkmark, top right" after the note was saved: no checkmark there
-    assert label["target"] is None and g.status == "not_found"
+    assert label.targets is None and g.status == "not_found"
 
 
 @needs_runs
 def test_words_not_on_screen_that_do_not_name_an_icon_stay_not_found(engine: RapidOcrEngine) -> None:
     g, label = _ground("Gmail/2#5", engine)  # "Subject", hidden under the recipient suggestion
-    assert label["target"] is None and g.status == "not_found" and "Subject" in g.message
+    assert label.targets is None and g.status == "not_found" and "Subject" in g.message
 
 
 def test_text_showing_the_word_icon_is_grounded_as_text() -> None:
@@ -96,26 +110,15 @@ def test_an_icon_named_in_text_that_is_not_there_keeps_the_text_feedback() -> No
 
 @needs_runs
 def test_every_click_text_and_click_icon_gpt4v_wrote_is_labelled_once() -> None:
-    import json
-
     written = {f"{p.parent.relative_to(RUNS)}#{k}": v["Action"] for p in RUNS.glob("*/*/data.json")
                for k, v in json.loads(p.read_text("utf-8")).items()
                if v["Action"].startswith(("click text", "click icon"))}
-    assert {step: e["action"] for step, e in LABELS.items()} == written
-    for step, e in LABELS.items():
-        assert (RUNS / e["screen"]).is_file() and (e["next"] is None or (RUNS / e["next"]).is_file())
-        for box in e["target"] or []:
+    assert {step: label.action for step, label in LABELS.items()} == written
+    nexts = {e["step"]: e["next"] for e in yaml.safe_load(BENCH.LABELS.read_text("utf-8"))}  # not in Label
+    for step, label in LABELS.items():
+        assert (RUNS / label.screen).is_file() and (nexts[step] is None or (RUNS / nexts[step]).is_file())
+        for box in label.targets or []:
             assert 0 <= box[0] < box[2] <= 540 and 0 <= box[1] < box[3] <= 1170, step
-
-
-def _benchmark() -> Any:
-    import importlib.util
-
-    spec = importlib.util.spec_from_file_location("grounding_real", ROOT / "benchmarks" / "grounding_real.py")
-    module = importlib.util.module_from_spec(spec)  # type: ignore[arg-type]
-    sys.modules.setdefault(spec.name, module)  # type: ignore[union-attr]  (dataclasses look it up)
-    spec.loader.exec_module(module)  # type: ignore[union-attr]
-    return module
 
 
 @pytest.mark.parametrize(("text", "message"), [
@@ -126,20 +129,11 @@ def _benchmark() -> Any:
     ("step: a\n", "a list of labelled steps"),
 ])
 def test_a_malformed_label_is_refused_naming_the_entry(tmp_path: Path, text: str, message: str) -> None:
-    bench = _benchmark()
     path = tmp_path / "labels.yaml"
     path.write_text(text, "utf-8")
-    with pytest.raises(bench.LabelError, match=message) as err:
-        bench.load_labels(path)
+    with pytest.raises(BENCH.LabelError, match=message) as err:
+        BENCH.load_labels(path)
     assert str(path) in str(err.value)
-
-
-def _context(step: str) -> str:
-    import json
-
-    run_dir, _, number = step.rpartition("#")
-    words = json.loads((RUNS / run_dir / "data.json").read_text("utf-8"))[number]
-    return f"{words['Thought']}\n{words['Observation']}"
 
 
 @needs_runs
@@ -150,38 +144,22 @@ def _context(step: str) -> str:
 ])
 def test_an_ambiguous_text_is_settled_by_what_the_model_names_beside_it(step: str, name: str,
                                                                         engine: RapidOcrEngine) -> None:
-    label = LABELS[step]
-    image = Image.open(RUNS / label["screen"]).convert("RGB")
-    view = ScreenView(image, engine)
-    action, frame = parse_action(label["action"]), CoordFrame("device", image.size)
-    assert Grounder().ground(action, view, frame).status == "ambiguous"  # without the model's words
-    g = Grounder().ground(action, view, frame, context=_context(step))
-    assert g.status == "found" and _inside(g.point, label["target"]), g.to_dict()
+    g, _, _ = _settled_by_words(step, engine)
     assert f"beside {name!r}" in g.choice_note
 
 
 @needs_runs
 @pytest.mark.parametrize("step", ["Gmail/2#7", "Alibaba.com/2#8"])
 def test_words_that_single_out_no_candidate_still_ask_the_model(step: str, engine: RapidOcrEngine) -> None:
-    g, _ = _ground(step, engine)  # the thought names '"To" field' / '"Add to cart"': nothing beside one
-    label = LABELS[step]
-    image = Image.open(RUNS / label["screen"]).convert("RGB")
-    g = Grounder().ground(parse_action(label["action"]), ScreenView(image, engine),
-                          CoordFrame("device", image.size), context=_context(step))
+    # the thought names '"To" field' / '"Add to cart"': nothing beside one
+    g, _ = _ground(step, engine, context=BENCH.step_context(RUNS, LABELS[step]))
     assert g.status == "ambiguous" and not g.choice_note
 
 
 @needs_runs
 def test_an_ambiguous_icon_is_settled_by_the_label_the_model_names(engine: RapidOcrEngine) -> None:
     # Amazon Music: "The 'Find' icon at the bottom center": of two magnifiers, the one above FIND
-    step = "Amazon Music/2#2"
-    label = LABELS[step]
-    image = Image.open(RUNS / label["screen"]).convert("RGB")
-    view = ScreenView(image, engine)
-    action, frame = parse_action(label["action"]), CoordFrame("device", image.size)
-    assert Grounder().ground(action, view, frame).status == "ambiguous"  # without the model's words
-    g = Grounder().ground(action, view, frame, context=_context(step))
-    assert g.status == "found" and _inside(g.point, label["target"]), g.to_dict()
+    g, _, _ = _settled_by_words("Amazon Music/2#2", engine)
     assert "labelled 'find'" in g.choice_note
 
 
@@ -192,13 +170,7 @@ def test_an_ambiguous_icon_is_settled_by_the_label_the_model_names(engine: Rapid
 ])
 def test_a_launcher_icon_is_taken_from_the_app_the_model_says_it_opens(step: str, app: str,
                                                                         engine: RapidOcrEngine) -> None:
-    label = LABELS[step]
-    image = Image.open(RUNS / label["screen"]).convert("RGB")
-    view = ScreenView(image, engine)
-    action, frame = parse_action(label["action"]), CoordFrame("device", image.size)
-    assert Grounder().ground(action, view, frame).status == "ambiguous"  # without the model's words
-    g = Grounder().ground(action, view, frame, context=_context(step))
-    assert g.status == "found" and _inside(g.point, label["target"]), g.to_dict()
+    g, (action, view), frame = _settled_by_words(step, engine)
     assert f"app {app!r}" in g.choice_note
     # the near miss: an app that is not on this screen, or two apps, settle nothing
     for words in ('open the "Netflix" app', 'open the "Notes" app, then the "Settings" app'):

@@ -10,14 +10,11 @@ from typing import Any
 
 import pytest
 import yaml
+from tests.agent.loop_support import assert_went_back_from_the_wrong_page, read_steps, run_multi
 from tests.support.role_brains import ScriptedRoleBrain, act, element
 
 from droidpilot.agent.brains.base import BrainRequest
 from droidpilot.agent.memory.store import MemoryStore
-from droidpilot.bench.execute import run_task
-from droidpilot.bench.suite import load_suite
-from droidpilot.device.sim.phone import SimDevice
-from droidpilot.verify.options import VerifierOptions
 
 NOTE = "Today is Sunday, November 22, 2026"
 SHORTCUT = """Here is what is worth keeping:
@@ -30,14 +27,6 @@ shortcuts:
     steps: ["open App (Notes)", "click icon (plus, bottom right)", "type ({text})",
             "click icon (black arrow, top right)"]
 ```"""
-
-
-def _steps(folder: Path) -> list[dict[str, Any]]:
-    return [json.loads(line) for line in (folder / "steps.jsonl").read_text().splitlines()]
-
-
-def _task() -> Any:
-    return next(t for t in load_suite("mobile-eval").tasks if t.id == "multi-1")
 
 
 def _roles(shortcuts: str = "```yaml\nshortcuts: []\n```") -> dict[str, Any]:
@@ -54,8 +43,7 @@ def _roles(shortcuts: str = "```yaml\nshortcuts: []\n```") -> dict[str, Any]:
 
 
 def _run(brain: ScriptedRoleBrain, folder: Path, ocr_engine: Any, memory: Path) -> dict[str, Any]:
-    return run_task(_task(), SimDevice(), brain, folder, ocr_engine=ocr_engine, options=VerifierOptions(),
-                    loop="e", memory=MemoryStore(memory), evolve=True)
+    return run_multi(brain, folder, ocr_engine, "e", memory)
 
 
 ATOMIC = [act("open App (Calendar)"), act("exit"),
@@ -73,7 +61,7 @@ def test_e_learns_a_shortcut_and_uses_it_on_the_next_task(ocr_engine: Any, tmp_p
     saved = yaml.safe_load((memory / "memory-v0001.yaml").read_text())
     assert [s["name"] for s in saved["shortcuts"]] == ["write_note"]
     assert saved["tips"] == ["Go home (exit) before opening the next app"]
-    steps = _steps(tmp_path / "t1")
+    steps = read_steps(tmp_path / "t1")
     assert [e["role"] for e in steps[0]["roles"]] == ["manager", "perceptor", "operator", "reflector",
                                                       "notetaker"]
     assert steps[-1]["phase"] == "experience" and steps[-1]["memory_version_after"] == 1
@@ -89,7 +77,7 @@ def test_e_learns_a_shortcut_and_uses_it_on_the_next_task(ocr_engine: Any, tmp_p
     assert row2["memory_version"] == 1
     assert row2["model_calls"] < row1["model_calls"]
     assert (row1["steps"], row2["steps"]) == (6, 3)  # stop and the learning after the task are no steps
-    steps = _steps(tmp_path / "t2")
+    steps = read_steps(tmp_path / "t2")
     call = steps[2]
     assert call["action"]["name"] == "shortcut" and len(call["frames"]) == 4
     assert [s["status"] for s in call["shortcut"]["steps"]] == ["ok"] * 4
@@ -115,7 +103,7 @@ def test_a_shortcut_whose_precondition_fails_is_refused_with_feedback(ocr_engine
     ], _roles())
     row = _run(brain, tmp_path / "t", ocr_engine, memory)
     assert row["su"] == 1, row
-    refused = _steps(tmp_path / "t")[1]
+    refused = read_steps(tmp_path / "t")[1]
     assert refused["outcome"] == "shortcut_precondition_failed" and "frames" not in refused
     assert refused["shortcut"]["precondition"] == {"screen_shows": "Notes", "holds": False}
     assert "does not show \"Notes\"" in refused["feedback_next"]
@@ -128,7 +116,7 @@ def test_unreadable_role_replies_get_one_corrective_reprompt(ocr_engine: Any, tm
     brain = ScriptedRoleBrain(list(ATOMIC), roles)
     row = _run(brain, tmp_path / "t", ocr_engine, tmp_path / "memory")
     assert row["su"] == 1, row
-    steps = _steps(tmp_path / "t")
+    steps = read_steps(tmp_path / "t")
     manager = steps[0]["roles"][0]
     assert "no 'Subgoal:' line" in manager["reprompt"]["error"] and manager["parsed"]["subgoal"] == "do it"
     learnt = next(e for e in steps[-1]["roles"] if e["role"] == "shortcut_reflector")
@@ -189,10 +177,4 @@ def test_e_action_reflector_sends_a_wrong_page_back(ocr_engine: Any, tmp_path: P
     ], roles)
     row = _run(brain, tmp_path / "t", ocr_engine, tmp_path / "memory")
     assert row["su"] == 1 and row["su_oracle"] == 1, row
-    steps = _steps(tmp_path / "t")
-    wrong = steps[2]
-    assert wrong["reflection"]["outcome"] == "B" and wrong["outcome"] == "wrong_page" and wrong["went_back"]
-    assert len(wrong["frames"]) == 2  # the tap on Mail, then the back the loop pressed
-    actions = json.loads((tmp_path / "t" / "actions.json").read_text())["actions"]
-    assert actions[wrong["frames"][1] - 1]["type"] == "back"
-    assert "the team went back" in steps[3]["feedback_given"]
+    assert_went_back_from_the_wrong_page(tmp_path / "t", "the team went back")

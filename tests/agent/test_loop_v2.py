@@ -4,23 +4,15 @@ steps.jsonl, and the task's rule and oracle judging the result."""
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import Any
 
+from tests.agent.loop_support import assert_went_back_from_the_wrong_page, read_steps, run_multi
 from tests.support.role_brains import ScriptedRoleBrain, act, element
 
 from droidpilot.agent.brains.base import BrainRequest
-from droidpilot.bench.execute import run_task
-from droidpilot.bench.suite import load_suite
-from droidpilot.device.sim.phone import SimDevice
-from droidpilot.verify.options import VerifierOptions
 
 DATE = "Sunday, November 22, 2026"
-
-
-def _steps(folder: Path) -> list[dict[str, Any]]:
-    return [json.loads(line) for line in (folder / "steps.jsonl").read_text().splitlines()]
 
 
 def _remembered(request: BrainRequest) -> str:
@@ -39,13 +31,8 @@ def _reflect(request: BrainRequest) -> str:
     return "Outcome: A\nError: None"
 
 
-def _task() -> Any:
-    return next(t for t in load_suite("mobile-eval").tasks if t.id == "multi-1")
-
-
 def _run(brain: ScriptedRoleBrain, folder: Path, ocr_engine: Any) -> dict[str, Any]:
-    return run_task(_task(), SimDevice(), brain, folder, ocr_engine=ocr_engine, options=VerifierOptions(),
-                    loop="v2")
+    return run_multi(brain, folder, ocr_engine, "v2")
 
 
 def test_v2_completes_a_two_app_task_with_memory_and_list_numbers(ocr_engine: Any, tmp_path: Path) -> None:
@@ -61,7 +48,7 @@ def test_v2_completes_a_two_app_task_with_memory_and_list_numbers(ocr_engine: An
     row = _run(brain, tmp_path / "t", ocr_engine)
     assert row["termination"] == "completed" and row["loop"] == "v2"
     assert row["su"] == 1 and row["su_oracle"] == 1, row
-    steps = _steps(tmp_path / "t")
+    steps = read_steps(tmp_path / "t")
     assert [s["action"]["name"] for s in steps] == ["open_app", "exit", "tap", "click_icon", "type",
                                                     "click_icon", "stop"]
     assert steps[2]["reply_format"] == "element" and steps[2]["grounding"]["target"] == "Notes"
@@ -89,13 +76,7 @@ def test_v2_reflector_sends_a_wrong_page_back(ocr_engine: Any, tmp_path: Path) -
     ], {"planner": "Progress: going on", "reflector": _reflect})
     row = _run(brain, tmp_path / "t", ocr_engine)
     assert row["su"] == 1 and row["su_oracle"] == 1, row
-    steps = _steps(tmp_path / "t")
-    wrong = steps[2]
-    assert wrong["reflection"]["outcome"] == "B" and wrong["outcome"] == "wrong_page" and wrong["went_back"]
-    assert len(wrong["frames"]) == 2  # the tap on Mail, then the back the loop pressed
-    actions = json.loads((tmp_path / "t" / "actions.json").read_text())["actions"]
-    assert actions[wrong["frames"][1] - 1]["type"] == "back"
-    assert "wrong page" in steps[3]["feedback_given"]
+    assert_went_back_from_the_wrong_page(tmp_path / "t", "wrong page")
 
 
 def test_v2_unreadable_decider_reply_gets_the_corrective_reprompt(ocr_engine: Any, tmp_path: Path) -> None:
@@ -114,7 +95,7 @@ def test_v2_unreadable_decider_reply_gets_the_corrective_reprompt(ocr_engine: An
     brain.roles["planner"] = _flaky("Progress: on the way")
     row = _run(brain, tmp_path / "t", ocr_engine)
     assert row["su"] == 1, row
-    steps = _steps(tmp_path / "t")
+    steps = read_steps(tmp_path / "t")
     first = steps[0]["roles"][0]
     assert first["role"] == "decider" and "Unknown action 'I would like" in first["reprompt"]["error"]
     assert first["reprompt"]["prompt"].endswith("Answer again in exactly the form asked for.")

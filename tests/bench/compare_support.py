@@ -7,27 +7,11 @@ import shutil
 from pathlib import Path
 from typing import Any
 
+from tests.support.recorded import NOTE_OPS, record
+
 from droidpilot.bench.results import write_results
-from droidpilot.device.sim.phone import SimDevice
-from droidpilot.studio.manual import execute, resolve
-from droidpilot.studio.recording import Recording
 
-VIEW = {"view_w": 1080, "view_h": 2400}
-NOTE_OPS = [{"op": "open_app", "app": "Notes"}, {"op": "click", "x": 935, "y": 2120, **VIEW},
-            {"op": "type", "text": "Hello"}, {"op": "click", "x": 984, "y": 188, **VIEW}]
 DETOUR_OPS = [NOTE_OPS[0], {"op": "key", "key": "recents"}, {"op": "key", "key": "back"}, *NOTE_OPS[1:]]
-
-
-def record(folder: Path, ops: list[dict[str, Any]]) -> Path:
-    phone = SimDevice()
-    rec = Recording(folder, "Write a note.", {"serial": phone.serial})
-    for op in ops:
-        before, xml = phone.screenshot(), phone.ui_xml()
-        manual = resolve(op, phone.size())
-        execute(phone, manual)
-        rec.add(before, xml, manual)
-    rec.stop(phone.screenshot(), phone.ui_xml())
-    return folder
 
 
 def row(tid: str, su: int, termination: str, failure: str = "", reason: str = "") -> dict[str, Any]:
@@ -59,7 +43,7 @@ def make_runs(root: Path, extra_tasks: int = 0, traces: Path | None = None) -> t
                 src = traces / ("detour" if name == "run-b" and r["id"] == "t-same" else "plain")
                 shutil.copytree(src, folder, copy_function=_link)
             elif r["id"] == "t-same":
-                record(folder, DETOUR_OPS if name == "run-b" else NOTE_OPS)
+                record(folder, "Write a note.", DETOUR_OPS if name == "run-b" else NOTE_OPS)
         first = name == "run-a"
         write_results(out, {"suite": "mini", "brain": "replay", "model": model,
                             "date": f"2026-11-2{len(runs)}",

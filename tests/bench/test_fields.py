@@ -66,3 +66,33 @@ def test_in_order_fails_an_extra_or_a_missing_item() -> None:
 def test_in_order_that_is_not_a_list_is_named() -> None:
     assert check_expectation({"songs": {"in_order": "Glass Bay"}}, "effects.x.added[0]") == [
         "effects.x.added[0].songs.in_order: expected the list of items in their order, got str"]
+
+
+SONGS = [{"name": "A", "minutes": 20, "seconds": "05"}, {"name": "B", "minutes": 27, "seconds": "00"}]
+LENGTH = {"total_length": {"type": "duration", "between": ["46:00", "48:00"]}}
+
+
+def test_total_length_adds_up_the_songs_whatever_they_are() -> None:
+    ok, why = explain(LENGTH, SONGS)
+    assert ok and "47:05" in why
+    assert matches(LENGTH, list(reversed(SONGS)))  # any songs, any order: only the sum counts
+
+
+@pytest.mark.parametrize(("songs", "why"), [
+    (SONGS[:1], "20:05"),  # one song short
+    ([*SONGS, {"name": "C", "minutes": 2, "seconds": "05"}], "49:10"),  # one more
+    ([{"name": "A", "minutes": 20}], "has no minutes and seconds"),
+    ("A, B", "expected a list of songs"),
+])
+def test_total_length_near_misses_are_named(songs: Any, why: str) -> None:
+    ok, said = explain(LENGTH, songs)
+    assert not ok and why in said
+
+
+def test_total_length_wants_a_duration_spec() -> None:
+    assert check_expectation(LENGTH, "effects.x") == []
+    assert "expected a duration spec" in check_expectation({"total_length": {"type": "money", "equals": "5"}},
+                                                           "effects.x")[0]
+    assert "does not read as one duration" in check_expectation(
+        {"total_length": {"type": "duration", "between": ["x", "2:00"]}}, "effects.x")[0]
+    assert is_typed_spec({"type": "duration", "between": ["1:00", "2:00"]})

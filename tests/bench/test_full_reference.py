@@ -4,26 +4,18 @@ carried out (two SimPhones). benchmarks/suite_reference.py runs the same check o
 
 from __future__ import annotations
 
-import importlib.util
-import sys
 from pathlib import Path
 from types import ModuleType
 
 import pytest
+from tests.support.benchmarks import load_benchmark
 
 from droidpilot.bench.suite import load_suite
-
-BENCH = Path(__file__).resolve().parents[2] / "benchmarks"
 
 
 def _check() -> ModuleType:
     """benchmarks/suite_reference.py (not a package), which holds the sample and the check."""
-    spec = importlib.util.spec_from_file_location("suite_reference", BENCH / "suite_reference.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules.setdefault("suite_reference", module)
-    spec.loader.exec_module(module)
-    return module
+    return load_benchmark("suite_reference")
 
 
 CHECK = _check()

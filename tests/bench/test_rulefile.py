@@ -8,13 +8,11 @@ import sys
 from pathlib import Path
 
 import pytest
+from tests.support.recorded import VIEW, record
 
 from droidpilot.bench.rulefile import load_rule_file
 from droidpilot.bench.suite import load_task, suite_folder
-from droidpilot.device.sim.phone import SimDevice
 from droidpilot.errors import InputError
-from droidpilot.studio.manual import execute, resolve
-from droidpilot.studio.recording import Recording
 from droidpilot.taskfile import is_task_file
 
 NOTES_2 = suite_folder("mobile-eval") / "notes-2.yaml"
@@ -46,17 +44,9 @@ def test_near_misses_are_read_as_rules_and_refused_by_the_rule_loader(tmp_path: 
 
 @pytest.mark.slow
 def test_droidpilot_verify_accepts_a_suite_task_file(tmp_path: Path) -> None:
-    phone = SimDevice()
-    rec = Recording(tmp_path / "demo", "Write a note.", {"serial": phone.serial})
-    for op in ({"op": "open_app", "app": "Notes"}, {"op": "click", "x": 935, "y": 2120, "view_w": 1080,
-                                                    "view_h": 2400},
-               {"op": "type", "text": "Hello, this is a note"},
-               {"op": "click", "x": 984, "y": 188, "view_w": 1080, "view_h": 2400}):
-        before, xml = phone.screenshot(), phone.ui_xml()
-        manual = resolve(op, phone.size())
-        execute(phone, manual)
-        rec.add(before, xml, manual)
-    rec.stop(phone.screenshot(), phone.ui_xml())
+    record(tmp_path / "demo", "Write a note.", [
+        {"op": "open_app", "app": "Notes"}, {"op": "click", "x": 935, "y": 2120, **VIEW},
+        {"op": "type", "text": "Hello, this is a note"}, {"op": "click", "x": 984, "y": 188, **VIEW}])
     done = subprocess.run([sys.executable, "-m", "droidpilot", "verify", str(NOTES_2), str(tmp_path / "demo"),
                            "--json"], capture_output=True, text=True, timeout=120)
     assert done.returncode == 0, done.stderr + done.stdout

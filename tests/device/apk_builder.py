@@ -110,8 +110,10 @@ def axml(root: El, utf8: bool = False, strip_names: bool = False) -> bytes:
 
 
 def manifest(package: str, version_code: int = 1, version_name: str | None = "1.0",
-             label: object = "Demo", permissions: tuple[str, ...] = (), ime: str | None = None) -> El:
-    """A manifest element tree: package, version, a launcher activity, permissions, optionally an IME."""
+             label: object = "Demo", permissions: tuple[str, ...] = (), ime: str | None = None,
+             target_sdk: int = 33) -> El:
+    """A manifest element tree: package, version, target SDK, a launcher activity, permissions, optionally
+    an IME."""
     attrs: dict[str, object] = {"android:versionCode": version_code, "package": package}
     if version_name is not None:
         attrs["android:versionName"] = version_name
@@ -123,18 +125,39 @@ def manifest(package: str, version_code: int = 1, version_name: str | None = "1.
                                            "android:permission": "android.permission.BIND_INPUT_METHOD"},
                                [El("intent-filter", {},
                                    [El("action", {"android:name": "android.view.InputMethod"})])]))
-    kids = [El("uses-sdk", {"android:minSdkVersion": 21, "android:targetSdkVersion": 33}),
+    kids = [El("uses-sdk", {"android:minSdkVersion": 21, "android:targetSdkVersion": target_sdk}),
             *[El("uses-permission", {"android:name": p}) for p in permissions], app]
     return El("manifest", attrs, kids)
 
 
-def apk(manifest_bytes: bytes | None, extra: dict[str, bytes] | None = None) -> bytes:
-    """A zip with the manifest (left out when None) and a stub classes.dex."""
+ARSC_STORAGE = ("aligned", "deflated", "unaligned")
+
+
+def apk(manifest_bytes: bytes | None, extra: dict[str, bytes] | None = None, arsc: str = "aligned") -> bytes:
+    """A zip with the manifest (left out when None) and a stub classes.dex, the rest deflated; a
+    resources.arsc among ``extra`` is stored as ``arsc`` says: uncompressed on a 4-byte boundary (as aapt
+    and zipalign leave it), deflated, or uncompressed two bytes off the boundary."""
+    if arsc not in ARSC_STORAGE:
+        raise ValueError(f"arsc {arsc!r}: use one of {', '.join(ARSC_STORAGE)}")
     buf = io.BytesIO()
     with zipfile.ZipFile(buf, "w", zipfile.ZIP_DEFLATED) as z:
         if manifest_bytes is not None:
             z.writestr("AndroidManifest.xml", manifest_bytes)
         z.writestr("classes.dex", b"dex\n035\0" + b"\0" * 104)
         for name, data in (extra or {}).items():
-            z.writestr(name, data)
+            if name == "resources.arsc" and arsc != "deflated":
+                z.writestr(_stored(name, buf.tell(), 0 if arsc == "aligned" else 2), data)
+            else:
+                z.writestr(name, data)
     return buf.getvalue()
+
+
+def _stored(name: str, header_at: int, off_by: int) -> zipfile.ZipInfo:
+    """An uncompressed entry whose data starts ``off_by`` bytes past a 4-byte boundary: padded with an
+    extra field (zipalign's 0xD935, holding the alignment) in front of the data."""
+    info = zipfile.ZipInfo(name, date_time=(2026, 1, 1, 0, 0, 0))
+    info.compress_type = zipfile.ZIP_STORED
+    start = header_at + 30 + len(name.encode()) + 6  # local header, name, the extra field's own 6 bytes
+    pad = (off_by - start) % 4
+    info.extra = struct.pack("<HHH", 0xD935, 2 + pad, 4) + b"\0" * pad
+    return info

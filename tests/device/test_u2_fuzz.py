@@ -6,18 +6,17 @@ internal failure; nothing hangs (sockets time out); the server keeps answering `
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from tests.device.adbd_support import Front, running_front
+from tests.device.adbd_support import Front
 from tests.device.u2_raw import call, dumps, http, open_server, rpc
 from tests.support.hypothesis_profiles import examples
 
 from droidpilot.device.u2 import rpc as rpc_module
-from droidpilot.device.u2.server import U2Server, start_server
+from droidpilot.device.u2.server import U2Server
 
 BOUNDED = settings(max_examples=examples(80), deadline=None,
                    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
@@ -76,19 +75,9 @@ def bodies(draw: st.DrawFn, methods: list[str]) -> tuple[bytes, Any]:
 
 
 @pytest.fixture(scope="module")
-def front() -> Iterator[Front]:
-    with running_front(1) as f:
-        stop = start_server(f.server.phones[0], 9008)
-        try:
-            yield f
-        finally:
-            stop()
-
-
-@pytest.fixture(scope="module")
-def methods(front: Front) -> list[str]:
+def methods(u2_front: Front) -> list[str]:
     """Every method the server answers (from a server object of its own, never started)."""
-    return sorted(U2Server(front.server.phones[0], 0).methods)
+    return sorted(U2Server(u2_front.server.phones[0], 0).methods)
 
 
 def _check_answer(answer: dict[str, Any], req_id: Any) -> None:
@@ -102,10 +91,10 @@ def _check_answer(answer: dict[str, Any], req_id: Any) -> None:
 
 @BOUNDED
 @given(data=st.data())
-def test_every_jsonrpc_answer_is_well_formed_and_keeps_its_id(front: Front, methods: list[str],
+def test_every_jsonrpc_answer_is_well_formed_and_keeps_its_id(u2_front: Front, methods: list[str],
                                                                data: st.DataObject) -> None:
     body, req_id = data.draw(bodies(methods))
-    with open_server(front.port) as s:
+    with open_server(u2_front.port) as s:
         _check_answer(rpc(s, body), req_id)
         assert call(s, "ping", req_id=0)["result"] == "pong"  # the same connection still serves
 
@@ -115,9 +104,9 @@ def test_every_jsonrpc_answer_is_well_formed_and_keeps_its_id(front: Front, meth
        path=st.one_of(st.sampled_from(["/ping", "/jsonrpc/0", "/jsonrpc/0?x=1", "/", "/jsonrpc"]),
                       st.text(alphabet="abc/%?=.-_0123456789", max_size=20).map(lambda t: "/" + t)),
        body=st.binary(max_size=64))
-def test_odd_http_requests_get_an_answer_and_the_server_goes_on(front: Front, method: str, path: str,
+def test_odd_http_requests_get_an_answer_and_the_server_goes_on(u2_front: Front, method: str, path: str,
                                                                 body: bytes) -> None:
-    with open_server(front.port) as s:
+    with open_server(u2_front.port) as s:
         try:
             status, _headers, reply = http(s, method, path, body)
         except ConnectionError:  # the HTTP layer refused the request line and closed, as a server may
@@ -126,12 +115,12 @@ def test_odd_http_requests_get_an_answer_and_the_server_goes_on(front: Front, me
         if status == 200 and path.startswith("/jsonrpc/0") and method == "POST":
             answer = json.loads(reply)
             assert answer["jsonrpc"] == "2.0" and ("result" in answer or "error" in answer)
-    with open_server(front.port) as s:
+    with open_server(u2_front.port) as s:
         assert call(s, "ping")["result"] == "pong"
 
 
-def test_a_fresh_connection_is_served_after_a_client_drops_mid_request(front: Front) -> None:
-    with open_server(front.port) as s:
+def test_a_fresh_connection_is_served_after_a_client_drops_mid_request(u2_front: Front) -> None:
+    with open_server(u2_front.port) as s:
         s.sendall(b"POST /jsonrpc/0 HTTP/1.1\r\nContent-Length: 100\r\n\r\n{\"id\": 1")  # then gone
-    with open_server(front.port) as s:
+    with open_server(u2_front.port) as s:
         assert call(s, "ping")["result"] == "pong"

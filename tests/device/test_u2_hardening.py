@@ -13,27 +13,16 @@ from typing import Any
 
 import pytest
 from PIL import Image
-from tests.device.adbd_support import Front, running_front
+from tests.device.adbd_support import Front
 from tests.device.u2_raw import call, open_server, rpc
 
 from droidpilot.device.u2 import rpc as rpc_module
 from droidpilot.device.u2.args import MAX_KEYCODE
-from droidpilot.device.u2.server import start_server
-
-
-@pytest.fixture(scope="module")
-def front() -> Iterator[Front]:
-    with running_front(1) as f:
-        stop = start_server(f.server.phones[0], 9008)
-        try:
-            yield f
-        finally:
-            stop()
 
 
 @pytest.fixture
-def conn(front: Front) -> Iterator[socket.socket]:
-    with open_server(front.port) as s:
+def conn(u2_front: Front) -> Iterator[socket.socket]:
+    with open_server(u2_front.port) as s:
         yield s
 
 
@@ -110,11 +99,11 @@ def test_key_codes_no_java_long_holds_are_params_errors(conn: socket.socket, cod
     _error(call(conn, "pressKeyCode", code, req_id="k"), "k", "outside Java's long range", code=CONVERSION)
 
 
-def test_key_codes_within_range_are_pressed(front: Front, conn: socket.socket) -> None:
+def test_key_codes_within_range_are_pressed(u2_front: Front, conn: socket.socket) -> None:
     assert call(conn, "pressKeyCode", 3.0)["result"] is True  # HOME, as Jackson reads a whole float
     assert call(conn, "pressKeyCode", MAX_KEYCODE, 0x1 | 0x1000)["result"] is True  # no effect on SimPhone
     assert call(conn, "pressKeyCode", 0)["result"] is True
-    assert front.sims[0].current_app() == "com.simphone.launcher"
+    assert u2_front.sims[0].current_app() == "com.simphone.launcher"
 
 
 @pytest.mark.parametrize(("body", "said", "code"), [

@@ -8,26 +8,14 @@ import json
 import socket
 import threading
 import time
-from collections.abc import Iterator
 
 import pytest
-from tests.device.adbd_support import Front, read_exact, running_front
-from tests.device.u2_raw import open_server, rpc
+from tests.device.adbd_support import Front
+from tests.device.u2_raw import open_server, response, rpc
 
 from droidpilot.device.u2 import http as u2_http
-from droidpilot.device.u2.server import start_server
 
 PING = json.dumps({"jsonrpc": "2.0", "id": 7, "method": "deviceInfo", "params": []}).encode()
-
-
-@pytest.fixture(scope="module")
-def front() -> Iterator[Front]:
-    with running_front(1) as f:
-        stop = start_server(f.server.phones[0], 9008)
-        try:
-            yield f
-        finally:
-            stop()
 
 
 @pytest.fixture
@@ -42,20 +30,9 @@ def head(length: int) -> bytes:
             f"Content-Length: {length}\r\n\r\n").encode()
 
 
-def response(s: socket.socket) -> tuple[int, dict[str, str], bytes]:
-    raw = bytearray()
-    while not raw.endswith(b"\r\n\r\n"):
-        chunk = s.recv(1)
-        assert chunk, f"the server closed the connection after {bytes(raw)!r}"
-        raw += chunk
-    status, *lines = raw.decode("latin-1").rstrip("\r\n").split("\r\n")
-    headers = {k.strip().lower(): v.strip() for k, _, v in (ln.partition(":") for ln in lines)}
-    return int(status.split(" ")[1]), headers, read_exact(s, int(headers.get("content-length", "0")))
-
-
-def test_a_body_shorter_than_its_content_length_is_a_408_saying_what_arrived(front: Front,
+def test_a_body_shorter_than_its_content_length_is_a_408_saying_what_arrived(u2_front: Front,
                                                                             short_stall: float) -> None:
-    with open_server(front.port) as s:  # the client's own timeout (20 s) is far below the idle 300 s
+    with open_server(u2_front.port) as s:  # the client's own timeout (20 s) is far below the idle 300 s
         s.sendall(head(len(PING) + 40) + PING)
         status, headers, body = response(s)
         assert status == 408 and headers["connection"] == "close"
@@ -65,16 +42,16 @@ def test_a_body_shorter_than_its_content_length_is_a_408_saying_what_arrived(fro
         assert s.recv(1) == b""  # and the connection is closed: its framing is lost
 
 
-def test_headers_that_stop_coming_are_a_408(front: Front, short_stall: float) -> None:
-    with open_server(front.port) as s:
+def test_headers_that_stop_coming_are_a_408(u2_front: Front, short_stall: float) -> None:
+    with open_server(u2_front.port) as s:
         s.sendall(b"POST /jsonrpc/0 HTTP/1.1\r\nHost: 127.0.0.1:9008\r\n")
         status, _, body = response(s)
         assert status == 408 and b"the request stalled" in body
 
 
-def test_a_slow_client_that_keeps_sending_is_served(front: Front, short_stall: float) -> None:
+def test_a_slow_client_that_keeps_sending_is_served(u2_front: Front, short_stall: float) -> None:
     """Near miss: pauses shorter than the stall limit, in headers and body, are no stall."""
-    with open_server(front.port) as s:
+    with open_server(u2_front.port) as s:
         message = head(len(PING)) + PING
         for start in range(0, len(message), 25):
             s.sendall(message[start:start + 25])
@@ -84,18 +61,18 @@ def test_a_slow_client_that_keeps_sending_is_served(front: Front, short_stall: f
         assert rpc(s, PING)["id"] == 7  # the connection stays usable
 
 
-def test_an_idle_kept_alive_connection_is_not_a_stall(front: Front, short_stall: float) -> None:
+def test_an_idle_kept_alive_connection_is_not_a_stall(u2_front: Front, short_stall: float) -> None:
     """Between requests a connection may idle (up to the idle timeout): only a begun request stalls."""
-    with open_server(front.port) as s:
+    with open_server(u2_front.port) as s:
         assert rpc(s, PING)["id"] == 7
         time.sleep(3 * short_stall)
         assert rpc(s, PING)["id"] == 7
 
 
-def test_a_body_over_its_deadline_is_refused(front: Front, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_body_over_its_deadline_is_refused(u2_front: Front, monkeypatch: pytest.MonkeyPatch) -> None:
     """A client dribbling bytes within the stall limit, but past the whole body's deadline."""
     monkeypatch.setattr(u2_http, "BODY_DEADLINE", 0.3)
-    with open_server(front.port) as s:
+    with open_server(u2_front.port) as s:
         s.sendall(head(len(PING)) + PING[:5])
         for byte in PING[5:13]:  # 0.8 s of bytes, each well within the stall limit
             s.sendall(bytes([byte]))

@@ -69,3 +69,70 @@ def test_each_running_app_has_its_own_pid(front: Front, d: u2.Device) -> None:
     top = d.shell(["dumpsys", "activity", "top"]).output
     assert re.search(rf"^  ACTIVITY {re.escape(SETTINGS)}/\.MainActivity \w+ pid={settings}$", top, re.M)
     assert "Bad activity command" in d.shell(["dumpsys", "activity", "nonsense"]).output
+
+
+def _swipe_card_away(d: u2.Device, label: str) -> None:
+    card = d(resourceId="com.simphone.launcher:id/task", description=label).info["bounds"]
+    x, y = (card["left"] + card["right"]) // 2, (card["top"] + card["bottom"]) // 2
+    d.shell(["input", "swipe", str(x), str(y), str(x), str(y - 900), "200"])
+
+
+def _end_in_recents(d: u2.Device, way: str) -> None:
+    """End Settings' process (it is in Recents, the home screen in front) the way named."""
+    if way == "am force-stop":
+        d.shell(["am", "force-stop", SETTINGS])
+        return
+    if way == "am kill":
+        d.shell(["am", "kill", SETTINGS])
+        return
+    d.press("recent")
+    if way == "swiped from Recents":
+        _swipe_card_away(d, "Settings")
+    else:
+        d(resourceId="com.simphone.launcher:id/clear_all").click()
+    d.press("home")
+
+
+@pytest.mark.parametrize("way", ["swiped from Recents", "Clear all", "am kill", "am force-stop"])
+def test_a_relaunch_after_the_process_ended_gets_a_new_pid_though_nobody_looked_between(d: u2.Device,
+                                                                                       way: str) -> None:
+    d.app_start(SETTINGS, stop=True)
+    first = d.app_current()["pid"]
+    d.press("home")
+    _end_in_recents(d, way)  # no ps, pidof or dumpsys until the app is back
+    d.app_start(SETTINGS)
+    current = d.app_current()
+    assert current["package"] == SETTINGS and current["pid"] != first and current["pid"] > 1000
+    second = current["pid"]
+    assert d.shell(["pidof", SETTINGS]).output.split() == [str(second)]
+    assert _ps_pid(d, SETTINGS) == second
+    procs = d.shell(["dumpsys", "activity", "processes"]).output
+    assert f"PID #{second}: ProcessRecord" in procs and f" {first}:{SETTINGS}/" not in procs
+
+
+def test_am_kill_ends_a_background_process_but_keeps_its_task(d: u2.Device) -> None:
+    d.app_start(SETTINGS, stop=True)
+    d(text="Display").click()
+    first = d.app_current()["pid"]
+    d.press("home")
+    d.shell(["am", "kill", SETTINGS])
+    killed = d.shell(["pidof", SETTINGS])
+    assert (killed.output, killed.exit_code) == ("", 1)
+    assert f":{SETTINGS}/" not in d.shell(["dumpsys", "activity", "processes"]).output
+    d.press("recent")
+    assert d(resourceId="com.simphone.launcher:id/task", description="Settings").exists  # the task stays
+    d.press("home")
+    d.app_start(SETTINGS)
+    assert d(text="Dark mode").exists  # back on the Display page it was left on, in a new process
+    assert d.app_current()["pid"] not in (first, 0)
+
+
+def test_am_kill_leaves_the_app_in_front_running(d: u2.Device) -> None:
+    """Near miss: `am kill` ends only background processes, as on Android; the foreground app keeps its."""
+    d.app_start(SETTINGS, stop=True)
+    first = d.app_current()["pid"]
+    done = d.shell(["am", "kill", SETTINGS])
+    assert done.exit_code == 0 and done.output == ""
+    current = d.app_current()
+    assert current["package"] == SETTINGS and current["pid"] == first
+    assert d.shell(["pidof", SETTINGS]).output.split() == [str(first)]

@@ -6,11 +6,26 @@ from __future__ import annotations
 import json
 import math
 import socket
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Any
 
-from tests.device.adbd_support import read_exact
+from tests.device.adbd_support import Front, read_exact, running_front
+
+from droidpilot.device.u2.server import start_server
 
 PORT = 9008
+
+
+@contextmanager
+def running_u2_front() -> Iterator[Front]:
+    """One SimPhone behind the ADB front, its uiautomator server listening on the phone's tcp:9008."""
+    with running_front(1) as front:
+        stop = start_server(front.server.phones[0], PORT)
+        try:
+            yield front
+        finally:
+            stop()
 
 
 def _adb(s: socket.socket, request: str) -> None:
@@ -33,6 +48,12 @@ def http(s: socket.socket, method: str, target: str, body: bytes = b"",
     lines = [f"{method} {target} HTTP/1.1", "Host: 127.0.0.1:9008", f"Content-Length: {len(body)}"]
     lines += [f"{k}: {v}" for k, v in (headers or {}).items()]
     s.sendall(("\r\n".join(lines) + "\r\n\r\n").encode("latin-1") + body)
+    return response(s, head_only=method == "HEAD")
+
+
+def response(s: socket.socket, head_only: bool = False) -> tuple[int, dict[str, str], bytes]:
+    """Read one HTTP response: (status, headers with lower-case names, body); ``head_only`` for an
+    answer to HEAD (headers only). ConnectionError if the server closes before the headers end."""
     head = bytearray()
     while not head.endswith(b"\r\n\r\n"):
         chunk = s.recv(1)
@@ -41,7 +62,7 @@ def http(s: socket.socket, method: str, target: str, body: bytes = b"",
         head += chunk
     status_line, *rest = head.decode("latin-1").rstrip("\r\n").split("\r\n")
     parsed = {k.strip().lower(): v.strip() for k, _, v in (line.partition(":") for line in rest)}
-    length = 0 if method == "HEAD" else int(parsed.get("content-length", "0"))  # HEAD: headers only
+    length = 0 if head_only else int(parsed.get("content-length", "0"))
     return int(status_line.split(" ")[1]), parsed, read_exact(s, length)
 
 

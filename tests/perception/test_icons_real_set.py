@@ -3,25 +3,18 @@ is refused with the file, the line, and what to write instead."""
 
 from __future__ import annotations
 
-import importlib.util
 import re
-import sys
 from pathlib import Path
+from types import ModuleType
 
 import pytest
+from tests.support.benchmarks import load_benchmark
 
 from droidpilot.errors import InputError
 
-BENCH = Path(__file__).resolve().parents[2] / "benchmarks"
 
-
-def _loader():  # the module, imported from benchmarks/ (not a package)
-    spec = importlib.util.spec_from_file_location("real_icon_set", BENCH / "real_icon_set.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules.setdefault("real_icon_set", module)
-    spec.loader.exec_module(module)
-    return module
+def _loader() -> ModuleType:  # the module, imported from benchmarks/ (not a package)
+    return load_benchmark("real_icon_set")
 
 
 def test_the_shipped_set_covers_every_app_in_every_split() -> None:

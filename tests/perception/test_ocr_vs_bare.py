@@ -2,25 +2,18 @@
 
 from __future__ import annotations
 
-import importlib.util
-import sys
 from pathlib import Path
 from typing import Any
 
 import pytest
+from tests.support.benchmarks import load_benchmark
 
 from droidpilot.perception.types import OcrLine
-
-ROOT = Path(__file__).parents[2]
 
 
 @pytest.fixture(scope="module")
 def bench() -> Any:
-    spec = importlib.util.spec_from_file_location("ocr_vs_bare", ROOT / "benchmarks" / "ocr_vs_bare.py")
-    module = importlib.util.module_from_spec(spec)  # type: ignore[arg-type]
-    sys.modules.setdefault(spec.name, module)  # type: ignore[union-attr]  (dataclasses look it up)
-    spec.loader.exec_module(module)  # type: ignore[union-attr]
-    return module
+    return load_benchmark("ocr_vs_bare")
 
 
 def test_stacked_digits_read_as_one_number_are_a_miss_and_a_split_line_is_not(bench: Any) -> None:

@@ -9,40 +9,25 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from tests.support.recorded import VIEW, record
 
 from droidpilot.bench.suite import suite_folder
-from droidpilot.device.sim.phone import SimDevice
-from droidpilot.studio.manual import execute, resolve
-from droidpilot.studio.recording import Recording
 from droidpilot.studio.server import Studio
 from droidpilot.studio.startstate import StartState
 
 pytestmark = [pytest.mark.slow]
 NOTES_2 = suite_folder("mobile-eval") / "notes-2.yaml"
-VIEW = {"view_w": 1080, "view_h": 2400}
-
-
-def _record(folder: Path, instruction: str, ops: list[dict[str, Any]], start: StartState | None) -> Path:
-    phone = SimDevice()
-    rec = Recording(folder, instruction, {"serial": phone.serial}, start=start.to_dict() if start else None)
-    for op in ops:
-        before, xml = phone.screenshot(), phone.ui_xml()
-        manual = resolve(op, phone.size())
-        execute(phone, manual)
-        rec.add(before, xml, manual)
-    rec.stop(phone.screenshot(), phone.ui_xml())
-    return folder
 
 
 @pytest.fixture(scope="module")
 def traces(studio: Studio) -> dict[str, Path]:
     root = studio.sessions["phone1"].out_root / "recordings"
-    notes = _record(root / "zz-notes", "Write a note.", [
+    notes = record(root / "zz-notes", "Write a note.", [
         {"op": "open_app", "app": "Notes"}, {"op": "click", "x": 935, "y": 2120, **VIEW},
         {"op": "type", "text": "Hello, this is a note"}, {"op": "click", "x": 984, "y": 188, **VIEW}],
-        StartState(0, str(NOTES_2)))
-    airplane = _record(root / "zz-airplane", "Turn on the airplane mode.",
-                       [{"op": "open_app", "app": "Settings"}], None)
+        StartState(0, str(NOTES_2)).to_dict()).folder
+    airplane = record(root / "zz-airplane", "Turn on the airplane mode.",
+                      [{"op": "open_app", "app": "Settings"}]).folder
     return {"notes": notes, "airplane": airplane}
 
 

@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 import yaml
+from tests.support.recorded import record
 
 from droidpilot.bench.results import write_results
 from droidpilot.bench.suite import load_task, suite_folder
@@ -22,15 +23,8 @@ def bench_folder(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """A bench-results folder holding one recorded demonstration of settings-2 as its trace."""
     out = tmp_path_factory.mktemp("bench")
     folder = out / "traces" / "settings-2"
-    phone = SimDevice()
-    rec = Recording(folder, "Turn on the airplane mode.", {"serial": phone.serial})
-    for op in ({"op": "open_app", "app": "Settings"}, {"op": "key", "key": "recents"},
-               {"op": "key", "key": "back"}):
-        before, xml = phone.screenshot(), phone.ui_xml()
-        manual = resolve(op, phone.size())
-        execute(phone, manual)
-        rec.add(before, xml, manual)
-    rec.stop(phone.screenshot(), phone.ui_xml())
+    rec = record(folder, "Turn on the airplane mode.", [
+        {"op": "open_app", "app": "Settings"}, {"op": "key", "key": "recents"}, {"op": "key", "key": "back"}])
     with pytest.raises(Conflict, match="already stopped"):
         rec.stop(None, None)
     write_results(out, {"suite": "mobile-eval", "brain": "human", "device": "sim"},

@@ -3,30 +3,23 @@ reads them, and its traces pass or fail as built (the benchmark broke once when 
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import random
-import sys
 from pathlib import Path
 from typing import Any
 
 import pytest
 import yaml
+from tests.support.benchmarks import load_benchmark
 
 from droidpilot.verify.engine import verify
 from droidpilot.verify.spec import load_rule
 from droidpilot.verify.trace import load_trace
 
-ROOT = Path(__file__).parents[2]
-
 
 @pytest.fixture(scope="module")
 def bench() -> Any:
-    spec = importlib.util.spec_from_file_location("verify_scale", ROOT / "benchmarks" / "verify_scale.py")
-    module = importlib.util.module_from_spec(spec)  # type: ignore[arg-type]
-    sys.modules.setdefault(spec.name, module)  # type: ignore[union-attr]
-    spec.loader.exec_module(module)  # type: ignore[union-attr]
-    return module
+    return load_benchmark("verify_scale")
 
 
 def _trace(tmp_path: Path, frames: list[dict[str, object]]) -> Any:

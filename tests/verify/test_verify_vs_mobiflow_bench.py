@@ -3,24 +3,16 @@ read, the OCR stand-ins it puts on MobiFlow's path, and its table's ratios."""
 
 from __future__ import annotations
 
-import importlib.util
-import sys
 from pathlib import Path
 from typing import Any
 
 import pytest
-
-ROOT = Path(__file__).parents[2]
+from tests.support.benchmarks import load_benchmark
 
 
 @pytest.fixture(scope="module")
 def bench() -> Any:
-    path = ROOT / "benchmarks" / "verify_vs_mobiflow.py"
-    spec = importlib.util.spec_from_file_location("verify_vs_mobiflow", path)
-    module = importlib.util.module_from_spec(spec)  # type: ignore[arg-type]
-    sys.modules.setdefault(spec.name, module)  # type: ignore[union-attr]  (dataclasses look it up)
-    spec.loader.exec_module(module)  # type: ignore[union-attr]
-    return module
+    return load_benchmark("verify_vs_mobiflow")
 
 
 def _trace(folder: Path, frames: int) -> Path:

@@ -6,7 +6,9 @@ stop folded away; numbers as numbers; ``true`` / ``"true"`` alike), a typed spec
 field -> expectation that a record must satisfy (other fields are free). A name is equal or not: a
 stored "Paige Parkerson" is not "Paige Parker" (a stored field is compared whole, never searched in).
 A plain list matches in any order (records asked for together are a set); ``{in_order: [...]}`` is a list
-whose items must match position by position, nothing more or less (a playlist's songs "in order").
+whose items must match position by position, nothing more or less (a playlist's songs "in order");
+``{total_length: SPEC}`` is a list of records with ``minutes`` and ``seconds`` (songs) whose lengths add up
+to a duration SPEC accepts (``{type: duration, between: ["46:00", "48:00"]}``: the songs chosen are free).
 """
 
 from __future__ import annotations
@@ -21,6 +23,7 @@ from droidpilot.typed.phrases import fold, words
 
 WORD_TYPES = ("name", "place", "text")
 IN_ORDER = "in_order"
+TOTAL_LENGTH = "total_length"
 
 
 def is_in_order(value: Any) -> bool:
@@ -28,12 +31,18 @@ def is_in_order(value: Any) -> bool:
     return isinstance(value, Mapping) and list(value) == [IN_ORDER]
 
 
+def is_total_length(value: Any) -> bool:
+    """Whether ``value`` is a total-length expectation, ``{total_length: SPEC}``."""
+    return isinstance(value, Mapping) and list(value) == [TOTAL_LENGTH]
+
+
 def is_typed_spec(value: Any) -> bool:
-    """Whether ``value`` is a typed spec (``type`` plus ``equals`` or ``in``, only typed-spec keys)."""
+    """Whether ``value`` is a typed spec (``type`` plus ``equals``, ``in`` or ``between``, only typed-spec
+    keys)."""
     return (
         isinstance(value, Mapping)
         and "type" in value
-        and ("equals" in value or "in" in value)
+        and any(k in value for k in ("equals", "in", "between"))
         and all(k in typed.KEYS for k in value)
     )
 
@@ -42,6 +51,12 @@ def check_expectation(value: Any, where: str) -> list[str]:
     """Problems with an expectation (empty when usable): typed specs are checked with ``check_spec``."""
     if is_typed_spec(value):
         return typed.validate_spec(value, where)
+    if is_total_length(value):
+        spec = value[TOTAL_LENGTH]
+        if not isinstance(spec, Mapping) or spec.get("type") != "duration":
+            return [f"{where}.{TOTAL_LENGTH}: expected a duration spec such as "
+                    f"{{type: duration, between: ['46:00', '48:00']}}"]
+        return typed.validate_spec(spec, f"{where}.{TOTAL_LENGTH}")
     if is_in_order(value) and not isinstance(value[IN_ORDER], list):
         return [f"{where}.{IN_ORDER}: expected the list of items in their order, "
                 f"got {type(value[IN_ORDER]).__name__}"]
@@ -117,6 +132,8 @@ def explain(want: Any, got: Any) -> tuple[bool, str]:
         return typed_field(want, got)
     if is_in_order(want):
         return _in_order(want[IN_ORDER], got)
+    if is_total_length(want):
+        return _total_length(want[TOTAL_LENGTH], got)
     if isinstance(want, Mapping):
         if not isinstance(got, Mapping):
             return False, f"expected a record, found {_as_text(got)!r}"
@@ -143,6 +160,22 @@ def explain(want: Any, got: Any) -> tuple[bool, str]:
     return ok, ("equal" if ok else f"{got!r} is not {want!r}")
 
 
+def _total_length(spec: Mapping[str, Any], got: Any) -> tuple[bool, str]:
+    """A stored list of records with ``minutes`` and ``seconds`` against a duration spec for their sum."""
+    if not isinstance(got, list):
+        return False, f"expected a list of songs, found {_as_text(got)!r}"
+    total = 0
+    for i, item in enumerate(got):
+        length = _number(item.get("minutes")) if isinstance(item, Mapping) else None
+        seconds = _number(item.get("seconds")) if isinstance(item, Mapping) else None
+        if length is None or seconds is None:
+            return False, f"item {i + 1} has no minutes and seconds: {_as_text(item)!r}"
+        total += int(length * 60 + seconds)
+    shown = f"{total // 60}:{total % 60:02d}"
+    ok, why = typed_field(spec, shown)
+    return ok, f"{len(got)} item(s) of {shown} in all: {why}"
+
+
 def _in_order(want: list[Any], got: Any) -> tuple[bool, str]:
     """A stored list against the items it must hold, position by position (no extra, none missing)."""
     if not isinstance(got, list) or len(got) != len(want):
@@ -154,5 +187,5 @@ def _in_order(want: list[Any], got: Any) -> tuple[bool, str]:
     return True, "items match in order"
 
 
-__all__ = ["check_expectation", "explain", "is_in_order", "is_typed_spec", "matches", "plain_equal",
-           "typed_field"]
+__all__ = ["check_expectation", "explain", "is_in_order", "is_total_length", "is_typed_spec", "matches",
+           "plain_equal", "typed_field"]

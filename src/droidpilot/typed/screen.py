@@ -6,7 +6,8 @@ each of them is shown. So each line (a UI element's text, an OCR line) is read o
 readers' masking (the 21 of "Nov 21" is a date, not money), values never join across lines, and the
 screen shows the right value when any line states it as one of its values of the type: as a whole
 token, so "$1,810" never shows $181 and "16 alarms" never shows 6. Names and free text must stand as
-whole words in a line; every item of a set must be shown by some line.
+whole words in a line; every item of a set must be shown by some line; a range (``between``) is shown
+by a line stating a value inside it.
 """
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ from collections.abc import Iterable, Mapping
 from typing import Any
 
 from droidpilot.typed import phrases
-from droidpilot.typed.spec import WORD_TYPES, Match, read_values, same_value
+from droidpilot.typed.spec import WORD_TYPES, Match, in_range, read_values, same_value
 
 
 def _wants(spec: Mapping[str, Any]) -> list[str]:
@@ -49,6 +50,12 @@ def shown(spec: Mapping[str, Any], lines: Iterable[str]) -> Match:
         if missing:
             return Match(False, f"the screen does not show {missing} (set of {of})", (), tuple(items))
         return Match(True, f"the screen shows every item of {items}", tuple(items), tuple(items))
+    if "between" in spec:
+        low, high = spec["between"]
+        for text in texts:
+            if any(in_range(spec, v) for v in read_values(kind, text)):
+                return Match(True, f"{text!r} shows a {kind} between {low} and {high}", (text,), (low, high))
+        return Match(False, f"no line shows a {kind} between {low} and {high}", (), (low, high))
     wants = _wants(spec)
     if kind in WORD_TYPES:
         wants += [str(a) for a in spec.get("aliases", [])]

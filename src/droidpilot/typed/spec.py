@@ -1,10 +1,11 @@
 """Typed matching: ``{type: money, equals: "181"}`` read against a text, one value only.
 
-A spec names a type (``TYPES``) and the right value (``equals``, or several acceptable ones with ``in``);
-free text may add ``aliases``; a set names its items' type with ``of``. ``match`` reads every value of
-the type that the text states: the text passes when it states exactly one value and that value is
-right, so "$1,204.10" passes for 1204.10 and "$1810" fails for 181, and "6 or 7" fails for 6 (a reply
-that offers several candidates is not an answer).
+A spec names a type (``TYPES``) and the right value (``equals``, or several acceptable ones with ``in``,
+or for a type that orders its values a closed range with ``between: [low, high]``: a playlist's total
+length between 46:00 and 48:00); free text may add ``aliases``; a set names its items' type with ``of``.
+``match`` reads every value of the type that the text states: the text passes when it states exactly one
+value and that value is right, so "$1,204.10" passes for 1204.10 and "$1810" fails for 181, and "6 or 7"
+fails for 6 (a reply that offers several candidates is not an answer).
 """
 
 from __future__ import annotations
@@ -20,7 +21,9 @@ from droidpilot.typed import phrases, scalars, table
 TYPES = ("count", "number", "money", "time", "date", "duration", "phone", "name", "place", "text", "set",
          "table")
 WORD_TYPES = ("name", "place", "text")
-KEYS = ("type", "equals", "in", "aliases", "of")
+KEYS = ("type", "equals", "in", "between", "aliases", "of")
+RIGHT = ("equals", "in", "between")  # the ways a spec gives its right value(s): exactly one of them
+ORDERED = ("count", "number", "money", "duration")  # types whose values a range `between` can hold
 
 
 class TypedSpecError(InputError):
@@ -52,10 +55,13 @@ def validate_spec(spec: Any, where: str = "value") -> list[str]:
     kind = spec.get("type")
     if kind not in TYPES:
         problems.append(f"{where}.type: {kind!r} is not a value type; use one of {', '.join(TYPES)}")
-    if ("equals" in spec) == ("in" in spec):
-        problems.append(f"{where}: give exactly one of `equals` (the right value) or `in` (a list of them)")
+    if sum(k in spec for k in RIGHT) != 1:
+        problems.append(f"{where}: give exactly one of `equals` (the right value), `in` (a list of them) or "
+                        f"`between` ([low, high], for {', '.join(ORDERED)})")
     if "in" in spec and (not isinstance(spec["in"], list) or not spec["in"]):
         problems.append(f"{where}.in: expected a non-empty list of values")
+    if "between" in spec:
+        problems += _check_range(spec, kind, where)
     if "aliases" in spec and (kind not in WORD_TYPES or not isinstance(spec["aliases"], list)):
         problems.append(f"{where}.aliases: a list of other spellings, for the types {', '.join(WORD_TYPES)}")
     if kind == "set":
@@ -68,11 +74,34 @@ def validate_spec(spec: Any, where: str = "value") -> list[str]:
         return problems
     elif "of" in spec:
         problems.append(f"{where}.of: only a set or a table names the type of its items")
-    if not problems:
+    if not problems and "between" not in spec:
         for value in _wanted(spec):
             if kind != "set" and kind not in WORD_TYPES and not _read(kind, str(value)):
                 problems.append(f"{where}: the right value {value!r} does not read as a {kind}")
     return problems
+
+
+def _check_range(spec: Mapping[str, Any], kind: Any, where: str) -> list[str]:
+    """Problems with a ``between`` range: an ordered type, two values of it, the low one first."""
+    bounds = spec["between"]
+    if kind not in ORDERED:
+        return [f"{where}.between: a range needs a type whose values are ordered ({', '.join(ORDERED)}), "
+                f"not {kind!r}"]
+    if not isinstance(bounds, list) or len(bounds) != 2:
+        return [f"{where}.between: expected [low, high], two values of type {kind}"]
+    read = [_read(kind, str(b)) for b in bounds]
+    bad = [repr(b) for b, r in zip(bounds, read, strict=True) if len(r) != 1]
+    if bad:
+        return [f"{where}.between: {', '.join(bad)} does not read as one {kind}"]
+    if read[0][0] > read[1][0]:
+        return [f"{where}.between: the low end {bounds[0]!r} is above the high end {bounds[1]!r}"]
+    return []
+
+
+def in_range(spec: Mapping[str, Any], value: Any) -> bool:
+    """Whether a canonical value of the spec's type lies in its ``between`` range (ends included)."""
+    low, high = (_read(spec["type"], str(b))[0] for b in spec["between"])
+    return bool(low <= value <= high)
 
 
 def check_spec(spec: Any, where: str = "value") -> dict[str, Any]:
@@ -164,6 +193,8 @@ def match(spec: Mapping[str, Any], text: Any) -> Match:
         results = [table.match_rows(spec["of"], text, str(w)) for w in _wanted(spec)]
         hit = next((r for r in results if r[0]), results[0])
         return Match(hit[0], hit[1])
+    if "between" in spec:
+        return _match_range(spec, text)
     wants_raw = [str(w) for w in _wanted(spec)]
     if kind in WORD_TYPES:
         return _match_words(kind, text, wants_raw + [str(a) for a in spec.get("aliases", [])])
@@ -177,6 +208,18 @@ def match(spec: Mapping[str, Any], text: Any) -> Match:
     if any(_equal(kind, got[0], w) for w in wants):
         return Match(True, f"reads {_show(kind, got)}", tuple(got), tuple(wants))
     return Match(False, f"reads {_show(kind, got)}, expected {_show(kind, wants)}", tuple(got), tuple(wants))
+
+
+def _match_range(spec: Mapping[str, Any], text: str) -> Match:
+    kind, (low, high) = spec["type"], spec["between"]
+    got = _read(kind, text)
+    if len(got) != 1:
+        said = "no" if not got else f"{len(got)} different"
+        return Match(False, f"{text!r} states {said} {kind} value(s); expected one between {low} and {high}",
+                     tuple(got), (low, high))
+    if in_range(spec, got[0]):
+        return Match(True, f"reads {_show(kind, got)}, between {low} and {high}", tuple(got), (low, high))
+    return Match(False, f"reads {_show(kind, got)}, not between {low} and {high}", tuple(got), (low, high))
 
 
 def _show(kind: str, values: list[Any]) -> str:
@@ -211,6 +254,7 @@ def read_value(kind: str, text: Any) -> Any:
 
 
 __all__ = [
-    "KEYS", "TYPES", "WORD_TYPES", "Match", "TypedSpecError", "check_spec", "match", "read_value",
+    "KEYS", "ORDERED", "RIGHT", "TYPES", "WORD_TYPES", "Match", "TypedSpecError", "check_spec", "in_range",
+    "match", "read_value",
     "read_values", "same_value", "validate_spec",
 ]

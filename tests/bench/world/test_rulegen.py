@@ -248,3 +248,16 @@ def test_a_typed_text_read_earlier_is_whole_only_where_it_is_entered() -> None:
     inbox, event = shows("Inbox", f"{subject} · Nov 17"), shows("New event", subject)
     assert verify(task, [inbox, event]).ok  # read in a longer row of the inbox
     assert not verify(task, [inbox, shows("New event", f"{subject}s")]).ok  # entered with a letter too many
+
+
+def test_a_typed_value_checkpoint_is_shown_inside_its_range() -> None:
+    """A checkpoint may list a typed value as such: a playlist's total length shown between two ends."""
+    length = {"type": "duration", "between": ["46:00", "48:00"]}
+    task = rule("Make a playlist of 46 to 48 minutes.", [["Road trip", length]], None, kind="data-entry",
+                labels=("Music",))
+    assert task.nodes[0].name == "The screen shows Road trip, a duration between 46:00 and 48:00"
+    assert verify(task, [shows("Road trip", "4 songs", "Total length 47:12", "4:29")]).ok
+    assert verify(task, [shows("Road trip", "Total length 48:00")]).ok  # the ends count
+    for total in ("45:59", "48:01", "4:29"):  # near misses: just outside, or a single song's length
+        assert not verify(task, [shows("Road trip", f"Total length {total}")]).ok, total
+    assert not verify(task, [shows("Road trip"), shows("Total length 47:12")]).ok  # not on one screen

@@ -161,6 +161,20 @@ def test_a_users_folder_gets_clear_errors(tmp_path: Path) -> None:
         load_suite(str(folder))
 
 
+def test_a_checkpoint_value_is_a_typed_spec_checked_when_filled(tmp_path: Path) -> None:
+    head = ("app: music\ntemplates:\n  - id: d\n    kind: data-entry\n    instruction: x\n"
+            "    params: {low: {type: const, value: 'soon'}}\n    reference: [back]\n"
+            "    oracle: {path: music.playlists, exists: true}\n")
+    folder = tmp_path / "mine"
+    _write(folder, head + "    checkpoints: [[Music, {colour: red}]]\n")
+    with pytest.raises(SuiteError, match=r"field 'checkpoints'.*a list of texts or typed values"):
+        load_suite(str(folder))
+    _write(folder, head + "    checkpoints: [[Music, {type: duration, between: ['{low}', '48:00']}]]\n")
+    with pytest.raises(SuiteError, match=r"template 'd'.*checkpoints\[0\]\.between: 'soon' does not read as "
+                                         r"one duration"):
+        load_suite(str(folder), seed=0)
+
+
 def test_concat_and_calc_parameters() -> None:
     from droidpilot.bench.world.derived import derive
 

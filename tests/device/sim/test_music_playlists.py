@@ -44,7 +44,21 @@ def test_a_playlist_page_lists_its_songs_in_order_with_their_lengths() -> None:
 def test_an_empty_playlist_says_so() -> None:
     ui = _music()
     ui.tap("Empty one")
-    assert ui.has("This playlist is empty.")
+    assert ui.has("This playlist is empty.") and ui.has("Total length 0:00")
+
+
+def test_a_playlist_page_shows_its_total_length() -> None:
+    ui = _music()
+    ui.tap("Morning run")
+    assert ui.has("Total length 8:46")  # 3:05 + 5:41, the seconds carried into a minute
+
+
+def test_the_total_length_filter_counts_whole_lengths_only() -> None:
+    from droidpilot.device.sim.appmodel.expr import total_length
+
+    assert total_length([{"minutes": 59, "seconds": "30"}, {"minutes": 1, "seconds": "45"}]) == "61:15"
+    assert total_length([{"minutes": 2, "seconds": "x"}, {"name": "no length"}, "Red Kite"]) == "0:00"
+    assert total_length(None) == "0:00"
 
 
 LIBRARY = [

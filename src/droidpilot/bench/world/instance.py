@@ -22,6 +22,7 @@ from droidpilot.bench.world.fill import fill
 from droidpilot.bench.world.rulegen import build_rule, rule_document
 from droidpilot.bench.world.template import Template
 from droidpilot.errors import InputError
+from droidpilot.typed import TypedSpecError, check_spec
 
 TIERS = ("easy", "medium", "hard", "long")
 LONG_STEPS, LONG_APPS = 20, 3  # issue 27's long tier: 20+ reference operations across 3+ apps
@@ -203,7 +204,8 @@ def instantiate(template: Template, seed: int, k: int = 0, suite: str = "world")
     except oracle_lang.OracleError as exc:
         raise SuiteError(str(exc)) from None
     instruction = str(fill(template.instruction, ctx, f"{where} instruction")).strip()
-    checkpoints = [[str(t) for t in cp] for cp in fill(template.checkpoints, ctx, f"{where} checkpoints")]
+    checkpoints = [[_shown(t, f"{where} checkpoints[{i}]") if isinstance(t, dict) else str(t) for t in cp]
+                   for i, cp in enumerate(fill(template.checkpoints, ctx, f"{where} checkpoints"))]
     task_id = f"{template.id}-{seed}-{k}"
     try:
         rule, rule_text = build_rule(
@@ -238,3 +240,11 @@ def instantiate(template: Template, seed: int, k: int = 0, suite: str = "world")
     task.answer_type = fill(template.answer_type, ctx, f"{where} answer_type")  # {type: ...}; {} if none
     task.distractors = drawn
     return task
+
+
+def _shown(item: dict[str, Any], where: str) -> dict[str, Any]:
+    """A checkpoint's typed value once filled, checked as a typed spec (SuiteError naming it)."""
+    try:
+        return check_spec(item, where)
+    except TypedSpecError as exc:
+        raise SuiteError(str(exc)) from None

@@ -7,7 +7,8 @@ value on the screen; a text the reference types in full (a name, a message, a qu
 entered, so the last checkpoint that shows it must show it whole (``exact``: "Paige Parkerson" or
 "Sounds good and I love you" is not "Paige Parker" or "Sounds good"; an earlier checkpoint may show it
 where it is read, before it is copied); the others are keywords whose numbers stand whole ("181" never
-matches "1810").
+matches "1810"). A checkpoint may also list a typed value as such (``{type: duration, between: [...]}``:
+a playlist's total length shown inside a range).
 
 A retrieval task adds an ``answer`` milestone: the agent's reply states the true value, typed by the
 template's ``answer_type`` (free text when it has none), so "$1810" fails for $181 and "(555) 392-7824"
@@ -94,7 +95,22 @@ def split_money(text: str) -> list[str | dict[str, Any]]:
     return [*words, {"type": "money", "equals": found.group(0).strip()}]
 
 
-def screen_params(texts: Sequence[str], typed: Collection[str] = ()) -> dict[str, Any]:
+Shown = str | dict[str, Any]  # a checkpoint item: a text, or a typed value the screen shows
+
+
+def describe(item: Shown) -> str:
+    """A checkpoint item as a milestone's name says it ("a duration between 46:00 and 48:00")."""
+    if isinstance(item, str):
+        return item
+    for key, say in (("between", "between {} and {}"), ("in", "one of {}"), ("equals", "{}")):
+        if key in item:
+            value = item[key]
+            words = say.format(*value) if key == "between" else say.format(value)
+            return f"a {item['type']} {words}"
+    return str(item)
+
+
+def screen_params(texts: Sequence[Shown], typed: Collection[str] = ()) -> dict[str, Any]:
     """The parameters of one screen checker (xml or ocr) for a checkpoint's texts; ``typed``: the texts
     the reference types, which are shown whole (a typed number as that number, however written)."""
     entered = {t.strip() for t in typed}
@@ -102,6 +118,9 @@ def screen_params(texts: Sequence[str], typed: Collection[str] = ()) -> dict[str
     exact: list[str] = []
     values: list[dict[str, Any]] = []
     for text in texts:
+        if isinstance(text, dict):  # a typed value listed as such
+            values.append(dict(text))
+            continue
         spec = value_spec(text)
         if spec is not None:
             values.append(spec)
@@ -181,7 +200,7 @@ def rule_document(
     package: str,
     kind: str,
     description: str,
-    checkpoints: list[list[str]],
+    checkpoints: list[list[Shown]],
     answer: str | None,
     *,
     answer_type: Any = None,
@@ -196,7 +215,7 @@ def rule_document(
     # a typed text is judged whole on the last checkpoint that shows it, where the entry is seen; an
     # earlier one may show it where it is read (an email's subject in the inbox, before it is copied)
     entered_at = {t.strip(): i for i, texts in enumerate(checkpoints) for t in texts
-                  if t.strip() in {e.strip() for e in typed}}
+                  if isinstance(t, str) and t.strip() in {e.strip() for e in typed}}
     nodes: list[dict[str, Any]] = []
     stage_ids: list[list[str]] = []
     after_ids: dict[int, list[str]] = {0: []}  # checkpoint number -> the ids a watch after it waits for
@@ -206,7 +225,7 @@ def rule_document(
             params = screen_params(checkpoints[i], [t for t, at in entered_at.items() if at == i])
             node: dict[str, Any] = {
                 "id": f"screen_{i + 1}",
-                "name": "The screen shows " + ", ".join(checkpoints[i]),
+                "name": "The screen shows " + ", ".join(describe(t) for t in checkpoints[i]),
                 "condition": {"type": "escalate", "params": {"xml": params, "ocr": copy.deepcopy(params)}},
             }
             if stage_ids:

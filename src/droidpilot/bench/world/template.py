@@ -4,12 +4,13 @@ A file holds ``app`` (the app its templates are filed under) and ``templates``, 
 ``id``, ``kind`` (see ``KINDS``), ``instruction`` (``{param}`` placeholders), ``params`` (name -> spec, see
 ``droidpilot.bench.params``; ``pick`` / ``absent`` / ``count`` / ``sum`` reach into earlier list params),
 ``reference`` (Mobile-Agent actions with placeholders), ``oracle`` (a predicate over ``state()``),
-``checkpoints`` (the screens a run must show, in order, each a list of texts: the generated rule's
-milestones), and optionally ``apps``, ``lang``, ``setup`` (start state: ``state: {app.key: value}``),
-``answer`` (the true reply of a retrieval task), ``answer_type`` (what that reply is, see
-``ANSWER_TYPES``; required on retrieval tasks), ``static`` (why the task cannot vary by seed), ``variants``
-(a list of mappings, each its own template with those values as constant parameters and ``id``
-appended), ``distractors`` (false to opt out), ``effects`` (the changes to the state the task
+``checkpoints`` (the screens a run must show, in order, each a list of texts, or of typed values such as
+``{type: duration, between: ["{lo}", "{hi}"]}`` for a value a screen must show inside a range: the
+generated rule's milestones), and optionally ``apps``, ``lang``, ``setup`` (start state:
+``state: {app.key: value}``), ``answer`` (the true reply of a retrieval task), ``answer_type`` (what
+that reply is, see ``ANSWER_TYPES``; required on retrieval tasks), ``static`` (why the task cannot vary by
+seed), ``variants`` (a list of mappings, each its own template with those values as constant parameters
+and ``id`` appended), ``distractors`` (false to opt out), ``effects`` (the changes to the state the task
 allows, ``bench/effects.py``), ``any_order`` and ``forbid`` (the generated rule's checkpoint sets and
 forbidden milestones, ``ruleshape.py``).
 """
@@ -81,7 +82,7 @@ class Template:
     params: dict[str, Any]
     reference: list[Any]
     oracle: dict[str, Any]
-    checkpoints: list[list[str]]
+    checkpoints: list[list[str | dict[str, Any]]]  # texts, or typed values shown (rulegen.screen_params)
     path: Path
     line: int
     lang: str = "en"
@@ -223,7 +224,8 @@ def _check(raw: Any, path: Path, line: int, app: str) -> list[Template]:
         not isinstance(cps, list)
         or not cps
         or not all(
-            isinstance(c, list) and c and all(isinstance(t, (str, int, float)) for t in c) for c in cps
+            isinstance(c, list) and c and all(isinstance(t, (str, int, float)) or _shown_value(t) for t in c)
+            for c in cps
         )
     ):
         raise _fail(
@@ -231,7 +233,7 @@ def _check(raw: Any, path: Path, line: int, app: str) -> list[Template]:
             line,
             tid,
             "checkpoints",
-            "expected a list of screens, each a list of texts",
+            "expected a list of screens, each a list of texts or typed values ({type: T, equals|in|between})",
             'e.g. [["Contacts", "Ava Smith"], ["{name}"]]',
         )
     if raw["kind"] not in ("retrieval", "infeasible") and not raw.get("oracle"):
@@ -292,7 +294,7 @@ def _check(raw: Any, path: Path, line: int, app: str) -> list[Template]:
                 params=merged,
                 reference=list(raw["reference"]),
                 oracle=raw.get("oracle") or {},
-                checkpoints=[[str(t) for t in c] for c in cps],
+                checkpoints=[[dict(t) if isinstance(t, dict) else str(t) for t in c] for c in cps],
                 path=path,
                 line=line,
                 lang=str(raw.get("lang", "en")),
@@ -368,3 +370,10 @@ def _read_templates(folder: Path, files: list[Path], on_file: Callable[[int], No
     if problems:
         raise SuiteError("\n".join(problems))
     return templates
+
+
+def _shown_value(item: Any) -> bool:
+    """Whether a checkpoint item is a typed value a screen shows: ``type`` and one way to give the right
+    value (checked whole once its placeholders are filled, ``instance.py``)."""
+    return (isinstance(item, dict) and isinstance(item.get("type"), str)
+            and sum(k in item for k in ("equals", "in", "between")) == 1)

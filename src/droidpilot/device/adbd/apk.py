@@ -4,6 +4,8 @@ looked up in the APK's resources.arsc for the phone's locale, as the launcher sh
 
 An APK it cannot read is an ``InstallError`` carrying the reason code `pm` prints
 (``INSTALL_PARSE_FAILED_NOT_APK``, ``..._BAD_MANIFEST``, ``..._MANIFEST_MALFORMED``) and what is wrong.
+As Android 11+ does, an APK targeting SDK 30 or higher whose resources.arsc is compressed or not on a
+4-byte boundary is refused (``INSTALL_PARSE_FAILED_RESOURCES_ARSC_COMPRESSED``, printed as -124).
 """
 
 from __future__ import annotations
@@ -11,6 +13,7 @@ from __future__ import annotations
 import io
 import logging
 import re
+import struct
 import zipfile
 from dataclasses import dataclass, replace
 
@@ -24,6 +27,11 @@ INPUT_METHOD_ACTION = "android.view.InputMethod"
 MAX_MANIFEST = 8 * 1024 * 1024  # bytes; real manifests are kilobytes
 MAX_RESOURCES = 64 * 1024 * 1024  # bytes of resources.arsc; big apps have a few megabytes
 PHONE_LOCALE = "en-US"  # SimPhone's persist.sys.locale
+ARSC_MAPPED_FROM_SDK = 30  # Android R: resources.arsc is mapped from the APK, so it must be stored aligned
+ARSC_COMPRESSED = "INSTALL_PARSE_FAILED_RESOURCES_ARSC_COMPRESSED"  # PackageManager's -124
+ARSC_COMPRESSED_DETAIL = ("Failed parse during installPackageLI: Targeting R+ (version 30 and above) "
+                          "requires the resources.arsc of installed APKs to be stored uncompressed and "
+                          "aligned on a 4-byte boundary")  # what pm prints after "Failure [-124: "
 log = logging.getLogger(__name__)
 _PACKAGE = re.compile(r"[A-Za-z][A-Za-z0-9_]*(\.[A-Za-z][A-Za-z0-9_]*)+")
 _NAME = re.compile(r"[A-Za-z0-9_.$]+")  # permission and class names: printed one per line by pm/ime
@@ -32,10 +40,12 @@ _NAME = re.compile(r"[A-Za-z0-9_.$]+")  # permission and class names: printed on
 class InstallError(Exception):
     """`pm install` refuses the APK: ``reason`` is the code in ``Failure [REASON: detail]``."""
 
-    def __init__(self, reason: str, detail: str) -> None:
+    def __init__(self, reason: str, detail: str, printed: str | None = None, hint: str = "") -> None:
         super().__init__(f"{reason}: {detail}")
         self.reason = reason
         self.detail = detail
+        self.printed = printed or reason  # how `pm` names it: the reason, or a number for newer codes
+        self.hint = hint  # what exactly is wrong and how to fix it, beyond Android's own words
 
 
 @dataclass(frozen=True)
@@ -94,12 +104,38 @@ def read_apk(data: bytes, path: str, locale: str = PHONE_LOCALE) -> ApkInfo:
                 raise InstallError("INSTALL_PARSE_FAILED_MANIFEST_MALFORMED",
                                    f"Failed to parse {path}: AndroidManifest.xml: {exc}") from None
             info = _manifest(root, path)
+            if info.target_sdk >= ARSC_MAPPED_FROM_SDK:
+                _check_arsc_stored(z, data, path, info.target_sdk)
             if info.label_res:
                 info = _resource_label(info, _member(z, "resources.arsc", MAX_RESOURCES, path), path, locale)
     except (zipfile.BadZipFile, zipfile.LargeZipFile, EOFError, NotImplementedError, OSError) as exc:
         raise InstallError("INSTALL_PARSE_FAILED_NOT_APK",
                            f"Failed to parse {path}: not a zip archive an APK is ({exc})") from None
     return info
+
+
+def _check_arsc_stored(z: zipfile.ZipFile, data: bytes, path: str, target_sdk: int) -> None:
+    """Refuse a resources.arsc that is compressed or whose data does not start on a 4-byte boundary (an
+    APK without one passes), as PackageManager does for targetSdkVersion 30 and up."""
+    try:
+        entry = z.getinfo("resources.arsc")
+    except KeyError:
+        return
+    at = entry.header_offset
+    if data[at:at + 4] != b"PK\x03\x04" or len(data) < at + 30:
+        raise zipfile.BadZipFile(f"no local header for resources.arsc at offset {at}")
+    name_len, extra_len = struct.unpack_from("<HH", data, at + 26)
+    start = at + 30 + name_len + extra_len
+    if entry.compress_type != zipfile.ZIP_STORED:
+        wrong = f"it is compressed (zip method {entry.compress_type})"
+    elif start % 4:
+        wrong = f"its data starts at byte {start}, not a multiple of 4"
+    else:
+        return
+    raise InstallError(ARSC_COMPRESSED, ARSC_COMPRESSED_DETAIL, printed="-124",
+                       hint=f"{path} targets SDK {target_sdk} and its resources.arsc cannot be mapped: "
+                            f"{wrong}. Store it uncompressed and align the APK (zipalign -p -f 4), or target "
+                            "SDK 29 or lower.")
 
 
 def _member(z: zipfile.ZipFile, name: str, limit: int, path: str) -> bytes | None:

@@ -9,6 +9,7 @@ from __future__ import annotations
 import threading
 import time
 from dataclasses import dataclass, field
+from typing import Any
 
 from droidpilot.device.adbd.pkgdb import Installed
 from droidpilot.device.adbd.ports import PortTable
@@ -48,10 +49,18 @@ class Phone:
     ports: PortTable = field(default_factory=PortTable)  # TCP ports programs on the phone listen on
     clipboard: str = ""  # the primary clip's text (set and read through the uiautomator server)
     pids: dict[str, int] = field(default_factory=dict)  # running app package -> its pid (see `ps`)
+    pid_starts: dict[str, int | None] = field(default_factory=dict)  # package -> the device's start
+    # number its pid was given for (a new start gets a new pid; see tools_process.processes)
     programs: dict[int, tuple[str, str]] = field(default_factory=dict)  # pid -> (user, name) run from a shell
     installed: dict[str, Installed] = field(default_factory=dict)  # packages added with `pm install`
     realtime: bool = False  # let the phone's clock follow the wall clock between requests
+    touch: Any = None  # the pointer `input motionevent DOWN` holds down until UP (motion.Pointer)
     _clock: float = field(default_factory=time.monotonic)
+
+    def __post_init__(self) -> None:
+        follow = getattr(self.device, "follow_wall_clock", None)
+        if self.realtime and callable(follow):  # the wall clock, passed on by catch_up, is the only time
+            follow()
 
     def catch_up(self) -> None:
         """With ``realtime``, pass the wall-clock time since the last request to the phone's own clock."""

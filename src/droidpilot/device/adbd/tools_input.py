@@ -15,6 +15,9 @@ import time
 from PIL import Image
 
 from droidpilot.device.adbd.keycodes import keycode
+from droidpilot.device.adbd.motion import LONG_PRESS_MS as _LONG_PRESS_MS
+from droidpilot.device.adbd.motion import TOUCH_SLOP_PX as _TOUCH_SLOP_PX
+from droidpilot.device.adbd.motion import MotionArgsError, motionevent
 from droidpilot.device.adbd.phone import Phone
 from droidpilot.device.adbd.sh import Result, Shell
 from droidpilot.device.base import DeviceError
@@ -28,11 +31,8 @@ _INPUT_USAGE = (
     " ... (Default: keyboard)\n      tap <x> <y> (Default: touchscreen)\n"
     "      swipe <x1> <y1> <x2> <y2> [duration(ms)] (Default: touchscreen)\n"
     "      draganddrop <x1> <y1> <x2> <y2> [duration(ms)] (Default: touchscreen)\n"
+    "      motionevent <DOWN|UP|MOVE|CANCEL> <x> <y> (Default: touchscreen)\n"
 )
-# Android's ViewConfiguration: DEFAULT_LONG_PRESS_TIMEOUT (400 ms since Android 12) and TOUCH_SLOP (8 dp,
-# scaled by the 420 dpi density SimPhone reports): a touch held that long within the slop is a long press
-_LONG_PRESS_MS = 400
-_TOUCH_SLOP_PX = 8 * 420 / 160
 # AOSP InputShellCommand.sendSwipe: a missing duration is 300 ms for swipe and draganddrop alike; the shell
 # command injects the gesture over that time, so it returns after it (draganddrop first holds for the
 # long-press timeout, so it takes at least that long)
@@ -70,7 +70,7 @@ def decode_input_text(text: str) -> str:
 
 
 def tool_input(sh: Shell, args: list[str], stdin: bytes) -> Result:
-    """`input [source] [-d id] tap|swipe|draganddrop|text|keyevent|roll|press ...`."""
+    """`input [source] [-d id] tap|swipe|draganddrop|motionevent|text|keyevent|roll|press ...`."""
     phone = _phone(sh)
     if args and args[0] in _INPUT_SOURCES:
         args = args[1:]
@@ -123,11 +123,13 @@ def tool_input(sh: Shell, args: list[str], stdin: bytes) -> Result:
                         return _err(f"Exception occurred while executing 'keyevent':\n"
                                     f"java.lang.IllegalArgumentException: Unknown keycode: {name}\n", 255)
                     press_keycode(phone, code, longpress)
-            elif cmd in ("press", "roll", "motionevent", "keycombination"):
+            elif cmd == "motionevent":
+                motionevent(phone, rest)
+            elif cmd in ("press", "roll", "keycombination"):
                 return Result()
             else:
                 return _err(f"Error: Unknown command: {cmd}\n" + _INPUT_USAGE)
-    except DurationError as exc:
+    except (DurationError, MotionArgsError) as exc:
         return _err(f"Error: Invalid arguments for command: {cmd}: {exc}\n" + _INPUT_USAGE)
     except ValueError:
         return _err(f"Error: Invalid arguments for command: {cmd}\n" + _INPUT_USAGE)

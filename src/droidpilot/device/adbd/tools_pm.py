@@ -1,7 +1,8 @@
 """`pm` of the SimPhone shell: list, path, install (an APK read for its manifest), uninstall, grant, revoke.
 
-Output copies Android 14's: ``Success``, ``Failure [INSTALL_PARSE_FAILED_...: detail]``, ``package:NAME``,
-and the SecurityException texts of `pm grant`, which is what adbutils and uiautomator2 look for.
+Output copies Android 14's: ``Success``, ``Failure [INSTALL_PARSE_FAILED_...: detail]``
+(``Failure [-124: ...]`` for a compressed resources.arsc, what exactly is wrong on stderr),
+``package:NAME``, and the SecurityException texts of `pm grant`, which adbutils and uiautomator2 look for.
 """
 
 from __future__ import annotations
@@ -55,7 +56,8 @@ def _install(sh: Shell, args: list[str]) -> Result:
     try:
         info = read_apk(data, path)
     except InstallError as exc:
-        return _failure(exc.reason, exc.detail)
+        failed = _failure(exc.printed, exc.detail)
+        return Result(out=failed.out, err=f"{exc.hint}\n".encode() if exc.hint else b"", code=failed.code)
     pkg = info.package
     old = phone.installed.get(pkg)
     sideloaded = getattr(phone.device, "sideloaded", None)

@@ -1,7 +1,8 @@
 """Process tools of the SimPhone shell: `ps`, `pidof`, `md5sum`, `toybox` and `app_process`.
 
-`ps -A` and `pidof` list SimPhone's running apps (the foreground app and those with a task in Recents) next
-to the system processes every phone has, so `app_wait`/`app_list_running` style checks work. `app_process`
+`ps -A` and `pidof` list SimPhone's running apps (the foreground app and those whose process the phone
+keeps) next to the system processes every phone has, so `app_wait`/`app_list_running` style checks work;
+a relaunch after the process ended (force-stop, swiped from Recents, `am kill`) has a new pid. `app_process`
 starts the on-phone program a client pushed: the uiautomator JSON-RPC server of ``u2.jar``, which then
 listens on its port until the shell that started it hangs up.
 """
@@ -33,17 +34,23 @@ def _phone(sh: Shell) -> Phone:
     return sh.ctx
 
 
-def running_packages(phone: Phone) -> list[str]:
-    """Packages with a live process: the foreground app, the launcher, and every app with a task."""
+def running_packages(phone: Phone) -> dict[str, int | None]:
+    """Packages with a live process -> which start of it this is (a relaunch after the process ended is
+    a new start; None where the device does not say): the foreground app first (the launcher on the home
+    screen), then the apps whose process SimPhone keeps (tasks in Recents, apps killed only in part)."""
     dev = phone.device
     with phone.lock:
         current = dev.current_app()
-        state = getattr(dev, "state", None)
-        apps = getattr(dev, "apps", None)
-        recents = list(state()["system"].get("recents", [])) if callable(state) else []
-        by_name = {a.name: a.package for a in apps()} if callable(apps) else {}
-    found = [current] + [by_name[n] for n in recents if n in by_name]
-    return list(dict.fromkeys(found))
+        running = getattr(dev, "running_apps", None)
+        if callable(running):
+            live: dict[str, int | None] = dict(running())
+        else:  # a device that keeps no processes: its foreground app and its Recents
+            state = getattr(dev, "state", None)
+            apps = getattr(dev, "apps", None)
+            recents = list(state()["system"].get("recents", [])) if callable(state) else []
+            by_name = {a.name: a.package for a in apps()} if callable(apps) else {}
+            live = {by_name[n]: None for n in recents if n in by_name}
+    return {current: live.get(current), **live}
 
 
 Proc = tuple[str, int, int, str]  # user, pid, ppid, name
@@ -68,10 +75,11 @@ def processes(phone: Phone) -> list[Proc]:
     with _pid_lock, phone.lock:
         for pkg in [p for p in phone.pids if p not in running]:
             del phone.pids[pkg]
+            phone.pid_starts.pop(pkg, None)
         rows = []
-        for pkg in running:
-            if pkg not in phone.pids:
-                phone.pids[pkg] = next(_new_pids)
+        for pkg, start in running.items():
+            if pkg not in phone.pids or phone.pid_starts.get(pkg) != start:  # a new start: a new process
+                phone.pids[pkg], phone.pid_starts[pkg] = next(_new_pids), start
             rows.append((app_user(phone, pkg), phone.pids[pkg], 312, pkg))
         programs = [(user, pid, 701, name) for pid, (user, name) in phone.programs.items()]
     return [*_SYSTEM, *sorted(programs + rows, key=lambda r: r[1])]

@@ -87,12 +87,11 @@ def tool_am(sh: Shell, args: list[str], stdin: bytes) -> Result:
     if sub in ("force-stop", "kill"):
         if rest:
             with phone.lock:
-                stop = getattr(phone.device, "stop_app", None)
-                if sub == "force-stop" and callable(stop):
+                end = getattr(phone.device, "stop_app" if sub == "force-stop" else "kill_background", None)
+                if callable(end):  # kill: only a background process ends; its task stays in Recents
                     with contextlib.suppress(DeviceError):  # an unknown package: am says nothing either
-                        stop(rest[-1])
-                    phone.pids.pop(rest[-1], None)  # a stopped app gets a new process when it starts again
-                elif phone.device.current_app() == rest[-1]:
+                        end(rest[-1])
+                elif sub == "force-stop" and phone.device.current_app() == rest[-1]:
                     press_keycode(phone, 3)
         return Result()
     if sub == "broadcast":

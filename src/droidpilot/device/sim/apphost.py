@@ -76,6 +76,7 @@ class AppHost:
             for screen, params in w.launch_dialogs.pop(name, []):  # seeded first-launch distractors
                 self.push(screen, params)
         w.foreground = name
+        w.processes.ensure(name)  # a task kept in Recents whose process was killed starts a new one
         if name in w.recents:
             w.recents.remove(name)
         w.recents.insert(0, name)

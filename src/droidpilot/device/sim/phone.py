@@ -60,6 +60,7 @@ class SimDevice(TextInput, SystemVerbs, AppHost, Sideload):
                             varied_icons=icon_styles == "seeded")
         self._view: View | None = None
         self._frames = FrameCache()
+        self._event_s = 1.0  # virtual seconds an input event costs (0 when the wall clock drives time)
         self.reset(seed)
 
     # -- lifecycle and state ------------------------------------------------------------------
@@ -144,7 +145,7 @@ class SimDevice(TextInput, SystemVerbs, AppHost, Sideload):
         """Hold (x, y): a text field takes focus (keyboard up); a widget whose app data declares
         ``on_long_press`` acts; anything else ignores it, as on Android. Outside a dialog dismisses it."""
         self._touch(x, y, long=True)
-        self._world.gesture_time(duration_ms)
+        self._gesture_time(duration_ms)
 
     def _touch(self, x: int, y: int, long: bool) -> None:
         self._event()
@@ -192,7 +193,7 @@ class SimDevice(TextInput, SystemVerbs, AppHost, Sideload):
             self._run_tap(drag)  # a slider's thumb dragged sideways
         elif abs(dy) >= 20 and abs(dy) > abs(dx):
             self._scroll(-dy)
-        self._world.gesture_time(duration_ms)
+        self._gesture_time(duration_ms)
         self._changed()
 
     def _scroll(self, delta: float) -> None:
@@ -256,8 +257,15 @@ class SimDevice(TextInput, SystemVerbs, AppHost, Sideload):
         return w.catalog[w.foreground].package
 
     def virtual_time(self) -> float:
-        """Virtual seconds since the last reset: one per input event, plus what ``wait`` let pass."""
+        """Virtual seconds since the last reset: one per input event (none after ``follow_wall_clock``), plus
+        what ``wait`` let pass."""
         return self._world.time
+
+    def follow_wall_clock(self) -> None:
+        """Let only ``wait`` move the clock: inputs cost no virtual time of their own. For a front that
+        passes the wall clock on (``--realtime``), which already holds a gesture's duration: counting it
+        here too would run the phone's clock ahead of the wall."""
+        self._event_s = 0.0
 
     def wait(self, seconds: float) -> None:
         """Let ``seconds`` of virtual time pass (installs finish, toasts fade); returns at once."""
@@ -283,10 +291,16 @@ class SimDevice(TextInput, SystemVerbs, AppHost, Sideload):
     def _event(self) -> None:
         """An input event takes a second of virtual time; the composed view stays when that second
         changes nothing shown (composing is most of a step's cost, and a tap composes to find its target)."""
+        if not self._event_s:
+            return
         shown = self._world.time_shown()
-        self._world.advance(1.0)
+        self._world.advance(self._event_s)
         if self._world.time_shown() != shown:
             self._view = None
+
+    def _gesture_time(self, duration_ms: float) -> None:
+        if self._event_s:
+            self._world.gesture_time(duration_ms)
 
     def _check_point(self, x: int, y: int) -> None:
         if not (0 <= x < self._size[0] and 0 <= y < self._size[1]):
@@ -318,6 +332,7 @@ class SimDevice(TextInput, SystemVerbs, AppHost, Sideload):
         stack.pop()
         if not stack:
             del w.tasks[w.foreground or ""]
+            w.processes.end(w.foreground or "")
             if w.foreground in w.recents:
                 w.recents.remove(w.foreground or "")
             w.foreground = None

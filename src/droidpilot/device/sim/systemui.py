@@ -1,5 +1,6 @@
 """What taps on system UI do: navigation keys, app icons, tabs, keyboard keys, shade tiles and
-notifications, clearing recents; and app lifecycle (install, force-stop). Mixed into SimDevice."""
+notifications, clearing recents; and app lifecycle (install, force-stop, killing a background process).
+Mixed into SimDevice."""
 
 from __future__ import annotations
 
@@ -38,6 +39,8 @@ class SystemVerbs:
 
         def _changed(self) -> None: ...
 
+        def current_app(self) -> str: ...
+
     def _system(self, arg: str) -> None:
         verb, _, rest = arg.partition(":")
         w = self._world
@@ -69,6 +72,7 @@ class SystemVerbs:
             w.notifications = []
         elif verb == "clear_recents":
             w.tasks, w.recents, w.overlay, w.foreground = {}, [], None, None
+            w.processes.end_all()
         elif verb == "ime":
             if rest == "shift":
                 w.shift = not w.shift
@@ -100,9 +104,27 @@ class SystemVerbs:
         self._close_task(name)
         self._changed()
 
+    def kill_background(self, name_or_package: str) -> bool:
+        """End an app's process as `am kill` does: only when it is not in front (its task and Recents card
+        stay; launching it again starts a new process). Whether a process ended."""
+        name = self._resolve(name_or_package)
+        w = self._world
+        if name not in w.processes.live or self.current_app() == w.catalog[name].package:
+            return False
+        w.processes.end(name)
+        return True
+
+    def running_apps(self) -> dict[str, int]:
+        """Packages with a live process -> the number of that process's start (a relaunch after the
+        process ended has a new number), most recently started last."""
+        w = self._world
+        live = sorted(w.processes.live.items(), key=lambda item: item[1])
+        return {w.catalog[name].package: start for name, start in live if name in w.catalog}
+
     def _close_task(self, name: str) -> None:
         w = self._world
         w.tasks.pop(name, None)
+        w.processes.end(name)
         if name in w.recents:
             w.recents.remove(name)
         if w.foreground == name:

@@ -17,6 +17,7 @@ from droidpilot.device.sim.draw.keyboard import KEYBOARD_H, keyboard
 from droidpilot.device.sim.draw.screen import Entry, PageInfo, compose_page, make_ctx
 from droidpilot.device.sim.draw.shade import shade
 from droidpilot.device.sim.draw.theme import palette
+from droidpilot.device.sim.processes import Processes
 from droidpilot.device.sim.storage import FileSystem
 from droidpilot.errors import InputError
 
@@ -55,6 +56,7 @@ class World:
     date_before_setup: str | None = None  # the phone's own date while a task's setup moved today
     clipboard: str = ""  # one clipboard for every app (clipboard.py)
     clip_menu: dict[str, Any] | None = None  # the open Copy / Paste menu: its items and where it stands
+    processes: Processes = field(default_factory=Processes)  # apps' live processes (kept over resets)
 
     def move_today(self, date: str) -> None:
         """Make ``date`` today for one task (its setup); the next ``reset`` gives the phone its date back."""
@@ -87,6 +89,7 @@ class World:
         self.toast, self.notifications, self.heads_up_until, self.time = None, [], -1.0, 0.0
         self.scheduled, self.launch_dialogs, self.keyboard_over = [], {}, set()
         self.clipboard, self.clip_menu = "", None
+        self.processes.end_all()
         self.icon_styles = {}
         for name, app in self.catalog.items():
             try:

@@ -164,8 +164,10 @@ def _value_text(spec: Any) -> str:
     """The shortest way the spec's right value is written (to choose which lines to read first)."""
     if not isinstance(spec, dict):
         return ""
-    wants = spec["in"] if isinstance(spec.get("in"), list) else [spec.get("equals", "")]
-    return min((str(w) for w in wants), key=len, default="")
+    for key in ("in", "between"):  # several right values, or a range's two ends
+        if isinstance(spec.get(key), list):
+            return min((str(w) for w in spec[key]), key=len, default="")
+    return str(spec.get("equals", ""))
 
 
 _CURSOR = re.compile(r"\|(?=\s|$)")

@@ -1,12 +1,12 @@
 """The small expression language of app data: ``{path}`` templates, conditions, and assignable paths.
 
 A path is dotted (``state.notes``, ``item.title``, ``params.item.id``, ``state.notes.0``) and is looked up
-in a context dict; ``|len``, ``|upper``, ``|lower``, ``|first``, ``|last``, ``|calc``, ``|time`` filters may
-follow (``calc`` works out an arithmetic expression, as a calculator's ``=`` key does; ``time`` reads a time
-of day, ``7:05`` -> ``07:05``, and gives "" for anything a time picker could not produce, such as
-``24:00``; the date filters are in ``dates.py``). Conditions combine ``a == b``, ``a != b``, ``a in b``,
-``a not in b``, ``not a``, ``and``,
-``or`` over paths and literals.
+in a context dict; ``|len``, ``|upper``, ``|lower``, ``|first``, ``|last``, ``|calc``, ``|time``,
+``|total_length`` filters may follow (``calc`` works out an arithmetic expression, as a calculator's ``=``
+key does; ``time`` reads a time of day, ``7:05`` -> ``07:05``, and gives "" for anything a time picker could
+not produce, such as ``24:00``; ``total_length`` adds up the ``minutes`` and ``seconds`` of a list's
+records, a playlist's length as ``M:SS``; the date filters are in ``dates.py``). Conditions combine
+``a == b``, ``a != b``, ``a in b``, ``a not in b``, ``not a``, ``and``, ``or`` over paths and literals.
 """
 
 from __future__ import annotations
@@ -57,6 +57,18 @@ def time_of_day(text: str) -> str:
     return f"{int(match.group(1)):02d}:{match.group(2)}"
 
 
+def total_length(items: Any) -> str:
+    """The summed ``minutes`` and ``seconds`` of a list's records as ``M:SS`` (``0:00`` for none); a record
+    whose length is not whole numbers counts nothing."""
+    total = 0
+    for item in items if isinstance(items, list) else []:
+        if isinstance(item, Mapping):
+            minutes, seconds = str(item.get("minutes", "")).strip(), str(item.get("seconds", "")).strip()
+            if minutes.isdigit() and seconds.isdigit():
+                total += int(minutes) * 60 + int(seconds)
+    return f"{total // 60}:{total % 60:02d}"
+
+
 def _apply_filter(value: Any, name: str) -> Any:
     name = name.strip()
     if name == "len":
@@ -73,9 +85,12 @@ def _apply_filter(value: Any, name: str) -> Any:
         return calculate(str(value or ""))
     if name == "time":
         return time_of_day(str(value or ""))
+    if name == "total_length":
+        return total_length(value)
     if name in DATE_FILTERS:
         return DATE_FILTERS[name](str(value or ""))
-    known = ", ".join(["len", "upper", "lower", "first", "last", "calc", "time", *DATE_FILTERS])
+    known = ", ".join(["len", "upper", "lower", "first", "last", "calc", "time", "total_length",
+                       *DATE_FILTERS])
     raise InputError(f"unknown filter |{name} in an app template (known: {known})")
 
 
