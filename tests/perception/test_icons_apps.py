@@ -194,3 +194,19 @@ def test_a_brand_with_no_label_on_screen_is_found_by_its_logo() -> None:
     assert _hit(result, play)  # youtube: a red play button (brands.yaml), not the red heart
     chrome = locate_icon(as_rgb(img), "chrome icon", ocr_lines=[])  # no circle of its colours here
     assert chrome.status == "not_found" and chrome.closest  # a clear answer with what is there
+
+
+def test_a_logo_letter_ocr_reads_elsewhere_is_left_to_the_logo_colours() -> None:
+    img = blank_screen(W, H, "light")
+    for k, colour in enumerate(("blue", "red", "yellow", "green")):  # a four-coloured disc, Google's colours
+        rgb = {"blue": (66, 133, 244), "red": (234, 67, 53), "yellow": (251, 188, 5), "green": (52, 168, 83)}
+        cv2.ellipse(img, (60, 110), (22, 22), 0, 90 * k, 90 * k + 90, rgb[colour][::-1], -1)
+    draw_icon(img, "circle", (160, 110), 44, "blue")  # one colour of the four: not the logo
+    key = OcrLine("g", (250, 930, 280, 960), 0.99)  # a keyboard's "g" key, far from the asked place
+    result = locate_icon(as_rgb(img), "google G logo, top left", ocr_lines=[key])
+    assert result.status == "found" and 38 <= result.candidates[0].point[0] < 83
+    # the same letter read in the asked place is what is meant ("G" written on a disc)
+    cv2.circle(img, (480, 110), 22, (60, 60, 60), -1)
+    on_disc = OcrLine("G", (470, 98, 490, 122), 0.99)
+    found = locate_icon(as_rgb(img), "google G logo, top right", ocr_lines=[key, on_disc])
+    assert found.status == "found" and found.candidates[0].point[0] > 440

@@ -18,8 +18,9 @@ import numpy as np
 from droidpilot.perception.icons.apps import AppLabel, app_labels, labelled, labels_naming, same_word
 from droidpilot.perception.icons.brands import Brand, brand_table
 from droidpilot.perception.icons.context import container_box, field_around, inside
+from droidpilot.perception.icons.placement import position_score
 from droidpilot.perception.icons.query import IconQuery, parse_icon_query
-from droidpilot.perception.types import Box, OcrLine
+from droidpilot.perception.types import Box, OcrLine, box_center
 
 NAMED_ELSEWHERE = 0.3  # score share of a candidate no label names, when a label on screen names the app
 OUTSIDE = 0.3  # score share of a candidate outside the container the query names
@@ -74,19 +75,24 @@ def only_names(query: IconQuery) -> bool:
     return query.colour is None and not query.has_shape and not query.texts and not query.brands
 
 
-def with_looks(query: IconQuery, brand: Brand, lines: Sequence[OcrLine]) -> IconQuery:
+def with_looks(query: IconQuery, brand: Brand, lines: Sequence[OcrLine], size: tuple[int, int]
+               ) -> IconQuery:
     """The query with the brand's logo filling in what it leaves unsaid: its shape or glyph, its colour
-    when one is given, and the letter the logo carries when a line on screen reads it."""
+    when one is given, and the letter the logo carries when a line in the asked place reads it. The
+    logo's own letter asked for ("google G logo") and read nowhere there is left to the looks."""
     looks = parse_icon_query(brand.looks) if brand.looks else None
     out = query
     if looks is not None and not query.has_shape:
         out = replace(out, shape=looks.shape, glyphs=looks.glyphs, glyph_words=looks.glyph_words)
     if looks is not None and query.colour is None and looks.colour is not None:
         out = replace(out, colour=looks.colour)
+    placed = {" ".join(ln.text.lower().split()) for ln in lines
+              if not query.position.given or position_score(box_center(ln.box), size, query.position) > 0}
+    if query.texts and set(query.texts) <= set(brand.texts) and not set(query.texts) & placed:
+        return replace(out, texts=())
     # a letter the logo carries ("f", "a"); a line reading the brand's whole name is another app's label
     # ("Amazon" over "Music"), since no label named this one
-    read = {" ".join(ln.text.lower().split()) for ln in lines}
-    texts = tuple(t for t in brand.texts if t in read and len(t) <= AVATAR_CHARS and t not in query.texts)
+    texts = tuple(t for t in brand.texts if t in placed and len(t) <= AVATAR_CHARS)
     if texts and not query.texts:
         out = replace(out, texts=texts)
     return out
@@ -104,7 +110,7 @@ def read_scene(image: np.ndarray, query: IconQuery, lines: Sequence[OcrLine]) ->
         query = replace(query, unknown=tuple(w for w in query.unknown
                                              if not any(same_word(w, s) for s in said)))
     elif brands:
-        query = with_looks(query, brands[0], lines)
+        query = with_looks(query, brands[0], lines, (image.shape[1], height))
         colours = brands[0].colours
     container = container_box(image, lines, query.container)
     if container is not None:  # "alexa ring in the search bar": not the one the bottom bar labels
