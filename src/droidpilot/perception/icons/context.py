@@ -24,7 +24,7 @@ SEARCH_WORDS = {"search", "address", "url", "omnibox"}
 HINT = re.compile(r"^(search|find)\b|\b(search|type url|url)\b")  # a search field's hint text
 TOP_FIELD = 0.25  # a search field without a hint is looked for in this top share of the screen
 FIELD_TOLERANCE = 14  # a field's pixels differ from its colour around the hint by at most this per channel
-MAX_FIELD_HEIGHT = 3.5  # a field taller than this many hint heights leaked into a page of its colour
+MAX_FIELD_HEIGHT = 4.5  # a field taller than this many hint heights leaked into a page of its colour
 
 
 def _hint_line(lines: Sequence[OcrLine], height: int) -> OcrLine | None:

@@ -273,7 +273,7 @@ def locate_icon(image: Any, description: str, position: str | None = None,
         regions = [r for r in regions if not in_status_bar(r.box, bgr.shape[0])]
     scored = score_regions(bgr, regions, query, ranker, ocr_lines or (), scene)
     result = _outcome(bgr, query, scored)
-    if result.status == "not_found" and (alone := _alone_inside(query, scene, scored)) is not None:
+    if result.status == "not_found" and (alone := _alone_inside(query, scene, scored, ocr_lines or ())):
         result = LocateResult("found", [_candidate(alone)])
     result.query = query.to_dict()
     return result
@@ -318,12 +318,17 @@ def _standout(query: IconQuery, scored: list[ScoredIcon]) -> ScoredIcon | None:
     return best if fits and best.score >= STANDOUT_RATIO * runner else None
 
 
-def _alone_inside(query: IconQuery, scene: Scene, scored: list[ScoredIcon]) -> ScoredIcon | None:
-    """The one candidate inside the named container ("sparkle on the cyan button") when none fits the
-    looks well enough: the container says which; its colour and place must still fit."""
+def _alone_inside(query: IconQuery, scene: Scene, scored: list[ScoredIcon], lines: Sequence[OcrLine]
+                  ) -> ScoredIcon | None:
+    """The one candidate inside the named container ("sparkle on the cyan button"), bits and slivers of
+    its text aside, when none fits the looks well enough: the container says which; colour and place
+    must fit."""
     if scene.container is None or query.unknown:
         return None
-    inner = [s for s in _suppress(scored) if inside(s.region.box, scene.container)]
+    least = 0.2 * (scene.container[3] - scene.container[1])  # a sliver of a letter is not an icon
+    inner = [s for s in _suppress(scored) if inside(s.region.box, scene.container)
+             and min(s.region.box[2] - s.region.box[0], s.region.box[3] - s.region.box[1]) >= least
+             and not reads_text(s.region.box, [ln.box for ln in lines])]
     if len(inner) != 1:
         return None
     s = inner[0]
