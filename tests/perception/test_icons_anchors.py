@@ -37,7 +37,7 @@ def test_written_text_is_read_from_capitals_or_quotes_only() -> None:
     assert parse_icon_query("S logo").texts == ("s",)  # no colour, no shape: still a query, not refused
     assert parse_icon_query("'Go' button").texts == ("go",)
     google = parse_icon_query("google G logo")
-    assert google.texts == ("g",) and google.unknown == ("google",)
+    assert google.texts == ("g",) and google.unknown == () and google.brands == ("google",)  # brands.yaml
     assert parse_icon_query("live icon, top left").texts == ()  # lower case names a glyph, not text
     assert parse_icon_query("red heart").texts == ()
 

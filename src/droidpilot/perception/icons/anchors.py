@@ -16,6 +16,7 @@ from collections.abc import Sequence
 from droidpilot.perception.types import Box, OcrLine
 
 ANCHOR_FLOOR = 0.3  # weight of a candidate far from the label (never zero: the label may be misread)
+TEXT_HOLDER = 6.0  # a region this many times the text's area holds it but is not the icon (a search bar)
 ROW_STRETCH = 4.0  # distance along the label's row counts this many times less than across rows
 
 
@@ -42,14 +43,15 @@ def anchor_boxes(lines: Sequence[OcrLine], anchor: str | None) -> list[Box]:
 
 
 def reads_text(box: Box, text_boxes: Sequence[Box]) -> bool:
-    """Does the candidate hold one of the text lines (most of the line inside it, or it inside the line)?"""
+    """Does the candidate hold one of the text lines (most of the line inside it, or it inside the line),
+    without being far larger than it (the bar around an avatar's letter is not the avatar)?"""
     for t in text_boxes:
         ix = max(0, min(box[2], t[2]) - max(box[0], t[0]))
         iy = max(0, min(box[3], t[3]) - max(box[1], t[1]))
         inter = ix * iy
         t_area = max(1, (t[2] - t[0]) * (t[3] - t[1]))
         b_area = max(1, (box[2] - box[0]) * (box[3] - box[1]))
-        if inter >= 0.6 * min(t_area, b_area):
+        if inter >= 0.6 * min(t_area, b_area) and b_area <= TEXT_HOLDER * t_area:
             return True
     return False
 

@@ -13,6 +13,8 @@ import re
 from dataclasses import dataclass, field
 
 from droidpilot.errors import InputError
+from droidpilot.perception.icons.apps import name_words
+from droidpilot.perception.icons.brands import find_brands
 from droidpilot.perception.icons.glyphs.vocabulary import longest_glyph_phrase, synonyms
 
 COLOUR_WORDS: dict[str, str] = {
@@ -61,7 +63,7 @@ POSITION_WORDS: dict[str, str] = {
 FILLER = {"a", "an", "the", "icon", "shaped", "shape", "of", "at", "in", "on", "with", "and", "corner",
           "side", "screen", "area", "part", "symbol", "logo", "light", "dark", "bright", "small", "big",
           "large", "filled", "outlined", "outline", "solid", "hollow", "like", "-", "s", "glass",
-          "sign", "mark", "pointing", "facing"}
+          "sign", "mark", "pointing", "facing", "app", "apps", "application"}
 
 
 @dataclass(frozen=True)
@@ -88,6 +90,9 @@ GEOMETRIC = {"circle", "square", "rounded square", "rectangle", "triangle", "lin
 # video"): what follows names another thing, so it is neither the icon's shape nor a word not understood.
 CONTEXT_WORDS = {"in", "inside", "within", "next", "beside", "near", "under", "below", "above", "between",
                  "beneath", "underneath"}
+# Words that say text is written in the icon ("circle with letter W"): what follows is the text.
+TEXT_MARKERS = {"letter", "letters", "text", "word", "reading", "saying", "says", "labelled", "labeled",
+                "initial", "with"}
 
 
 @dataclass(frozen=True)
@@ -105,6 +110,9 @@ class IconQuery:
     style: str | None = None  # "filled" or "outlined" when the words say so ("outlined heart")
     texts: tuple[str, ...] = ()  # text written inside the icon ("LIVE icon", "G logo"), lower-case
     anchor: str | None = None  # a label the icon is next to ("chevron next to To" -> "to"), lower-case
+    names: tuple[str, ...] = ()  # words that may name the app whose label is on screen ("youtube")
+    brands: tuple[str, ...] = ()  # brands of brands.yaml the words name ("youtube", "play store")
+    container: str | None = None  # the thing the icon is in or on ("search bar", "cyan button")
 
     @property
     def text(self) -> str:
@@ -122,7 +130,8 @@ class IconQuery:
         return {"raw": self.raw, "colour": self.colour, "shape": self.shape, "glyphs": list(self.glyphs),
                 "glyph_words": list(self.glyph_words), "position": str(self.position),
                 "unknown": list(self.unknown), "status_bar": self.status_bar, "style": self.style,
-                "texts": list(self.texts), "anchor": self.anchor}
+                "texts": list(self.texts), "anchor": self.anchor, "names": list(self.names),
+                "brands": list(self.brands), "container": self.container}
 
 
 def _words(text: str) -> list[str]:
@@ -155,10 +164,12 @@ def parse_position(text: str | None) -> Position:
     return Position(vertical, horizontal)
 
 
-def parse_icon_query(description: str, position: str | None = None) -> IconQuery:
+def parse_icon_query(description: str, position: str | None = None, names_ok: bool = False) -> IconQuery:
     """Parse an icon description; a trailing ", bottom" (Mobile-Agent's form) is read as the position.
 
-    Raises InputError when the description has neither a colour nor a shape word.
+    Raises InputError when the description has neither a colour nor a shape word (nor a brand); with
+    ``names_ok``, words not understood are kept as an app's possible name (its label may be on screen)
+    and only a description of filler words alone is refused.
     """
     raw = description.strip().strip("()[]").strip()
     if not raw:
@@ -178,19 +189,35 @@ def parse_icon_query(description: str, position: str | None = None) -> IconQuery
             break
     words, context = _split_context(words)
     texts = written_texts(desc, len(words))
-    colour, shape, glyphs, glyph_words, unknown, trailing = _read_words(words)
-    unknown = [w for w in unknown if w not in texts]
+    brands, icon_words = _brand_spans(words)
+    colour, shape, glyphs, glyph_words, unknown, trailing = _read_words(icon_words)
+    unknown = [w for w in unknown if w not in texts and w not in TEXT_MARKERS]
+    names = name_words(words, set(COLOUR_WORDS) | set(POSITION_WORDS) | FILLER | TEXT_MARKERS)
     trailing += [w for w in context if w in POSITION_WORDS and w not in ("up", "down")]
     if not pos_text and trailing:
         pos_text = " ".join(trailing)
-    if colour is None and shape is None and not glyphs and not texts:
+    if colour is None and shape is None and not glyphs and not texts and not brands \
+            and not (names_ok and names):
         raise InputError(f"icon description {description!r} names no colour and no shape I know; use "
                          "'[colour] [shape]' such as 'red heart' or 'gray gear' (colours: red, "
                          "orange, yellow, green, cyan, blue, purple, pink, brown, black, white, gray; "
                          f"not understood: {', '.join(unknown) or '-'})")
     style = next((STYLE_WORDS[w] for w in words if w in STYLE_WORDS), None)
     return IconQuery(colour, shape, parse_position(pos_text), tuple(unknown), raw, tuple(glyphs),
-                     tuple(glyph_words), status_bar, style, texts, _anchor(context))
+                     tuple(glyph_words), status_bar, style, texts, _anchor(context), names, brands,
+                     _container(context))
+
+
+def _brand_spans(words: list[str]) -> tuple[tuple[str, ...], list[str]]:
+    """(brands named, the words left to read as the icon's looks): a brand's name is not also read as
+    glyphs ("google maps pin": a pin, not a map), unless the name is a glyph word itself ("facebook")."""
+    found = find_brands(words)
+    keep = list(words)
+    for _brand, start, end in reversed(found):
+        span, _ = longest_glyph_phrase(words, start)
+        if span != end - start:
+            del keep[start:end]
+    return tuple(dict.fromkeys(b.key for b, _, _ in found)), keep
 
 
 def written_texts(desc: str, n_words: int) -> tuple[str, ...]:
@@ -199,14 +226,17 @@ def written_texts(desc: str, n_words: int) -> tuple[str, ...]:
     tokens = re.findall(r"'[^']{1,12}'|\"[^\"]{1,12}\"|[A-Za-z0-9]+", desc)
     out: list[str] = []
     seen = 0
+    marked = False  # the word before was "letter", "text"...: this one is the text ("letter w")
     for tok in tokens:
         if seen >= n_words:
             break
         quoted = tok[0] in "'\""
         seen += len(_words(tok)) if quoted else 1
         word = tok[1:-1] if quoted else tok
-        if quoted or (word.isupper() and len(word) <= 6 and word.isalnum()):
+        if quoted or (word.isupper() and len(word) <= 6 and word.isalnum()) or (
+                marked and word.isalnum() and len(word) <= 12 and word.lower() not in FILLER):
             out.append(word.lower())
+        marked = not quoted and word.lower() in TEXT_MARKERS - {"with"}
     return tuple(dict.fromkeys(out))
 
 
@@ -231,14 +261,40 @@ def _split_context(words: list[str]) -> tuple[list[str], list[str]]:
 
     A context word counts only after the icon was named ("in" opening a query is kept), and "on the"
     too ("sparkle on the cyan button"); "on" alone stays ("white plus on blue circle" names a tile).
+    "in a circle" is the icon's own shape ("check in a circle"), not a thing it sits in.
     """
     for k in range(1, len(words)):
         word = words[k]
         if word in CONTEXT_WORDS or (word == "on" and k + 1 < len(words) and words[k + 1] == "the"):
             if word == "next" and (k + 1 >= len(words) or words[k + 1] != "to"):
                 continue  # "skip next" is a glyph; "next to" is a place
+            if word in ("in", "inside", "within") and _encloses_shape(words[k + 1:]):
+                continue
             return words[:k], words[k:]
     return words, []
+
+
+def _encloses_shape(rest: list[str]) -> bool:
+    """Does "in ..." name a plain shape drawn around the icon ("in a circle", "in a rounded square")?"""
+    if rest[:1] in (["a"], ["an"]):
+        rest = rest[1:]
+    if not rest:
+        return False
+    cls, n = _shape_phrase(rest, 0)
+    if cls is None:
+        cls, n = SHAPE_WORDS.get(rest[0]), 1
+    return cls in GEOMETRIC and all(w in POSITION_WORDS or w in FILLER for w in rest[n:])
+
+
+CONTAINER_SKIP = {"in", "inside", "within", "on", "the", "a", "an", "of", "at"}
+
+
+def _container(context: list[str]) -> str | None:
+    """The thing named after "in" / "on the" ("in the search bar" -> "search bar"); None otherwise."""
+    if not context or context[0] not in ("in", "inside", "within", "on"):
+        return None
+    rest = [w for w in context if w not in CONTAINER_SKIP and w not in POSITION_WORDS]
+    return " ".join(rest) or None
 
 
 def _read_words(words: list[str]) -> tuple[str | None, str | None, list[str], list[str], list[str],

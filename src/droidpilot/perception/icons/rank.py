@@ -18,6 +18,7 @@ from PIL import Image
 from droidpilot.perception.icons.anchors import anchor_boxes, lines_reading, nearness, reads_text
 from droidpilot.perception.icons.candidates import Region, find_regions, iou
 from droidpilot.perception.icons.colours import colour_match
+from droidpilot.perception.icons.context import inside
 from droidpilot.perception.icons.describe import IconDescription, describe_region, named
 from droidpilot.perception.icons.glyphs.match import best_glyphs, glyph_fits
 from droidpilot.perception.icons.imageio import to_bgr
@@ -25,6 +26,14 @@ from droidpilot.perception.icons.placement import most_toward, position_score, w
 from droidpilot.perception.icons.plugins import Detector, Ranker, plugins_from_env
 from droidpilot.perception.icons.query import IconQuery, parse_icon_query
 from droidpilot.perception.icons.readings import Reading, readings_of
+from droidpilot.perception.icons.scene import (
+    Scene,
+    avatar_discs,
+    named_colour,
+    only_names,
+    read_scene,
+    screen_labels,
+)
 from droidpilot.perception.types import Box, Candidate, LocateResult, OcrLine, box_center
 
 MAX_AMBIGUOUS = 4
@@ -102,23 +111,28 @@ class _TextCues:
 
     inside: list[Box]
     labels: list[Box]
+    scene: Scene  # the app's label, the named container
 
 
 def score_regions(image: np.ndarray, regions: Sequence[Region], query: IconQuery,
-                  ranker: Ranker | None = None, lines: Sequence[OcrLine] = ()) -> list[ScoredIcon]:
+                  ranker: Ranker | None = None, lines: Sequence[OcrLine] = (), scene: Scene | None = None
+                  ) -> list[ScoredIcon]:
     """Describe and score every region against the query (each of its readings), best first.
 
     The place words are a preference, not a filter: regions far from an asked place (position score 0)
     are described only when no region in place fits the query (describing is most of a query's cost),
     and then rank below every region in place. With OCR ``lines``, a line reading the icon's
-    text ("LIVE") is a candidate and a label the icon is next to weighs candidates by nearness.
+    text ("LIVE") is a candidate and a label the icon is next to weighs candidates by nearness. The
+    ``scene`` (scene.read_scene) makes the tile an app's label names the icon and weighs by a container.
     """
     cues = _TextCues(lines_reading(lines, query.texts) if query.texts else [],
-                     anchor_boxes(lines, query.anchor))
+                     anchor_boxes(lines, query.anchor), scene or Scene())
     known = [r.box for r in regions]
     regions = [*regions, *(Region(b, "text") for b in cues.inside
                            if (query.status_bar or not in_status_bar(b, image.shape[0]))
                            and not any(iou(b, k) > 0.5 for k in known))]
+    regions += [Region(b, "avatar") for b in avatar_discs(image, cues.inside, lines)
+                if not any(iou(b, r.box) > 0.7 for r in regions)]
     if not query.position.given:
         return _score(image, regions, query, ranker, cues)
     h, w = image.shape[:2]
@@ -149,9 +163,11 @@ def _score(image: np.ndarray, regions: Sequence[Region], query: IconQuery, ranke
         glyph_fit = max(fits[at - len(rd):at], default=0.0)
         if query.texts:  # the icon's own text, read by OCR, fits fully; an icon without it cannot
             if reads_text(region.box, cues.inside):
-                s, label = 1.0, "text"
+                s, label, c = 1.0, "text", named_colour(c)
             elif s is None:
                 s = 0.0
+        if cues.scene.labels and cues.scene.naming(region.box) > 0:  # its label names the app
+            s, label, c = 1.0, "app label", named_colour(c)
         if region.source == "char" and label != "text" and (not query.glyphs or glyph_fit < CHAR_GLYPH_FIT):
             continue  # text, unless the asked glyph clearly fits it
         p = position_score(box_center(region.box), (w, h), query.position) if query.position.given else None
@@ -162,7 +178,11 @@ def _score(image: np.ndarray, regions: Sequence[Region], query: IconQuery, ranke
         if rs is not None:
             looks = 0.5 * looks + 0.5 * float(rs)
         score = looks * (0.1 + 0.9 * p if p is not None else 1.0)
+        score *= cues.scene.weight(region.box, desc.colours)
         out.append(ScoredIcon(region, desc, c, s, p, rs, score, label, glyph_fit))
+    if cues.scene.labels:
+        for s, weight in zip(out, cues.scene.naming_weights([s.region.box for s in out]), strict=True):
+            s.score *= weight
     if cues.labels:
         _weigh_by_label(out, cues.labels)
     out.sort(key=lambda x: x.score, reverse=True)
@@ -238,17 +258,23 @@ def locate_icon(image: Any, description: str, position: str | None = None,
     by default). Raises InputError for a description with neither a colour nor a shape word, and
     PluginUnavailable when a plug-in asked for cannot load.
     """
-    query = parse_icon_query(description, position)
+    query = parse_icon_query(description, position, names_ok=True)
     if ranker is None and detector is None:
         ranker, detector = plugins_from_env()
     bgr = to_bgr(image)
+    query, scene = read_scene(bgr, query, ocr_lines or ())
+    if only_names(query) and not scene.labels:  # "frobnicator icon": no label, no brand, no looks
+        labels = screen_labels(ocr_lines or (), bgr.shape[0])
+        return LocateResult("not_found", [], labels, query.to_dict())
     regions = find_regions(bgr, ocr_lines)
     if detector is not None:
         regions = [Region(box, "detector") for box, _ in detector.detect(bgr)] + regions
     if not query.status_bar:
         regions = [r for r in regions if not in_status_bar(r.box, bgr.shape[0])]
-    scored = score_regions(bgr, regions, query, ranker, ocr_lines or ())
+    scored = score_regions(bgr, regions, query, ranker, ocr_lines or (), scene)
     result = _outcome(bgr, query, scored)
+    if result.status == "not_found" and (alone := _alone_inside(query, scene, scored, ocr_lines or ())):
+        result = LocateResult("found", [_candidate(alone)])
     result.query = query.to_dict()
     return result
 
@@ -256,11 +282,12 @@ def locate_icon(image: Any, description: str, position: str | None = None,
 def rank_icons(image: Any, description: str, position: str | None = None,
                ocr_lines: Sequence[OcrLine] | None = None) -> list[ScoredIcon]:
     """Every candidate scored against the description, best first, one per icon (for recall@k)."""
-    query = parse_icon_query(description, position)
+    query = parse_icon_query(description, position, names_ok=True)
     bgr = to_bgr(image)
+    query, scene = read_scene(bgr, query, ocr_lines or ())
     regions = [r for r in find_regions(bgr, ocr_lines)
                if query.status_bar or not in_status_bar(r.box, bgr.shape[0])]
-    return _suppress(score_regions(bgr, regions, query, lines=ocr_lines or ()))
+    return _suppress(score_regions(bgr, regions, query, lines=ocr_lines or (), scene=scene))
 
 
 def in_status_bar(box: Box, height: int) -> bool:
@@ -289,6 +316,24 @@ def _standout(query: IconQuery, scored: list[ScoredIcon]) -> ScoredIcon | None:
     fits = ((best.colour is None or best.colour >= MIN_COLOUR) and (best.position is None
             or best.position >= MIN_POSITION) and best.shape is not None and best.shape >= STANDOUT_SHAPE)
     return best if fits and best.score >= STANDOUT_RATIO * runner else None
+
+
+def _alone_inside(query: IconQuery, scene: Scene, scored: list[ScoredIcon], lines: Sequence[OcrLine]
+                  ) -> ScoredIcon | None:
+    """The one candidate inside the named container ("sparkle on the cyan button"), bits and slivers of
+    its text aside, when none fits the looks well enough: the container says which; colour and place
+    must fit."""
+    if scene.container is None or query.unknown:
+        return None
+    least = 0.2 * (scene.container[3] - scene.container[1])  # a sliver of a letter is not an icon
+    inner = [s for s in _suppress(scored) if inside(s.region.box, scene.container)
+             and min(s.region.box[2] - s.region.box[0], s.region.box[3] - s.region.box[1]) >= least
+             and not reads_text(s.region.box, [ln.box for ln in lines])]
+    if len(inner) != 1:
+        return None
+    s = inner[0]
+    fits = (s.colour is None or s.colour >= MIN_COLOUR) and (s.position is None or s.position >= MIN_POSITION)
+    return s if fits else None
 
 
 def glyph_over_drawn(ties: list[ScoredIcon]) -> list[ScoredIcon]:
