@@ -172,7 +172,9 @@ class CachedOcr:
         self.hits = 0
         self.misses = 0
         self.shared = 0  # readings handed out again for an image already being read (see start_reading)
-        self._open: OrderedDict[str, OcrReading] = OrderedDict()
+        # (thread, key) -> unfinished reading. Only the thread that started a reading is handed it again: a
+        # reading is continued by one caller at a time (the studio verifies in request threads).
+        self._open: OrderedDict[tuple[int, str], OcrReading] = OrderedDict()
         self._open_lock = threading.Lock()
 
     def settings_key(self) -> str:
@@ -194,10 +196,11 @@ class CachedOcr:
         is handed out again, so the screen is not detected a second time and what either asker recognises
         serves both. Bytes that differ at all (one changed line) get a reading of their own."""
         key = self.cache_key(image)
+        mine = (threading.get_ident(), key)
         with self._open_lock:
-            reading = self._open.get(key)
+            reading = self._open.get(mine)
             if reading is not None and not reading.done:
-                self._open.move_to_end(key)
+                self._open.move_to_end(mine)
                 self.shared += 1
                 return reading
         lines = self.cache.get(key)
@@ -208,15 +211,16 @@ class CachedOcr:
         reading = start_reading(self.engine, image)
         if not reading.done:
             with self._open_lock:
-                self._open[key] = reading
+                self._open[mine] = reading
                 while len(self._open) > OPEN_READINGS:
                     self._open.popitem(last=False)
-        reading.when_done(lambda lines: self._store(key, lines))
+        reading.when_done(lambda lines: self._store(mine, lines))
         return reading
 
-    def _store(self, key: str, lines: list[OcrLine]) -> None:
+    def _store(self, opened: tuple[int, str], lines: list[OcrLine]) -> None:
+        _, key = opened
         with self._open_lock:
-            self._open.pop(key, None)  # finished: later askers read it from the cache
+            self._open.pop(opened, None)  # finished: later askers read it from the cache
         try:
             self.cache.put(key, lines, {"engine": self.engine.name, "settings": self.engine.settings_key()})
         except OSError as exc:  # a read-only or full cache directory must not lose the answer
