@@ -85,3 +85,18 @@ def test_what_re_rejects_is_rejected_with_re_s_message(pattern: str) -> None:
     with pytest.raises(re.error) as theirs:
         re.compile(pattern)
     assert str(ours.value) == str(theirs.value)
+
+
+def test_the_regex_package_loads_only_when_a_pattern_is_compiled() -> None:
+    # A cold verify whose rule runs no pattern imports the checkers but never compiles one: it should not
+    # pay for the regex package's import.
+    import subprocess
+    import sys
+
+    probe = ("import sys, droidpilot.verify.engine, droidpilot.verify.checkers.ocr; "
+             "before = 'regex' in sys.modules; "
+             "from droidpilot.regexguard import GuardedPattern; "
+             "found = GuardedPattern('(?i)sent$').search('Mail SENT'); "
+             "print(before, 'regex' in sys.modules, found.group(0))")
+    out = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True).stdout
+    assert out.split() == ["False", "True", "SENT"]

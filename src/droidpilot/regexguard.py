@@ -11,10 +11,12 @@ from __future__ import annotations
 
 import functools
 import re
-
-import regex
+from typing import TYPE_CHECKING
 
 from droidpilot.errors import DroidpilotError
+
+if TYPE_CHECKING:
+    import regex
 
 # Ordinary patterns answer in microseconds on a screen's text; half a second is ~10^4 times that. The
 # regex package checks its clock as it backtracks, so a timeout fires within a few times this under load.
@@ -23,8 +25,7 @@ MATCH_SECONDS = 0.5
 # seconds, not 100 timeouts, while a pattern that is merely slow on one text still judges the others.
 AFTER_TIMEOUT_SECONDS = 0.05
 
-_FLAGS = ((re.IGNORECASE, regex.IGNORECASE), (re.MULTILINE, regex.MULTILINE), (re.DOTALL, regex.DOTALL),
-          (re.VERBOSE, regex.VERBOSE), (re.ASCII, regex.ASCII), (re.UNICODE, regex.UNICODE))
+_FLAG_NAMES = ("IGNORECASE", "MULTILINE", "DOTALL", "VERBOSE", "ASCII", "UNICODE")
 
 
 class PatternTimeout(DroidpilotError):
@@ -39,10 +40,12 @@ class PatternTimeout(DroidpilotError):
 
 
 def _regex_flags(flags: int) -> int:
+    import regex  # only a rule or oracle that runs a pattern needs it: a verify without one never imports it
+
     out = regex.VERSION0
-    for ours, theirs in _FLAGS:
-        if flags & ours:
-            out |= theirs
+    for name in _FLAG_NAMES:
+        if flags & getattr(re, name):
+            out |= getattr(regex, name)
     return out
 
 
@@ -53,6 +56,8 @@ class GuardedPattern:
         self.groups = re.compile(pattern, flags).groups  # re.error for what re rejects, as before
         self.pattern, self.flags = pattern, flags
         self.seconds = MATCH_SECONDS if seconds is None else seconds
+        import regex
+
         try:
             self._rx = regex.compile(pattern, _regex_flags(flags))
         except regex.error as exc:  # re accepted it; say so in re's terms for the callers that catch re.error

@@ -9,6 +9,7 @@ import subprocess
 import sys
 import textwrap
 from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import platformdirs
@@ -167,3 +168,50 @@ def test_a_second_process_reuses_the_first_ones_recognition(
     assert not marker.exists()  # answered from the cache: the engine never ran in the child
     child(other)  # a new screenshot: the child's engine runs, which the marker proves it would record
     assert marker.read_text().count("ocr") == 1
+
+
+class CountingReader:
+    """The session's real engine read step by step, counting the readings it starts."""
+
+    def __init__(self, engine: RapidOcrEngine) -> None:
+        self.engine = engine
+        self.name = engine.name
+        self.calls = 0
+
+    def settings_key(self) -> str:
+        return self.engine.settings_key()
+
+    def start_reading(self, image: object) -> object:
+        self.calls += 1
+        return self.engine.start_reading(image)  # type: ignore[arg-type]
+
+
+def _jpeg(image: object) -> bytes:
+    import io
+
+    out = io.BytesIO()
+    image.save(out, format="JPEG", quality=90)  # type: ignore[attr-defined]
+    return out.getvalue()
+
+
+def test_a_screen_shown_again_byte_for_byte_shares_the_unfinished_reading(
+        cache_dir: Path, rapid_engine: RapidOcrEngine, text_image: Callable) -> None:
+    engine = CountingReader(rapid_engine)
+    ocr = CachedOcr(engine)
+    lines = ["Mango", "Quartz lantern inventory 41 pending"]  # two widths: two recognition steps
+    screen = _jpeg(text_image(lines, size=28, width=720))
+    first = ocr.start_reading(screen)
+    first.read_until(lambda found: bool(found))  # a check that found its words after one step
+    assert not first.done and engine.calls == 1
+    again = ocr.start_reading(bytes(screen))  # the same bytes, another frame of the trace
+    assert again is first and engine.calls == 1 and ocr.shared == 1
+    with ThreadPoolExecutor(1) as pool:  # another thread (a studio request) continues a reading of its own
+        assert pool.submit(ocr.start_reading, screen).result() is not first and engine.calls == 2
+    # The near miss: one line changed, a few bytes differ -> a reading of its own, which reads the change.
+    changed = ocr.start_reading(_jpeg(text_image(["Mango", "Quartz lantern inventory 47 pending"], size=28,
+                                                 width=720)))
+    assert changed is not first and engine.calls == 3
+    assert "Quartz lantern inventory 47 pending" in [ln.text for ln in changed.finish()]
+    whole = again.finish()
+    assert [ln.text for ln in whole] == lines and first.done
+    assert ocr.start_reading(screen).lines() == whole and engine.calls == 3 and ocr.hits == 1  # now cached

@@ -16,6 +16,7 @@ import json
 import logging
 import os
 import threading
+from collections import OrderedDict
 from pathlib import Path
 from typing import Any
 
@@ -31,6 +32,8 @@ CACHE_ENV = "DROIDPILOT_CACHE_DIR"
 MAX_MB_ENV = "DROIDPILOT_OCR_CACHE_MAX_MB"
 DEFAULT_MAX_BYTES = 256 * 1024 * 1024
 FORMAT = 1
+# Unfinished readings a CachedOcr hands out again for the same image bytes (each holds a screenshot's pixels).
+OPEN_READINGS = 16
 _log = logging.getLogger(__name__)
 
 
@@ -168,6 +171,11 @@ class CachedOcr:
         self.name = engine.name
         self.hits = 0
         self.misses = 0
+        self.shared = 0  # readings handed out again for an image already being read (see start_reading)
+        # (thread, key) -> unfinished reading. Only the thread that started a reading is handed it again: a
+        # reading is continued by one caller at a time (the studio verifies in request threads).
+        self._open: OrderedDict[tuple[int, str], OcrReading] = OrderedDict()
+        self._open_lock = threading.Lock()
 
     def settings_key(self) -> str:
         return self.engine.settings_key()
@@ -181,18 +189,38 @@ class CachedOcr:
 
     def start_reading(self, image: ImageInput) -> OcrReading:
         """A reading of ``image``: finished at once from the cache, else the engine's reading, stored in the
-        cache when (and only if) it is read to the end, so a partial reading is never taken for a whole."""
+        cache when (and only if) it is read to the end, so a partial reading is never taken for a whole.
+
+        A trace often shows one screen twice, byte for byte (a tap that changed nothing, a wait): while the
+        first reading of those bytes is unfinished (a check found its words and stopped), the same reading
+        is handed out again, so the screen is not detected a second time and what either asker recognises
+        serves both. Bytes that differ at all (one changed line) get a reading of their own."""
         key = self.cache_key(image)
+        mine = (threading.get_ident(), key)
+        with self._open_lock:
+            reading = self._open.get(mine)
+            if reading is not None and not reading.done:
+                self._open.move_to_end(mine)
+                self.shared += 1
+                return reading
         lines = self.cache.get(key)
         if lines is not None:
             self.hits += 1
             return FinishedReading(lines)
         self.misses += 1
         reading = start_reading(self.engine, image)
-        reading.when_done(lambda lines: self._store(key, lines))
+        if not reading.done:
+            with self._open_lock:
+                self._open[mine] = reading
+                while len(self._open) > OPEN_READINGS:
+                    self._open.popitem(last=False)
+        reading.when_done(lambda lines: self._store(mine, lines))
         return reading
 
-    def _store(self, key: str, lines: list[OcrLine]) -> None:
+    def _store(self, opened: tuple[int, str], lines: list[OcrLine]) -> None:
+        _, key = opened
+        with self._open_lock:
+            self._open.pop(opened, None)  # finished: later askers read it from the cache
         try:
             self.cache.put(key, lines, {"engine": self.engine.name, "settings": self.engine.settings_key()})
         except OSError as exc:  # a read-only or full cache directory must not lose the answer
