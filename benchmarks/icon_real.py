@@ -74,8 +74,7 @@ def _ocr(name: str):  # an OcrEngine behind the cache, or None
 
 def _rank_of(image: np.ndarray, label: IconLabel, lines: list[OcrLine] | None) -> int | None:
     for i, s in enumerate(rank_icons(image, label.query, ocr_lines=lines)):
-        b = s.region.box
-        if label.contains(((b[0] + b[2]) // 2, (b[1] + b[3]) // 2)):
+        if label.contains(s.point):  # where the candidate would be tapped
             return i
     return None
 

@@ -53,6 +53,13 @@ class ScoredIcon:
     score: float
     reading: str = "icon"  # which reading of the candidate fitted best (icon, glyph, tile+glyph)
     glyph: float = 0.0  # the best fit of any reading to the asked glyphs (0 when none were asked)
+    glyph_box: Box | None = None  # where the glyph is, when the reading that fitted is a tile's glyph
+
+    @property
+    def point(self) -> tuple[int, int]:
+        """Where to tap: the glyph's centre when the glyph on a tile is what fitted (inside the tile
+        either way, and on the glyph where the glyph alone is the button), else the region's centre."""
+        return box_center(self.glyph_box or self.region.box)
 
     @property
     def matches(self) -> bool:
@@ -78,9 +85,9 @@ def style_fit(solidity: float | None, style: str | None) -> float:
 
 
 def _reading_scores(readings: list[Reading], query: IconQuery, glyph_fit: list[float]
-                    ) -> tuple[float | None, float | None, str]:
-    """(colour fit, shape fit, label) of the reading that fits the query best."""
-    best: tuple[float, float | None, float | None, str] | None = None
+                    ) -> tuple[float | None, float | None, Reading]:
+    """(colour fit, shape fit, reading) of the reading that fits the query best."""
+    best: tuple[float, float | None, float | None, Reading] | None = None
     for r, g in zip(readings, glyph_fit, strict=True):
         c = colour_match(r.colours, query.colour) if query.colour else None
         s = None
@@ -91,7 +98,7 @@ def _reading_scores(readings: list[Reading], query: IconQuery, glyph_fit: list[f
             s *= style_fit(r.solidity, query.style)
         looks = (0.05 + 0.95 * c if c is not None else 1.0) * (0.05 + 0.95 * s if s is not None else 1.0)
         if best is None or looks > best[0]:
-            best = (looks, c, s, r.label)
+            best = (looks, c, s, r)
     assert best is not None
     return best[1], best[2], best[3]
 
@@ -144,12 +151,13 @@ def _score(image: np.ndarray, regions: Sequence[Region], query: IconQuery, ranke
     out = []
     at = 0
     for region, desc, rd, rs in zip(regions, descs, readings, rank_scores, strict=True):
-        c, s, label = _reading_scores(rd, query, fits[at:at + len(rd)])
+        c, s, reading = _reading_scores(rd, query, fits[at:at + len(rd)])
+        label, glyph_box = reading.label, reading.glyph_box
         at += len(rd)
         glyph_fit = max(fits[at - len(rd):at], default=0.0)
         if query.texts:  # the icon's own text, read by OCR, fits fully; an icon without it cannot
             if reads_text(region.box, cues.inside):
-                s, label = 1.0, "text"
+                s, label, glyph_box = 1.0, "text", None
             elif s is None:
                 s = 0.0
         if region.source == "char" and label != "text" and (not query.glyphs or glyph_fit < CHAR_GLYPH_FIT):
@@ -162,7 +170,7 @@ def _score(image: np.ndarray, regions: Sequence[Region], query: IconQuery, ranke
         if rs is not None:
             looks = 0.5 * looks + 0.5 * float(rs)
         score = looks * (0.1 + 0.9 * p if p is not None else 1.0)
-        out.append(ScoredIcon(region, desc, c, s, p, rs, score, label, glyph_fit))
+        out.append(ScoredIcon(region, desc, c, s, p, rs, score, label, glyph_fit, glyph_box))
     if cues.labels:
         _weigh_by_label(out, cues.labels)
     out.sort(key=lambda x: x.score, reverse=True)
@@ -223,7 +231,7 @@ def scored_details(s: ScoredIcon) -> dict[str, object]:
 
 
 def _candidate(s: ScoredIcon, with_crop: Image.Image | None = None) -> Candidate:
-    return Candidate(box=s.region.box, point=box_center(s.region.box), score=round(s.score, 4),
+    return Candidate(box=s.region.box, point=s.point, score=round(s.score, 4),
                      description=s.description.text, crop=with_crop, details=scored_details(s))
 
 
