@@ -8,7 +8,7 @@ adds its score when given. The outcome is found / ambiguous / not_found / too_ma
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 import cv2
@@ -32,10 +32,12 @@ MIN_COLOUR, MIN_SHAPE, MIN_POSITION = 0.6, 0.45, 0.5
 TIE_RATIO = 0.8  # candidates scoring at least this share of the best are indistinguishable from it
 CONFIDENT = 0.45  # a best score below this is shown to the model with its runners-up (set-of-marks)
 DRAWN_WITH_GLYPHS = 0.6  # weight of the drawn shape class when the query also names glyphs
+GLYPH_ON_DRAWN = 0.4  # what the candidate's best glyph fit adds to a fitting drawn class (up to 1.0)
 CHAR_GLYPH_FIT = 0.8  # glyph fit a lone character OCR read ("3" for a heart outline) needs to be an icon
 STANDOUT_SHAPE, STANDOUT_RATIO = 0.075, 2.0  # a weak (styled, x0.75) fit still wins at twice the runner-up
 FILLED_ABOVE, OUTLINED_BELOW = 0.8, 0.55  # ink share of the silhouette of a filled / an outlined icon
 GLYPH_LEAD = 0.5  # a glyph fit twice every other tie's sets the best apart from discs that merely tie
+GLYPH_ALONE = 0.25  # the glyph fit that, so set apart, picks one of tiles tying on colour and outline
 LABEL_PEERS = 0.25  # candidates within this share of the best score are ordered by nearness to a label
 STATUS_BAR = 0.04  # the top share of the screen taken by the system status bar
 
@@ -88,13 +90,17 @@ def _reading_scores(readings: list[Reading], query: IconQuery, glyph_fit: list[f
                     ) -> tuple[float | None, float | None, Reading]:
     """(colour fit, shape fit, reading) of the reading that fits the query best."""
     best: tuple[float, float | None, float | None, Reading] | None = None
+    inside = max(glyph_fit, default=0.0)  # the glyph as any reading sees it (the one on a tile)
     for r, g in zip(readings, glyph_fit, strict=True):
         c = colour_match(r.colours, query.colour) if query.colour else None
         s = None
         if query.has_shape:
             drawn = _shape_fit(r.shapes, query.shape) if query.shape else 0.0
-            # with glyphs to compare, the drawn classes (coarse, eleven) only back them up
-            s = max(DRAWN_WITH_GLYPHS * drawn, g) if query.glyphs else drawn
+            # with glyphs to compare, the drawn classes (coarse, eleven) only back them up; a drawn
+            # class that fits counts more with the asked glyph on it ("blue circle with bell": of the
+            # blue discs, the one whose glyph reads as a bell first)
+            backed = drawn * (DRAWN_WITH_GLYPHS + GLYPH_ON_DRAWN * inside)
+            s = max(backed, g) if query.glyphs else drawn
             s *= style_fit(r.solidity, query.style)
         looks = (0.05 + 0.95 * c if c is not None else 1.0) * (0.05 + 0.95 * s if s is not None else 1.0)
         if best is None or looks > best[0]:
@@ -189,21 +195,24 @@ def _weigh_by_label(scored: list[ScoredIcon], labels: list[Box]) -> None:
 
 
 def _suppress(scored: list[ScoredIcon]) -> list[ScoredIcon]:
-    """Keep the best of regions that are the same icon (overlapping or one inside the other)."""
+    """Keep the best of regions that are the same icon (overlapping or one inside the other), with the
+    best glyph fit any of them had: a disc's glyph may read best from the region of its inside alone."""
     kept: list[ScoredIcon] = []
     for s in scored:
         b = s.region.box
         area = max(1, (b[2] - b[0]) * (b[3] - b[1]))
-        dup = False
-        for k in kept:
+        dup = None
+        for i, k in enumerate(kept):
             kb = k.region.box
             inter = max(0, min(b[2], kb[2]) - max(b[0], kb[0])) * max(0, min(b[3], kb[3]) - max(b[1], kb[1]))
             karea = max(1, (kb[2] - kb[0]) * (kb[3] - kb[1]))
             if iou(b, kb) > 0.4 or inter / min(area, karea) > 0.7:
-                dup = True
+                dup = i
                 break
-        if not dup:
+        if dup is None:
             kept.append(s)
+        elif s.glyph > kept[dup].glyph:
+            kept[dup] = replace(kept[dup], glyph=s.glyph)
     return kept
 
 
@@ -300,12 +309,17 @@ def _standout(query: IconQuery, scored: list[ScoredIcon]) -> ScoredIcon | None:
 
 
 def glyph_over_drawn(ties: list[ScoredIcon]) -> list[ScoredIcon]:
-    """The best of near-equal candidates alone when only it fits the asked glyph and the others fit
-    only the coarse drawn class ("blue wifi circle": the one wifi, not every blue disc)."""
-    if len(ties) < 2 or ties[0].glyph < MIN_SHAPE:
+    """The one of near-equal candidates whose glyph fits the asked one, alone, when the others fit only
+    the coarse drawn class ("blue wifi circle": the one wifi, not every blue disc). The tiles tie on
+    colour and outline, so their glyphs are all that tells them apart: a glyph fit of GLYPH_ALONE
+    suffices where it is twice every other tie's."""
+    if len(ties) < 2:
         return ties
-    if all(t.glyph < GLYPH_LEAD * ties[0].glyph for t in ties[1:]):
-        return ties[:1]
+    lead = max(ties, key=lambda t: t.glyph)
+    if lead.glyph < GLYPH_ALONE:
+        return ties
+    if all(t.glyph < GLYPH_LEAD * lead.glyph for t in ties if t is not lead):
+        return [lead]
     return ties
 
 
