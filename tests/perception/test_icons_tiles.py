@@ -142,3 +142,56 @@ def test_the_glyph_box_is_on_the_screen() -> None:
     ink = glyph_mask("image")
     assert abs((x2 - x1) / (y2 - y1) - ink.shape[1] / ink.shape[0]) < 0.15
     assert mask_descriptor(ink) is not None
+
+
+def _scored_at(box: Box, shape: float, position: float):
+    from droidpilot.perception.icons.candidates import Region
+    from droidpilot.perception.icons.describe import IconDescription
+    from droidpilot.perception.icons.rank import ScoredIcon
+
+    desc = IconDescription("gray", 1.0, "unknown", 0.0)
+    score = (0.05 + 0.95 * shape) * (0.1 + 0.9 * position)
+    return ScoredIcon(Region(box, "mask"), desc, None, shape, position, None, score, "icon", shape)
+
+
+def test_a_candidate_a_hair_short_of_fitting_keeps_the_fitting_one_from_being_tapped_unasked() -> None:
+    from droidpilot.perception.icons.query import parse_icon_query
+    from droidpilot.perception.icons.rank import _outcome
+
+    # TikTok's inbox tab fits "inbox" 0.40, just under the 0.45 a shape must fit; a tray-like icon
+    # mid-screen fits 0.54: tapping the one that fits is a guess, and a wrong tap costs more than asking
+    page = np.full((1170, 540, 3), 255, np.uint8)
+    query = parse_icon_query("inbox, bottom")
+    middle, tab = _scored_at((41, 700, 102, 761), 0.535, 0.83), _scored_at((361, 1083, 395, 1117), 0.40, 1.0)
+    result = _outcome(page, query, sorted([middle, tab], key=lambda s: -s.score))
+    # the two tie on looks; the place words then pick the tab, clearly the further toward the bottom
+    assert result.status == "found" and _inside(result.candidates[0].point, tab.region.box), result.to_dict()
+    far = _scored_at((361, 1083, 395, 1117), 0.10, 1.0)  # clearly no inbox: the fitting one is found
+    assert _outcome(page, query, [middle, far]).candidates[0].point == middle.point
+    beside = _scored_at((61, 1083, 95, 1117), 0.43, 1.0)  # level with another fitting one: ask
+    level = _scored_at((200, 1080, 240, 1120), 0.535, 1.0)
+    assert _outcome(page, query, sorted([level, beside], key=lambda s: -s.score)).status == "ambiguous"
+
+
+def _selected_lens_and_play_disc() -> tuple[np.ndarray, Box, Box]:
+    """A dark tab bar's selected search tab (a cyan lens drawn as a ring, a dark gap and a cyan inner
+    disc, with a handle) and a cyan play button (a cyan disc with a black triangle), as a music app
+    draws them."""
+    page = np.full((1170, 540, 3), 30, np.uint8)  # BGR, dark
+    cyan = (212, 188, 0)
+    big = np.full((124, 124, 3), 30, np.uint8)
+    cv2.circle(big, (52, 52), 44, cyan, -1, cv2.LINE_AA)
+    cv2.circle(big, (52, 52), 32, (30, 30, 30), 6, cv2.LINE_AA)
+    cv2.line(big, (86, 86), (116, 116), cyan, 12, cv2.LINE_AA)
+    page[1074:1105, 152:183] = cv2.resize(big, (31, 31), interpolation=cv2.INTER_AREA)
+    cv2.circle(page, (463, 941), 36, cyan, -1, cv2.LINE_AA)
+    tri = np.array([(452, 922), (452, 960), (482, 941)], np.int32)
+    cv2.fillPoly(page, [tri], (0, 0, 0), cv2.LINE_AA)
+    return cv2.cvtColor(page, cv2.COLOR_BGR2RGB), (152, 1074, 183, 1105), (427, 905, 500, 978)
+
+
+def test_a_two_tone_selected_lens_is_not_a_cyan_circle_beside_a_cyan_disc() -> None:
+    img, lens, disc = _selected_lens_and_play_disc()
+    result = locate_icon(img, "turquoise circle", ocr_lines=[])
+    assert result.status == "found" and _inside(result.candidates[0].point, disc), result.to_dict()
+    assert _inside(locate_icon(img, "cyan magnifier", ocr_lines=[]).candidates[0].point, lens)

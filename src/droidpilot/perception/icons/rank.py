@@ -18,7 +18,7 @@ from PIL import Image
 from droidpilot.perception.icons.anchors import anchor_boxes, lines_reading, nearness, reads_text
 from droidpilot.perception.icons.candidates import Region, find_regions, iou
 from droidpilot.perception.icons.colours import colour_match
-from droidpilot.perception.icons.describe import IconDescription, describe_region, named
+from droidpilot.perception.icons.describe import PLAIN, IconDescription, describe_region, named
 from droidpilot.perception.icons.glyphs.match import best_glyphs, glyph_fits
 from droidpilot.perception.icons.imageio import to_bgr
 from droidpilot.perception.icons.placement import most_toward, position_score, where_on_screen
@@ -91,15 +91,20 @@ def _reading_scores(readings: list[Reading], query: IconQuery, glyph_fit: list[f
     """(colour fit, shape fit, reading) of the reading that fits the query best."""
     best: tuple[float, float | None, float | None, Reading] | None = None
     inside = max(glyph_fit, default=0.0)  # the glyph as any reading sees it (the one on a tile)
+    outline_asked = query.shape in PLAIN and not query.glyphs
     for r, g in zip(readings, glyph_fit, strict=True):
+        if outline_asked and r.label == "tile+glyph" and r.glyph_box is not None:
+            continue  # "cyan circle" is a cyan disc, not a ring drawn on a cyan tile (a selected lens)
         c = colour_match(r.colours, query.colour) if query.colour else None
         s = None
         if query.has_shape:
             drawn = _shape_fit(r.shapes, query.shape) if query.shape else 0.0
-            # with glyphs to compare, the drawn classes (coarse, eleven) only back them up; a drawn
-            # class that fits counts more with the asked glyph on it ("blue circle with bell": of the
-            # blue discs, the one whose glyph reads as a bell first)
-            backed = drawn * (DRAWN_WITH_GLYPHS + GLYPH_ON_DRAWN * inside)
+            # with glyphs to compare, the drawn classes (coarse, eleven) only back them up; a tile's
+            # outline (circle, square) that fits counts more with the asked glyph on it ("blue circle
+            # with bell": of the blue discs, the one whose glyph reads as a bell first). A symbol class
+            # (cross, arrow) names the glyph itself: a look-alike's fit (a plus for an x) adds nothing.
+            on_tile = GLYPH_ON_DRAWN * inside if query.shape in PLAIN else 0.0
+            backed = drawn * (DRAWN_WITH_GLYPHS + on_tile)
             s = max(backed, g) if query.glyphs else drawn
             s *= style_fit(r.solidity, query.style)
         looks = (0.05 + 0.95 * c if c is not None else 1.0) * (0.05 + 0.95 * s if s is not None else 1.0)
@@ -337,7 +342,9 @@ def _outcome(bgr: np.ndarray, query: IconQuery, scored: list[ScoredIcon]) -> Loc
     best = matching[0].score
     if query.anchor and scored and scored[0].score > best:
         return _marks(bgr, scored)  # one beside the label outscores every fitting one: let the model choose
-    ties = glyph_over_drawn([s for s in matching if s.score >= TIE_RATIO * best])
+    # the ties are every candidate scoring near the best, fitting or a hair short of a part's threshold
+    # (a shape fit of 0.40 against 0.45): one just short of fitting is no reason to tap the other
+    ties = glyph_over_drawn([s for s in _suppress(scored) if s.score >= TIE_RATIO * best])
     if len(ties) == 1 and (best >= CONFIDENT or len(matching) == 1) and not query.unknown:
         return LocateResult("found", [_candidate(ties[0])])
     if len(ties) > 1 and not query.unknown:  # equal looks: the one clearly furthest toward the place
