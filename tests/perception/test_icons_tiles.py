@@ -195,3 +195,11 @@ def test_a_two_tone_selected_lens_is_not_a_cyan_circle_beside_a_cyan_disc() -> N
     result = locate_icon(img, "turquoise circle", ocr_lines=[])
     assert result.status == "found" and _inside(result.candidates[0].point, disc), result.to_dict()
     assert _inside(locate_icon(img, "cyan magnifier", ocr_lines=[]).candidates[0].point, lens)
+
+
+def test_a_look_alike_symbol_does_not_tie_with_the_asked_one() -> None:
+    # "white x": a plus fits the x glyph 0.75 (a turned cross); that must not lift the plus discs to a
+    # tie with the x disc (the glyph backs a tile's outline, not a symbol class it names itself)
+    img, discs = _discs_with_glyphs(["add", "close", "add"])
+    result = locate_icon(img, "white x", ocr_lines=[])
+    assert result.status == "found" and _inside(result.candidates[0].point, discs[1]), result.to_dict()
