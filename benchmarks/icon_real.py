@@ -6,9 +6,10 @@ Run: .venv/bin/python benchmarks/icon_real.py [--ocr rapidocr|none] [--split tun
 Per split (tune and report: screens looked at while developing; holdout: labelled blind, only measured),
 per app and overall:
 hit (locate_icon answered "found" and its point is inside the true box), candidate recall@1/4/8 (the
-true icon among rank_icons' first k), and seconds per query (locate_icon, warm, median). OCR lines are
-read once per screen, as the agent reads them, and are not part of the per-query time. ``--misses`` lists
-the misses of the development splits only: a holdout miss is counted, never shown, so no one tunes on it.
+true icon among rank_icons' first k), wrong_found (a "found" outside the true box: a wrong tap, worse than
+asking), and seconds per query (locate_icon, warm, median). OCR lines are read once per screen, as the
+agent reads them, and are not part of the per-query time. ``--misses`` lists the misses of the development
+splits only: a holdout miss is counted, never shown, so no one tunes on it.
 """
 
 from __future__ import annotations
@@ -42,12 +43,15 @@ class Tally:
     hits: int = 0
     at: dict[int, int] = field(default_factory=lambda: {k: 0 for k in KS})
     asked: int = 0  # ambiguous with the true icon among the candidates shown to the model
+    wrong: int = 0  # "found" with its point outside the true box: a wrong tap, worse than asking
     seconds: list[float] = field(default_factory=list)
     cpu: list[float] = field(default_factory=list)  # less sensitive to a machine shared with others
 
-    def add(self, hit: bool, rank: int | None, asked: bool, seconds: tuple[float, float]) -> None:
+    def add(self, hit: bool, rank: int | None, asked: bool, seconds: tuple[float, float],
+            wrong: bool = False) -> None:
         self.n += 1
         self.hits += hit
+        self.wrong += wrong
         self.asked += asked
         self.seconds.append(seconds[0])
         self.cpu.append(seconds[1])
@@ -58,6 +62,7 @@ class Tally:
         n = max(1, self.n)
         recall = " ".join(f"@{k}={self.at[k] / n:.3f}" for k in KS)
         return (f"hit={self.hits / n:.3f} recall {recall} ambiguous_with_truth={self.asked / n:.3f} "
+                f"wrong_found={self.wrong} "
                 f"s/query={statistics.median(self.seconds) if self.seconds else 0.0:.3f} "
                 f"cpu_s/query={statistics.median(self.cpu) if self.cpu else 0.0:.3f} n={self.n}")
 
@@ -72,8 +77,7 @@ def _ocr(name: str):  # an OcrEngine behind the cache, or None
 
 def _rank_of(image: np.ndarray, label: IconLabel, lines: list[OcrLine] | None) -> int | None:
     for i, s in enumerate(rank_icons(image, label.query, ocr_lines=lines)):
-        b = s.region.box
-        if label.contains(((b[0] + b[2]) // 2, (b[1] + b[3]) // 2)):
+        if label.contains(s.point):  # where the candidate would be tapped
             return i
     return None
 
@@ -113,7 +117,7 @@ def measure(labels: list[IconLabel], root: Path, ocr_name: str, misses: bool) ->
             asked = status == "ambiguous" and any(label.contains(c.point) for c in cands)
             rank = _rank_of(image, label, lines) if status != "refused" else None
             for key in (label.split, f"{label.split}/{label.app}", "all"):
-                tallies.setdefault(key, Tally()).add(hit, rank, asked, seconds)
+                tallies.setdefault(key, Tally()).add(hit, rank, asked, seconds, status == "found" and not hit)
             if misses and not hit and label.split not in MEASURED_ONLY:
                 got = f"{cands[0].description} at {cands[0].point}" if cands else ""
                 print(f"  miss [{label.split}] {screen}: {label.query!r} -> {status} {got} (rank {rank})")

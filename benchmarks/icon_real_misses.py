@@ -61,9 +61,7 @@ def report(labels: list[IconLabel], root: Path, crops: Path | None) -> int:
         missed += 1
         q = parse_icon_query(label.query)
         ranked = rank_icons(image, label.query, ocr_lines=lines)
-        truth = next(((i, s) for i, s in enumerate(ranked)
-                      if label.contains(((s.region.box[0] + s.region.box[2]) // 2,
-                                         (s.region.box[1] + s.region.box[3]) // 2))), None)
+        truth = next(((i, s) for i, s in enumerate(ranked) if label.contains(s.point)), None)
         print(f"[{n}] {label.screen} {label.query!r} truth={list(label.box)} -> {res.status}")
         print(f"     parsed colour={q.colour} shape={q.shape} glyphs={list(q.glyphs)[:6]} "
               f"pos={q.position} style={q.style} unknown={list(q.unknown)}")

@@ -177,5 +177,16 @@ def test_a_glyph_fit_sets_the_best_apart_from_ties_on_the_drawn_class_alone() ->
     assert glyph_over_drawn([wifi, disc, disc2]) == [wifi]
     rival = _scored(0.5, 0.62)  # another disc whose glyph fits two-thirds as well: still a tie
     assert glyph_over_drawn([wifi, disc, rival]) == [wifi, disc, rival]
-    weak = _scored(0.3, 0.62)  # the best's own glyph fit is too weak to set it apart
+    weak = _scored(0.2, 0.62)  # the best's own glyph fit is too weak to set it apart
     assert glyph_over_drawn([weak, disc]) == [weak, disc]
+
+
+def test_a_modest_glyph_fit_alone_among_tiles_that_tie_decides_wherever_it_ranks() -> None:
+    from droidpilot.perception.icons.rank import glyph_over_drawn
+
+    # a real bell drawn by another icon set fits 0.29; the discs beside it 0.14 and 0.02: their glyphs
+    # are all that sets tiles of one colour and outline apart, in whatever order the ties came
+    disc, bell, near = _scored(0.02, 0.62), _scored(0.29, 0.62), _scored(0.14, 0.62)
+    assert glyph_over_drawn([disc, bell, near]) == [bell]
+    rival = _scored(0.16, 0.62)  # more than half the bell's fit: the model is asked
+    assert glyph_over_drawn([disc, bell, rival]) == [disc, bell, rival]

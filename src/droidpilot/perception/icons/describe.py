@@ -83,13 +83,18 @@ def named(desc: IconDescription) -> str:
     return f"{glyph} on {desc.colour} {under}"
 
 
+def _pad(box: Box, background: tuple[int, int, int] | None) -> int:
+    """The margin read around a box for its page colour (none when the caller knows the background)."""
+    return max(2, round(0.08 * min(box[2] - box[0], box[3] - box[1]))) if background is None else 0
+
+
 def foreground_mask(image: np.ndarray, box: Box, background: tuple[int, int, int] | None = None
                     ) -> tuple[np.ndarray, np.ndarray, tuple[int, int, int]]:
     """(crop, mask, background BGR) for ``box``: the mask marks pixels unlike the ring around the box
     (or unlike ``background`` when the caller knows it, e.g. the tile an icon is drawn on)."""
     h, w = image.shape[:2]
     x1, y1, x2, y2 = box
-    pad = max(2, round(0.08 * min(x2 - x1, y2 - y1))) if background is None else 0
+    pad = _pad(box, background)
     px1, py1, px2, py2 = max(0, x1 - pad), max(0, y1 - pad), min(w, x2 + pad), min(h, y2 + pad)
     crop = image[py1:py2, px1:px2]
     ring = np.concatenate([crop[:2].reshape(-1, 3), crop[-2:].reshape(-1, 3), crop[:, :2].reshape(-1, 3),
@@ -107,9 +112,10 @@ def foreground_mask(image: np.ndarray, box: Box, background: tuple[int, int, int
     return crop, mask, (int(bg[0]), int(bg[1]), int(bg[2]))
 
 
-def describe_mask(crop: np.ndarray, mask: np.ndarray, background: tuple[int, int, int] = (0, 0, 0)
-                  ) -> IconDescription:
-    """Describe an icon given its crop and foreground mask (as from ``foreground_mask``)."""
+def describe_mask(crop: np.ndarray, mask: np.ndarray, background: tuple[int, int, int] = (0, 0, 0),
+                  origin: tuple[int, int] = (0, 0)) -> IconDescription:
+    """Describe an icon given its crop and foreground mask (as from ``foreground_mask``); ``origin`` is
+    where the crop's top-left pixel lies on the screen (for the box of a glyph on a tile)."""
     core = cv2.erode(mask, np.ones((3, 3), np.uint8))
     # Anti-aliased rims mix icon and page colours; read the core when there is one.
     pixels = crop[core > 0] if int(core.sum()) >= max(6, 0.2 * int(mask.sum())) else crop[mask > 0]
@@ -127,7 +133,7 @@ def describe_mask(crop: np.ndarray, mask: np.ndarray, background: tuple[int, int
                 if d is not None:
                     parts.append((name, d, classify_shape(part * 255)[2]))
     return IconDescription(colour, share, shape, confidence, colours, shapes, background, fill,
-                           mask_descriptor(mask), find_tile(crop, mask), parts, ink_solidity(mask))
+                           mask_descriptor(mask), find_tile(crop, mask, origin), parts, ink_solidity(mask))
 
 
 def ink_solidity(mask: np.ndarray) -> float:
@@ -144,4 +150,5 @@ def describe_region(image: np.ndarray, box: Box, background: tuple[int, int, int
     crop, mask, bg = foreground_mask(image, box, background)
     if int(mask.sum()) == 0:
         return IconDescription("gray", 0.0, "unknown", 0.0, {}, {}, bg, 0.0)
-    return describe_mask(crop, mask, bg)
+    pad = _pad(box, background)
+    return describe_mask(crop, mask, bg, (max(0, box[0] - pad), max(0, box[1] - pad)))

@@ -8,7 +8,7 @@ adds its score when given. The outcome is found / ambiguous / not_found / too_ma
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 import cv2
@@ -19,7 +19,7 @@ from droidpilot.perception.icons.anchors import anchor_boxes, lines_reading, nea
 from droidpilot.perception.icons.candidates import Region, find_regions, iou
 from droidpilot.perception.icons.colours import colour_match
 from droidpilot.perception.icons.context import inside
-from droidpilot.perception.icons.describe import IconDescription, describe_region, named
+from droidpilot.perception.icons.describe import PLAIN, IconDescription, describe_region, named
 from droidpilot.perception.icons.glyphs.match import best_glyphs, glyph_fits
 from droidpilot.perception.icons.imageio import to_bgr
 from droidpilot.perception.icons.placement import most_toward, position_score, where_on_screen
@@ -41,10 +41,12 @@ MIN_COLOUR, MIN_SHAPE, MIN_POSITION = 0.6, 0.45, 0.5
 TIE_RATIO = 0.8  # candidates scoring at least this share of the best are indistinguishable from it
 CONFIDENT = 0.45  # a best score below this is shown to the model with its runners-up (set-of-marks)
 DRAWN_WITH_GLYPHS = 0.6  # weight of the drawn shape class when the query also names glyphs
+GLYPH_ON_DRAWN = 0.4  # what the candidate's best glyph fit adds to a fitting drawn class (up to 1.0)
 CHAR_GLYPH_FIT = 0.8  # glyph fit a lone character OCR read ("3" for a heart outline) needs to be an icon
 STANDOUT_SHAPE, STANDOUT_RATIO = 0.075, 2.0  # a weak (styled, x0.75) fit still wins at twice the runner-up
 FILLED_ABOVE, OUTLINED_BELOW = 0.8, 0.55  # ink share of the silhouette of a filled / an outlined icon
 GLYPH_LEAD = 0.5  # a glyph fit twice every other tie's sets the best apart from discs that merely tie
+GLYPH_ALONE = 0.25  # the glyph fit that, so set apart, picks one of tiles tying on colour and outline
 LABEL_PEERS = 0.25  # candidates within this share of the best score are ordered by nearness to a label
 STATUS_BAR = 0.04  # the top share of the screen taken by the system status bar
 
@@ -62,6 +64,13 @@ class ScoredIcon:
     score: float
     reading: str = "icon"  # which reading of the candidate fitted best (icon, glyph, tile+glyph)
     glyph: float = 0.0  # the best fit of any reading to the asked glyphs (0 when none were asked)
+    glyph_box: Box | None = None  # where the glyph is, when the reading that fitted is a tile's glyph
+
+    @property
+    def point(self) -> tuple[int, int]:
+        """Where to tap: the glyph's centre when the glyph on a tile is what fitted (inside the tile
+        either way, and on the glyph where the glyph alone is the button), else the region's centre."""
+        return box_center(self.glyph_box or self.region.box)
 
     @property
     def matches(self) -> bool:
@@ -87,20 +96,29 @@ def style_fit(solidity: float | None, style: str | None) -> float:
 
 
 def _reading_scores(readings: list[Reading], query: IconQuery, glyph_fit: list[float]
-                    ) -> tuple[float | None, float | None, str]:
-    """(colour fit, shape fit, label) of the reading that fits the query best."""
-    best: tuple[float, float | None, float | None, str] | None = None
+                    ) -> tuple[float | None, float | None, Reading]:
+    """(colour fit, shape fit, reading) of the reading that fits the query best."""
+    best: tuple[float, float | None, float | None, Reading] | None = None
+    inside = max(glyph_fit, default=0.0)  # the glyph as any reading sees it (the one on a tile)
+    outline_asked = query.shape in PLAIN and not query.glyphs
     for r, g in zip(readings, glyph_fit, strict=True):
+        if outline_asked and r.label == "tile+glyph" and r.glyph_box is not None:
+            continue  # "cyan circle" is a cyan disc, not a ring drawn on a cyan tile (a selected lens)
         c = colour_match(r.colours, query.colour) if query.colour else None
         s = None
         if query.has_shape:
             drawn = _shape_fit(r.shapes, query.shape) if query.shape else 0.0
-            # with glyphs to compare, the drawn classes (coarse, eleven) only back them up
-            s = max(DRAWN_WITH_GLYPHS * drawn, g) if query.glyphs else drawn
+            # with glyphs to compare, the drawn classes (coarse, eleven) only back them up; a tile's
+            # outline (circle, square) that fits counts more with the asked glyph on it ("blue circle
+            # with bell": of the blue discs, the one whose glyph reads as a bell first). A symbol class
+            # (cross, arrow) names the glyph itself: a look-alike's fit (a plus for an x) adds nothing.
+            on_tile = GLYPH_ON_DRAWN * inside if query.shape in PLAIN else 0.0
+            backed = drawn * (DRAWN_WITH_GLYPHS + on_tile)
+            s = max(backed, g) if query.glyphs else drawn
             s *= style_fit(r.solidity, query.style)
         looks = (0.05 + 0.95 * c if c is not None else 1.0) * (0.05 + 0.95 * s if s is not None else 1.0)
         if best is None or looks > best[0]:
-            best = (looks, c, s, r.label)
+            best = (looks, c, s, r)
     assert best is not None
     return best[1], best[2], best[3]
 
@@ -158,16 +176,17 @@ def _score(image: np.ndarray, regions: Sequence[Region], query: IconQuery, ranke
     out = []
     at = 0
     for region, desc, rd, rs in zip(regions, descs, readings, rank_scores, strict=True):
-        c, s, label = _reading_scores(rd, query, fits[at:at + len(rd)])
+        c, s, reading = _reading_scores(rd, query, fits[at:at + len(rd)])
+        label, glyph_box = reading.label, reading.glyph_box
         at += len(rd)
         glyph_fit = max(fits[at - len(rd):at], default=0.0)
         if query.texts:  # the icon's own text, read by OCR, fits fully; an icon without it cannot
             if reads_text(region.box, cues.inside):
-                s, label, c = 1.0, "text", named_colour(c)
+                s, label, c, glyph_box = 1.0, "text", named_colour(c), None
             elif s is None:
                 s = 0.0
         if cues.scene.labels and cues.scene.naming(region.box) > 0:  # its label names the app
-            s, label, c = 1.0, "app label", named_colour(c)
+            s, label, c, glyph_box = 1.0, "app label", named_colour(c), None
         if region.source == "char" and label != "text" and (not query.glyphs or glyph_fit < CHAR_GLYPH_FIT):
             continue  # text, unless the asked glyph clearly fits it
         p = position_score(box_center(region.box), (w, h), query.position) if query.position.given else None
@@ -179,7 +198,7 @@ def _score(image: np.ndarray, regions: Sequence[Region], query: IconQuery, ranke
             looks = 0.5 * looks + 0.5 * float(rs)
         score = looks * (0.1 + 0.9 * p if p is not None else 1.0)
         score *= cues.scene.weight(region.box, desc.colours)
-        out.append(ScoredIcon(region, desc, c, s, p, rs, score, label, glyph_fit))
+        out.append(ScoredIcon(region, desc, c, s, p, rs, score, label, glyph_fit, glyph_box))
     if cues.scene.labels:
         for s, weight in zip(out, cues.scene.naming_weights([s.region.box for s in out]), strict=True):
             s.score *= weight
@@ -201,21 +220,24 @@ def _weigh_by_label(scored: list[ScoredIcon], labels: list[Box]) -> None:
 
 
 def _suppress(scored: list[ScoredIcon]) -> list[ScoredIcon]:
-    """Keep the best of regions that are the same icon (overlapping or one inside the other)."""
+    """Keep the best of regions that are the same icon (overlapping or one inside the other), with the
+    best glyph fit any of them had: a disc's glyph may read best from the region of its inside alone."""
     kept: list[ScoredIcon] = []
     for s in scored:
         b = s.region.box
         area = max(1, (b[2] - b[0]) * (b[3] - b[1]))
-        dup = False
-        for k in kept:
+        dup = None
+        for i, k in enumerate(kept):
             kb = k.region.box
             inter = max(0, min(b[2], kb[2]) - max(b[0], kb[0])) * max(0, min(b[3], kb[3]) - max(b[1], kb[1]))
             karea = max(1, (kb[2] - kb[0]) * (kb[3] - kb[1]))
             if iou(b, kb) > 0.4 or inter / min(area, karea) > 0.7:
-                dup = True
+                dup = i
                 break
-        if not dup:
+        if dup is None:
             kept.append(s)
+        elif s.glyph > kept[dup].glyph:
+            kept[dup] = replace(kept[dup], glyph=s.glyph)
     return kept
 
 
@@ -243,7 +265,7 @@ def scored_details(s: ScoredIcon) -> dict[str, object]:
 
 
 def _candidate(s: ScoredIcon, with_crop: Image.Image | None = None) -> Candidate:
-    return Candidate(box=s.region.box, point=box_center(s.region.box), score=round(s.score, 4),
+    return Candidate(box=s.region.box, point=s.point, score=round(s.score, 4),
                      description=s.description.text, crop=with_crop, details=scored_details(s))
 
 
@@ -337,12 +359,17 @@ def _alone_inside(query: IconQuery, scene: Scene, scored: list[ScoredIcon], line
 
 
 def glyph_over_drawn(ties: list[ScoredIcon]) -> list[ScoredIcon]:
-    """The best of near-equal candidates alone when only it fits the asked glyph and the others fit
-    only the coarse drawn class ("blue wifi circle": the one wifi, not every blue disc)."""
-    if len(ties) < 2 or ties[0].glyph < MIN_SHAPE:
+    """The one of near-equal candidates whose glyph fits the asked one, alone, when the others fit only
+    the coarse drawn class ("blue wifi circle": the one wifi, not every blue disc). The tiles tie on
+    colour and outline, so their glyphs are all that tells them apart: a glyph fit of GLYPH_ALONE
+    suffices where it is twice every other tie's."""
+    if len(ties) < 2:
         return ties
-    if all(t.glyph < GLYPH_LEAD * ties[0].glyph for t in ties[1:]):
-        return ties[:1]
+    lead = max(ties, key=lambda t: t.glyph)
+    if lead.glyph < GLYPH_ALONE:
+        return ties
+    if all(t.glyph < GLYPH_LEAD * lead.glyph for t in ties if t is not lead):
+        return [lead]
     return ties
 
 
@@ -360,7 +387,9 @@ def _outcome(bgr: np.ndarray, query: IconQuery, scored: list[ScoredIcon]) -> Loc
     best = matching[0].score
     if query.anchor and scored and scored[0].score > best:
         return _marks(bgr, scored)  # one beside the label outscores every fitting one: let the model choose
-    ties = glyph_over_drawn([s for s in matching if s.score >= TIE_RATIO * best])
+    # the ties are every candidate scoring near the best, fitting or a hair short of a part's threshold
+    # (a shape fit of 0.40 against 0.45): one just short of fitting is no reason to tap the other
+    ties = glyph_over_drawn([s for s in _suppress(scored) if s.score >= TIE_RATIO * best])
     if len(ties) == 1 and (best >= CONFIDENT or len(matching) == 1) and not query.unknown:
         return LocateResult("found", [_candidate(ties[0])])
     if len(ties) > 1 and not query.unknown:  # equal looks: the one clearly furthest toward the place

@@ -24,6 +24,7 @@ class Reading:
     shapes: dict[str, float]
     descriptor: np.ndarray | None
     solidity: float | None = None  # ink share of the silhouette, where known (filled vs outlined)
+    glyph_box: tuple[int, int, int, int] | None = None  # on screen, when the reading is a tile's glyph
 
 
 def readings_of(desc: IconDescription, tile_bgr: tuple[int, int, int] | None = None) -> list[Reading]:
@@ -33,8 +34,10 @@ def readings_of(desc: IconDescription, tile_bgr: tuple[int, int, int] | None = N
         out.append(Reading(f"{colour} part", {colour: 1.0}, shapes, descriptor))
     if desc.tile is not None:
         t = desc.tile
-        out.append(Reading("glyph", t.colours, t.shapes, t.descriptor))
-        out.append(Reading("tile+glyph", desc.colours, t.shapes, t.descriptor))
+        if t.colour != desc.colour:  # a glyph of the tile's own colour (a selected lens's inner disc) is
+            # a two-tone drawing, not another colour to name it by: the tile+glyph reading carries it
+            out.append(Reading("glyph", t.colours, t.shapes, t.descriptor, glyph_box=t.box))
+        out.append(Reading("tile+glyph", desc.colours, t.shapes, t.descriptor, glyph_box=t.box))
     if tile_bgr is not None:
         tile_colours = colour_distribution(np.array([tile_bgr], np.uint8))
         out.append(Reading("tile+glyph", tile_colours, desc.shapes, desc.descriptor))
