@@ -1,6 +1,7 @@
 """Shapes drawn by our own code join the glyph library: a round speech bubble, a curved share arrow and the
-shift key's block arrow, as real apps draw them, are found by their words in any stroke, and their near
-misses (a plain ring, a chevron, a "less-than") are not."""
+shift key's block arrow, a curved shuffle, a bed, a pin with a hole, a sparkle, fullscreen corners and a
+captions box, as real apps draw them, are found by their words in any stroke, and their near misses (a
+plain ring, a chevron, a "less-than", a five-point star, repeat, a sofa, a plain square) are not."""
 
 from __future__ import annotations
 
@@ -72,3 +73,69 @@ def test_a_curved_share_arrow_is_share_and_a_less_than_is_not() -> None:
     cv2.polylines(less, [np.array([[28, 6], [8, 18], [28, 30]], np.int32)], False, 1, 3, AA)
     assert _fit(share.astype(np.uint8), "share") >= 0.5
     assert _fit(less, "share") < 0.5 * _fit(share.astype(np.uint8), "share")
+
+
+def _small(name: str, side: int) -> np.ndarray:
+    """A library glyph (the font's or a drawn one) scaled to ``side`` pixels, as a small icon on screen."""
+    img = cv2.resize(glyph_mask(name) * 255, (side, side), interpolation=cv2.INTER_AREA)
+    return (img > 127).astype(np.uint8)
+
+
+def _five_point_star(side: int) -> np.ndarray:
+    img = np.zeros((side, side), np.uint8)
+    radii = [(side / 2 - 1) * (1.0 if k % 2 == 0 else 0.45) for k in range(10)]
+    angles = [-np.pi / 2 + k * np.pi / 5 for k in range(10)]
+    pts = [(side / 2 + r * np.cos(a), side / 2 + r * np.sin(a)) for r, a in zip(radii, angles, strict=True)]
+    cv2.fillPoly(img, [np.round(np.array(pts)).astype(np.int32)], 1, AA)
+    return img
+
+
+def _square_outline(side: int) -> np.ndarray:
+    img = np.zeros((side, side), np.uint8)
+    cv2.rectangle(img, (3, 3), (side - 4, side - 4), 1, 2)
+    return img
+
+
+# words -> (right ones drawn otherwise: the drawn shape, the font's own, an outline) and their look-alikes
+RIGHT_AND_NEAR: dict[str, tuple[list[str], list[str]]] = {
+    "sparkle": (["drawn_sparkle", "auto_awesome", "outlined:drawn_sparkle"], ["five-point star", "star"]),
+    "fullscreen": (["drawn_fullscreen_corners", "fullscreen"], ["square", "crop"]),
+    "shuffle": (["drawn_curved_shuffle", "shuffle"], ["repeat", "sync"]),
+    "bed": (["drawn_bed"], ["weekend", "directions_car"]),
+    "captions": (["outlined:drawn_captions_box", "drawn_captions_box"], ["square", "hd"]),
+    "map pin": (["outlined:drawn_pin_with_hole"], ["water_drop", "radio_button_checked"]),
+    "share nodes": (["share"], ["hub", "scatter_plot", "bubble_chart"]),
+}
+
+
+def _sample(name: str) -> np.ndarray:
+    if name == "five-point star":
+        return _five_point_star(32)
+    if name == "square":
+        return _square_outline(32)
+    if name.startswith("outlined:"):
+        return _outlined(glyph_mask(name.split(":", 1)[1]), 30, 2)
+    return _small(name, 30)
+
+
+@pytest.mark.parametrize("words", sorted(RIGHT_AND_NEAR))
+def test_a_drawn_shape_fits_its_icon_in_any_drawing_and_not_its_look_alikes(words: str) -> None:
+    right, near = RIGHT_AND_NEAR[words]
+    right_fits = {name: _fit(_sample(name), words) for name in right}
+    near_fits = {name: _fit(_sample(name), words) for name in near}
+    assert min(right_fits.values()) >= 0.5, right_fits
+    assert max(near_fits.values()) < 0.5 * min(right_fits.values()), (right_fits, near_fits)
+
+
+def test_a_small_filled_pin_with_a_hole_reads_as_a_map_pin_and_a_drop_does_not() -> None:
+    pin, drop = _fit(_small("drawn_pin_with_hole", 30), "map pin"), _fit(_small("water_drop", 30), "map pin")
+    assert pin >= 0.4 and drop < 0.5 * pin
+
+
+def test_the_new_words_name_the_drawn_shapes_and_a_star_is_no_sparkle() -> None:
+    assert "drawn_sparkle" in phrase_glyphs("sparkles") and "drawn_sparkle" not in phrase_glyphs("star")
+    assert "drawn_curved_shuffle" in phrase_glyphs("crossed arrows")
+    assert "drawn_curved_shuffle" not in phrase_glyphs("repeat")
+    assert "drawn_captions_box" in phrase_glyphs("cc")
+    assert "drawn_fullscreen_corners" in phrase_glyphs("four corners")
+    assert "drawn_bed" in phrase_glyphs("hotel") and "drawn_bed" not in phrase_glyphs("sofa")
