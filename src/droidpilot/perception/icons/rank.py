@@ -15,10 +15,11 @@ import cv2
 import numpy as np
 from PIL import Image
 
-from droidpilot.perception.icons.anchors import anchor_boxes, lines_reading, nearness, reads_text
+from droidpilot.perception.icons.anchors import anchor_boxes, nearness, reads_text
 from droidpilot.perception.icons.candidates import Region, find_regions, iou
 from droidpilot.perception.icons.colours import colour_match
 from droidpilot.perception.icons.context import inside
+from droidpilot.perception.icons.crop_text import icon_text_boxes
 from droidpilot.perception.icons.describe import PLAIN, IconDescription, describe_region, named
 from droidpilot.perception.icons.glyphs.match import best_glyphs, glyph_fits
 from droidpilot.perception.icons.imageio import to_bgr
@@ -143,8 +144,8 @@ def score_regions(image: np.ndarray, regions: Sequence[Region], query: IconQuery
     text ("LIVE") is a candidate and a label the icon is next to weighs candidates by nearness. The
     ``scene`` (scene.read_scene) makes the tile an app's label names the icon and weighs by a container.
     """
-    cues = _TextCues(lines_reading(lines, query.texts) if query.texts else [],
-                     anchor_boxes(lines, query.anchor), scene or Scene())
+    cues = _TextCues(icon_text_boxes(image, regions, query, lines), anchor_boxes(lines, query.anchor),
+                     scene or Scene())
     known = [r.box for r in regions]
     regions = [*regions, *(Region(b, "text") for b in cues.inside
                            if (query.status_bar or not in_status_bar(b, image.shape[0]))
