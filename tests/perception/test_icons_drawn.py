@@ -1,7 +1,7 @@
 """Shapes drawn by our own code join the glyph library: a round speech bubble, a curved share arrow and the
-shift key's block arrow, a curved shuffle, a bed, a pin with a hole, a sparkle, fullscreen corners and a
-captions box, as real apps draw them, are found by their words in any stroke, and their near misses (a
-plain ring, a chevron, a "less-than", a five-point star, repeat, a sofa, a plain square) are not."""
+shift key's block arrow, a curved shuffle, a bed, a pin with a hole, a sparkle, fullscreen corners, a
+captions box and a gamepad, as real apps draw them, are found by their words in any stroke, and their near
+misses (a plain ring, a chevron, a "less-than", a five-point star, repeat, a sofa, a square) are not."""
 
 from __future__ import annotations
 
@@ -76,8 +76,12 @@ def test_a_curved_share_arrow_is_share_and_a_less_than_is_not() -> None:
 
 
 def _small(name: str, side: int) -> np.ndarray:
-    """A library glyph (the font's or a drawn one) scaled to ``side`` pixels, as a small icon on screen."""
-    img = cv2.resize(glyph_mask(name) * 255, (side, side), interpolation=cv2.INTER_AREA)
+    """A library glyph (the font's or a drawn one) scaled to ``side`` pixels on its longer side, as a small
+    icon on screen."""
+    mask = glyph_mask(name)
+    scale = side / max(mask.shape)
+    size = (max(1, round(mask.shape[1] * scale)), max(1, round(mask.shape[0] * scale)))
+    img = cv2.resize(mask * 255, size, interpolation=cv2.INTER_AREA)
     return (img > 127).astype(np.uint8)
 
 
@@ -105,6 +109,7 @@ RIGHT_AND_NEAR: dict[str, tuple[list[str], list[str]]] = {
     "captions": (["outlined:drawn_captions_box", "drawn_captions_box"], ["square", "hd"]),
     "map pin": (["outlined:drawn_pin_with_hole"], ["water_drop", "radio_button_checked"]),
     "share nodes": (["share"], ["hub", "scatter_plot", "bubble_chart"]),
+    "gamepad": (["drawn_gamepad", "outlined:drawn_gamepad"], ["directions_car", "weekend"]),
 }
 
 

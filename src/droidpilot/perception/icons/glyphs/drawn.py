@@ -2,9 +2,9 @@
 
 Real apps draw a speech bubble round (the font's is square), share as a curved arrow, the keyboard's
 shift as a block arrow, shuffle as crossing S-curves, a bed outlined, a map pin with a round hole, a
-sparkle as a four-point star, fullscreen as four corners and captions as "CC" in a box. Each is a
-filled mask at the font's render size, named ``drawn_*``; the styles (glyphs.styles) and line drawings
-(glyphs.strokes) give their outlined forms, as for the font's glyphs.
+sparkle as a four-point star, fullscreen as four corners, captions as "CC" in a box and a gamepad
+outlined. Each is a filled mask at the font's render size, named ``drawn_*``; the styles (glyphs.styles)
+and line drawings (glyphs.strokes) give their outlined forms, as for the font's glyphs.
 """
 
 from __future__ import annotations
@@ -121,6 +121,21 @@ def _captions_box() -> np.ndarray:
     return img
 
 
+
+def _gamepad() -> np.ndarray:
+    """A game controller outlined: a wide body with two grips below, a cross pad at the left and two
+    buttons at the right (games in app stores)."""
+    img = _canvas()
+    body = _pts([(14, 16), (50, 16), (58, 26), (62, 46), (56, 52), (46, 44), (18, 44), (8, 52), (2, 46),
+                 (6, 26)])
+    cv2.polylines(img, [body], True, 255, 5, AA)
+    cv2.line(img, (13, 30), (25, 30), 255, 4, AA)
+    cv2.line(img, (19, 24), (19, 36), 255, 4, AA)
+    for x, y in ((42, 27), (49, 34)):
+        cv2.circle(img, (x, y), 3, 255, -1, AA)
+    return img
+
+
 DRAWN: dict[str, Callable[[], np.ndarray]] = {
     "drawn_round_bubble": _round_bubble,
     "drawn_round_bubble_dots": _round_bubble_dots,
@@ -132,6 +147,7 @@ DRAWN: dict[str, Callable[[], np.ndarray]] = {
     "drawn_sparkle": _sparkle,
     "drawn_fullscreen_corners": _fullscreen_corners,
     "drawn_captions_box": _captions_box,
+    "drawn_gamepad": _gamepad,
 }
 
 
