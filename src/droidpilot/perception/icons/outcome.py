@@ -43,11 +43,34 @@ GLYPH_ALONE = 0.25  # the glyph fit that, so set apart, picks one of tiles tying
 def decide(bgr: np.ndarray, query: IconQuery, scene: Scene, scored: list[ScoredIcon],
            lines: Sequence[OcrLine]) -> LocateResult:
     """The answer for the scored candidates (best first): the rules of icon_outcome, then the one
-    candidate inside a named container when nothing else was found."""
+    candidate inside a named container when nothing else was found, then the few that colour and place
+    single out when only the shape is unsure (the model picks among them)."""
     result = icon_outcome(bgr, query, scored)
     if result.status == "not_found" and (alone := alone_inside(query, scene, scored, lines)):
-        result = LocateResult("found", [candidate(alone)])
+        return LocateResult("found", [candidate(alone)])
+    if result.status == "not_found" and (few := unsure_shape(query, scored)):
+        return LocateResult("ambiguous", [candidate(s, crop_with_box(bgr, s.region.box)) for s in few])
     return result
+
+
+def unsure_shape(query: IconQuery, scored: list[ScoredIcon]) -> list[ScoredIcon]:
+    """When no candidate fits every asked part: the candidates the asked colour and place single out
+    (at most MAX_AMBIGUOUS), best first, topped up with the runners-up to at least two so the model has
+    a choice; [] when the words name neither colour nor place, or no candidate or too many fit them.
+
+    A real icon drawn in another icon set than the library's often fits the asked shape near 0 though
+    its colour and place fit fully: "not found" would make the agent give up or scroll, where asking
+    costs one choice. Never "found": a shape that does not fit is no reason to tap unasked."""
+    if query.colour is None and not query.position.given:
+        return []
+    kept = suppress(scored)
+    fit = [s for s in kept if (s.colour is None or s.colour >= MIN_COLOUR)
+           and (s.position is None or s.position >= MIN_POSITION)]
+    if not fit or len(fit) > MAX_AMBIGUOUS:
+        return []
+    if len(fit) == 1:
+        fit += [s for s in kept if s is not fit[0]][:1]
+    return fit if len(fit) > 1 else []
 
 
 def _marks(bgr: np.ndarray, scored: list[ScoredIcon]) -> LocateResult:
