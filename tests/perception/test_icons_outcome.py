@@ -93,3 +93,33 @@ def test_real_icons_the_library_cannot_read_are_offered_to_the_model(screen: str
     result = locate_icon(image, query, ocr_lines=[])
     assert result.status == "ambiguous", result.to_dict()
     assert any(_inside(c.point, truth) for c in result.candidates)
+
+
+def _parts(box: Box, colour: float | None, shape: float, position: float, score: float) -> ScoredIcon:
+    desc = IconDescription("white", 1.0, "unknown", 0.0)
+    return ScoredIcon(Region(box, "mask"), desc, colour, shape, position, None, score, "icon", shape)
+
+
+def _outcome(query: str, icons: list[ScoredIcon]):
+    return icon_outcome(PAGE, parse_icon_query(query), sorted(icons, key=lambda s: -s.score))
+
+
+def test_a_weak_glyph_lead_on_a_half_fitting_colour_and_place_is_not_tapped() -> None:
+    # Alibaba's Chrome tile, a third white and half-way down, read 0.39 as a camera, 3.6x the runner-up
+    tile = _parts((172, 616, 246, 706), 0.67, 0.385, 0.59, 0.182)
+    runner = _parts((188, 1047, 226, 1077), 1.0, 0.0, 1.0, 0.05)
+    assert _outcome("white camera, bottom", [tile, runner]).status != "found"
+    # the same lead where the colour and the place fit clearly: a vendor drawing, taken
+    clear = _parts((172, 1040, 246, 1110), 1.0, 0.385, 1.0, 0.37)
+    result = _outcome("white camera, bottom", [clear, runner])
+    assert result.status == "found" and result.candidates[0].box == clear.region.box
+
+
+def test_a_weak_glyph_lead_with_no_colour_named_needs_a_larger_lead() -> None:
+    # "two people, bottom": a blue star tile read 0.26 as people, 2.3x the true icon's score
+    star = _parts((89, 794, 235, 880), None, 0.26, 1.0, 0.299)
+    true = _parts((143, 1082, 182, 1116), None, 0.08, 1.0, 0.130)
+    assert _outcome("two people, bottom", [star, true]).status != "found"
+    far_ahead = _parts((89, 1040, 235, 1110), None, 0.382, 1.0, 0.413)  # 8x the runner-up: taken
+    low = _parts((143, 1082, 182, 1116), None, 0.0, 1.0, 0.05)
+    assert _outcome("person outline, bottom right", [far_ahead, low]).status == "found"

@@ -2,11 +2,13 @@
 
 - found: one candidate fits every asked part (colour, shape, place) and nothing else scores near it; or
   near-equal ones are told apart by their glyph (glyph_over_drawn) or by the place words (most_toward);
-  or, though none fits fully, one reads as the asked glyph far better than any other (standout); or it is
-  the one candidate inside the named container (alone_inside).
+  or, though none fits fully, one reads as the asked glyph far better than any other while its colour
+  and place fit clearly (standout); or it is the one candidate inside the named container (alone_inside).
 - ambiguous: a few (at most MAX_AMBIGUOUS) candidates are equally likely, or the best is not sure
-  (below CONFIDENT) or part of the words was not understood: the model picks among them (set-of-marks).
-- not_found: nothing fits; the closest candidates are named so the agent can scroll or rephrase.
+  (below CONFIDENT) or part of the words was not understood, or no shape fits but the asked colour and
+  place single out a few (unsure_shape): the model picks among them (set-of-marks).
+- not_found: nothing fits colour and place (or too many do, with no shape to tell them apart); the
+  closest candidates are named so the agent can scroll or rephrase.
 - too_many: more near-equal candidates than a model can be shown.
 """
 
@@ -36,6 +38,8 @@ MAX_AMBIGUOUS = 4
 TIE_RATIO = 0.8  # candidates scoring at least this share of the best are indistinguishable from it
 CONFIDENT = 0.45  # a best score below this is shown to the model with its runners-up (set-of-marks)
 STANDOUT_SHAPE, STANDOUT_RATIO = 0.075, 2.0  # a weak (styled, x0.75) fit still wins at twice the runner-up
+STANDOUT_FIT = 0.8  # how well an asked colour and place must fit a standout: a weak lead needs them clear
+STANDOUT_SHAPE_ONLY = 3.0  # the lead a standout needs when no colour is named: place and shape alone
 GLYPH_LEAD = 0.5  # a glyph fit twice every other tie's sets the best apart from discs that merely tie
 GLYPH_ALONE = 0.25  # the glyph fit that, so set apart, picks one of tiles tying on colour and outline
 
@@ -83,7 +87,10 @@ def _marks(bgr: np.ndarray, scored: list[ScoredIcon]) -> LocateResult:
 
 def standout(query: IconQuery, scored: list[ScoredIcon]) -> ScoredIcon | None:
     """The one candidate that reads as the asked glyph far better than any other, though below the
-    absolute fit (a real icon drawn in another icon set than the library's): colour and place must fit."""
+    absolute fit (a real icon drawn in another icon set than the library's). Its glyph fit is weak, so
+    the rest must be clear: an asked colour and place fit it well (STANDOUT_FIT; a Chrome tile a third
+    white, half-way down, is no "white camera, bottom"), and with no colour named its lead over the
+    runner-up is larger (STANDOUT_SHAPE_ONLY)."""
     if not query.glyphs or query.unknown:
         return None
     top = suppress(scored)[:2]
@@ -91,9 +98,10 @@ def standout(query: IconQuery, scored: list[ScoredIcon]) -> ScoredIcon | None:
         return None
     best = top[0]
     runner = top[1].score if len(top) > 1 else 0.0
-    fits = ((best.colour is None or best.colour >= MIN_COLOUR) and (best.position is None
-            or best.position >= MIN_POSITION) and best.shape is not None and best.shape >= STANDOUT_SHAPE)
-    return best if fits and best.score >= STANDOUT_RATIO * runner else None
+    fits = ((best.colour is None or best.colour >= STANDOUT_FIT) and (best.position is None
+            or best.position >= STANDOUT_FIT) and best.shape is not None and best.shape >= STANDOUT_SHAPE)
+    lead = STANDOUT_RATIO if best.colour is not None else STANDOUT_SHAPE_ONLY
+    return best if fits and best.score >= lead * runner else None
 
 
 def alone_inside(query: IconQuery, scene: Scene, scored: list[ScoredIcon], lines: Sequence[OcrLine]
