@@ -123,3 +123,18 @@ def test_a_weak_glyph_lead_with_no_colour_named_needs_a_larger_lead() -> None:
     far_ahead = _parts((89, 1040, 235, 1110), None, 0.382, 1.0, 0.413)  # 8x the runner-up: taken
     low = _parts((143, 1082, 182, 1116), None, 0.0, 1.0, 0.05)
     assert _outcome("person outline, bottom right", [far_ahead, low]).status == "found"
+
+
+def test_a_place_alone_does_not_single_out_an_icon_whose_shape_fits_nothing() -> None:
+    # Notes after saving: no checkmark is left at the top right, only other icons there (shape 0)
+    icons = [_parts((470, 100, 514, 144), None, 0.0, 1.0, 0.05),
+             _parts((410, 100, 450, 144), None, 0.0, 0.9, 0.046)]
+    assert _decide("checkmark, top right", icons).status == "not_found"
+
+
+def test_a_vendor_gear_ahead_of_icons_reading_as_nothing_is_still_taken_without_a_colour() -> None:
+    # Amazon Music's filled gear fits "gear" 0.08, 2.5x the runners-up, which read as no gear at all
+    gear = _parts((470, 95, 504, 128), None, 0.081, 1.0, 0.127)
+    rest = _parts((375, 105, 395, 118), None, 0.0, 1.0, 0.05)
+    result = _outcome("gear, top", [gear, rest])
+    assert result.status == "found" and result.candidates[0].box == gear.region.box

@@ -39,7 +39,7 @@ TIE_RATIO = 0.8  # candidates scoring at least this share of the best are indist
 CONFIDENT = 0.45  # a best score below this is shown to the model with its runners-up (set-of-marks)
 STANDOUT_SHAPE, STANDOUT_RATIO = 0.075, 2.0  # a weak (styled, x0.75) fit still wins at twice the runner-up
 STANDOUT_FIT = 0.8  # how well an asked colour and place must fit a standout: a weak lead needs them clear
-STANDOUT_SHAPE_ONLY = 3.0  # the lead a standout needs when no colour is named: place and shape alone
+STANDOUT_SHAPE_ONLY = 2.5  # the lead a standout needs when no colour is named: place and shape alone
 GLYPH_LEAD = 0.5  # a glyph fit twice every other tie's sets the best apart from discs that merely tie
 GLYPH_ALONE = 0.25  # the glyph fit that, so set apart, picks one of tiles tying on colour and outline
 
@@ -58,14 +58,16 @@ def decide(bgr: np.ndarray, query: IconQuery, scene: Scene, scored: list[ScoredI
 
 
 def unsure_shape(query: IconQuery, scored: list[ScoredIcon]) -> list[ScoredIcon]:
-    """When no candidate fits every asked part: the candidates the asked colour and place single out
-    (at most MAX_AMBIGUOUS), best first, topped up with the runners-up to at least two so the model has
-    a choice; [] when the words name neither colour nor place, or no candidate or too many fit them.
+    """When no candidate fits every asked part: the candidates the asked colour (and place, when named)
+    single out (at most MAX_AMBIGUOUS), best first, topped up with the runners-up to at least two so the
+    model has a choice; [] when the words name no colour, or no candidate or too many fit.
 
     A real icon drawn in another icon set than the library's often fits the asked shape near 0 though
     its colour and place fit fully: "not found" would make the agent give up or scroll, where asking
-    costs one choice. Never "found": a shape that does not fit is no reason to tap unasked."""
-    if query.colour is None and not query.position.given:
+    costs one choice. A place alone singles out nothing (any icon in the corner fits "checkmark, top
+    right" where the note is saved and no checkmark is left). Never "found": a shape that does not fit
+    is no reason to tap unasked."""
+    if query.colour is None:
         return []
     kept = suppress(scored)
     fit = [s for s in kept if (s.colour is None or s.colour >= MIN_COLOUR)
