@@ -7,8 +7,9 @@ Per split (tune and report: screens looked at while developing; holdout: labelle
 per app and overall:
 hit (locate_icon answered "found" and its point is inside the true box), candidate recall@1/4/8 (the
 true icon among rank_icons' first k), wrong_found (a "found" outside the true box: a wrong tap, worse than
-asking), and seconds per query (locate_icon, warm, median). OCR lines are read once per screen, as the
-agent reads them, and are not part of the per-query time. ``--misses`` lists the misses of the development
+asking), how many were answered ambiguous and not_found (counts), and seconds per query (locate_icon,
+warm, median). OCR lines are read once per screen, as the agent reads them, and are not part of the
+per-query time. ``--misses`` lists the misses of the development
 splits only: a holdout miss is counted, never shown, so no one tunes on it.
 """
 
@@ -44,12 +45,14 @@ class Tally:
     at: dict[int, int] = field(default_factory=lambda: {k: 0 for k in KS})
     asked: int = 0  # ambiguous with the true icon among the candidates shown to the model
     wrong: int = 0  # "found" with its point outside the true box: a wrong tap, worse than asking
+    statuses: dict[str, int] = field(default_factory=dict)  # how many of each outcome (ambiguous, ...)
     seconds: list[float] = field(default_factory=list)
     cpu: list[float] = field(default_factory=list)  # less sensitive to a machine shared with others
 
     def add(self, hit: bool, rank: int | None, asked: bool, seconds: tuple[float, float],
-            wrong: bool = False) -> None:
+            wrong: bool = False, status: str = "found") -> None:
         self.n += 1
+        self.statuses[status] = self.statuses.get(status, 0) + 1
         self.hits += hit
         self.wrong += wrong
         self.asked += asked
@@ -62,7 +65,8 @@ class Tally:
         n = max(1, self.n)
         recall = " ".join(f"@{k}={self.at[k] / n:.3f}" for k in KS)
         return (f"hit={self.hits / n:.3f} recall {recall} ambiguous_with_truth={self.asked / n:.3f} "
-                f"wrong_found={self.wrong} "
+                f"wrong_found={self.wrong} ambiguous={self.statuses.get('ambiguous', 0)} "
+                f"not_found={self.statuses.get('not_found', 0)} "
                 f"s/query={statistics.median(self.seconds) if self.seconds else 0.0:.3f} "
                 f"cpu_s/query={statistics.median(self.cpu) if self.cpu else 0.0:.3f} n={self.n}")
 
@@ -117,7 +121,8 @@ def measure(labels: list[IconLabel], root: Path, ocr_name: str, misses: bool) ->
             asked = status == "ambiguous" and any(label.contains(c.point) for c in cands)
             rank = _rank_of(image, label, lines) if status != "refused" else None
             for key in (label.split, f"{label.split}/{label.app}", "all"):
-                tallies.setdefault(key, Tally()).add(hit, rank, asked, seconds, status == "found" and not hit)
+                wrong = status == "found" and not hit
+                tallies.setdefault(key, Tally()).add(hit, rank, asked, seconds, wrong, status)
             if misses and not hit and label.split not in MEASURED_ONLY:
                 got = f"{cands[0].description} at {cands[0].point}" if cands else ""
                 print(f"  miss [{label.split}] {screen}: {label.query!r} -> {status} {got} (rank {rank})")

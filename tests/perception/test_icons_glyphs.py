@@ -164,14 +164,14 @@ def test_discs_of_which_none_carries_the_glyph_are_not_decided_by_the_drawn_clas
 def _scored(glyph: float, score: float):
     from droidpilot.perception.icons.candidates import Region
     from droidpilot.perception.icons.describe import IconDescription
-    from droidpilot.perception.icons.rank import ScoredIcon
+    from droidpilot.perception.icons.scored import ScoredIcon
 
     desc = IconDescription("blue", 1.0, "circle", 1.0)
     return ScoredIcon(Region((0, 0, 10, 10), "mask"), desc, 1.0, score, None, None, score, "icon", glyph)
 
 
 def test_a_glyph_fit_sets_the_best_apart_from_ties_on_the_drawn_class_alone() -> None:
-    from droidpilot.perception.icons.rank import glyph_over_drawn
+    from droidpilot.perception.icons.outcome import glyph_over_drawn
 
     wifi, disc, disc2 = _scored(0.75, 0.762), _scored(0.0, 0.62), _scored(0.1, 0.62)
     assert glyph_over_drawn([wifi, disc, disc2]) == [wifi]
@@ -182,7 +182,7 @@ def test_a_glyph_fit_sets_the_best_apart_from_ties_on_the_drawn_class_alone() ->
 
 
 def test_a_modest_glyph_fit_alone_among_tiles_that_tie_decides_wherever_it_ranks() -> None:
-    from droidpilot.perception.icons.rank import glyph_over_drawn
+    from droidpilot.perception.icons.outcome import glyph_over_drawn
 
     # a real bell drawn by another icon set fits 0.29; the discs beside it 0.14 and 0.02: their glyphs
     # are all that sets tiles of one colour and outline apart, in whatever order the ties came

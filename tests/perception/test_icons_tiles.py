@@ -147,7 +147,7 @@ def test_the_glyph_box_is_on_the_screen() -> None:
 def _scored_at(box: Box, shape: float, position: float):
     from droidpilot.perception.icons.candidates import Region
     from droidpilot.perception.icons.describe import IconDescription
-    from droidpilot.perception.icons.rank import ScoredIcon
+    from droidpilot.perception.icons.scored import ScoredIcon
 
     desc = IconDescription("gray", 1.0, "unknown", 0.0)
     score = (0.05 + 0.95 * shape) * (0.1 + 0.9 * position)
@@ -155,8 +155,8 @@ def _scored_at(box: Box, shape: float, position: float):
 
 
 def test_a_candidate_a_hair_short_of_fitting_keeps_the_fitting_one_from_being_tapped_unasked() -> None:
+    from droidpilot.perception.icons.outcome import icon_outcome as _outcome
     from droidpilot.perception.icons.query import parse_icon_query
-    from droidpilot.perception.icons.rank import _outcome
 
     # TikTok's inbox tab fits "inbox" 0.40, just under the 0.45 a shape must fit; a tray-like icon
     # mid-screen fits 0.54: tapping the one that fits is a guess, and a wrong tap costs more than asking

@@ -88,3 +88,10 @@ def test_the_longest_phrases_of_the_synonym_table_are_read_whole() -> None:
     assert longest_glyph_phrase(["up", "and", "down", "arrows"], 0) == (4, ("swap_vert", "import_export"))
     assert longest_glyph_phrase(["three", "dots", "in", "a", "circle"], 0)[0] == 5
     assert longest_glyph_phrase(["up", "and", "away"], 0)[0] < 3  # a near miss stays short
+
+
+def test_a_glyph_drawn_exactly_like_another_is_named_by_the_common_word() -> None:
+    # the font draws "grade" and "star" alike: a yellow star must be offered as a star whichever fits first
+    assert glyph_word("grade") == "star"
+    assert glyph_word("star") == "star"
+    assert glyph_word("grading") != "star"  # only the listed twin is renamed, not names that start alike

@@ -2,28 +2,27 @@
 
 Candidates (OpenCV regions, plus a detector's boxes when one is given) are described by colour and
 shape, then ranked by how well they fit the asked colour, shape and position; a ranker plug-in (CLIP)
-adds its score when given. The outcome is found / ambiguous / not_found / too_many as for text.
+adds its score when given. What is answered (found / ambiguous / not_found / too_many, as for text) is
+decided in outcome.py.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Any
 
-import cv2
 import numpy as np
-from PIL import Image
 
 from droidpilot.perception.icons.anchors import anchor_boxes, nearness, reads_text
 from droidpilot.perception.icons.candidates import Region, find_regions, iou
 from droidpilot.perception.icons.colours import colour_match
-from droidpilot.perception.icons.context import inside
 from droidpilot.perception.icons.crop_text import icon_text_boxes
-from droidpilot.perception.icons.describe import PLAIN, IconDescription, describe_region, named
-from droidpilot.perception.icons.glyphs.match import best_glyphs, glyph_fits
+from droidpilot.perception.icons.describe import PLAIN, IconDescription, describe_region
+from droidpilot.perception.icons.glyphs.match import glyph_fits
 from droidpilot.perception.icons.imageio import to_bgr
-from droidpilot.perception.icons.placement import most_toward, position_score, where_on_screen
+from droidpilot.perception.icons.outcome import decide
+from droidpilot.perception.icons.placement import position_score, where_on_screen
 from droidpilot.perception.icons.plugins import Detector, Ranker, plugins_from_env
 from droidpilot.perception.icons.query import IconQuery, parse_icon_query
 from droidpilot.perception.icons.readings import Reading, readings_of
@@ -35,50 +34,17 @@ from droidpilot.perception.icons.scene import (
     read_scene,
     screen_labels,
 )
-from droidpilot.perception.types import Box, Candidate, LocateResult, OcrLine, box_center
+from droidpilot.perception.icons.scored import ScoredIcon, suppress
+from droidpilot.perception.types import Box, LocateResult, OcrLine, box_center
 
-MAX_AMBIGUOUS = 4
-MIN_COLOUR, MIN_SHAPE, MIN_POSITION = 0.6, 0.45, 0.5
-TIE_RATIO = 0.8  # candidates scoring at least this share of the best are indistinguishable from it
-CONFIDENT = 0.45  # a best score below this is shown to the model with its runners-up (set-of-marks)
+__all__ = ["ScoredIcon", "describe_icons", "locate_icon", "rank_icons", "score_regions", "where_on_screen"]
+
 DRAWN_WITH_GLYPHS = 0.6  # weight of the drawn shape class when the query also names glyphs
 GLYPH_ON_DRAWN = 0.4  # what the candidate's best glyph fit adds to a fitting drawn class (up to 1.0)
 CHAR_GLYPH_FIT = 0.8  # glyph fit a lone character OCR read ("3" for a heart outline) needs to be an icon
-STANDOUT_SHAPE, STANDOUT_RATIO = 0.075, 2.0  # a weak (styled, x0.75) fit still wins at twice the runner-up
 FILLED_ABOVE, OUTLINED_BELOW = 0.8, 0.55  # ink share of the silhouette of a filled / an outlined icon
-GLYPH_LEAD = 0.5  # a glyph fit twice every other tie's sets the best apart from discs that merely tie
-GLYPH_ALONE = 0.25  # the glyph fit that, so set apart, picks one of tiles tying on colour and outline
 LABEL_PEERS = 0.25  # candidates within this share of the best score are ordered by nearness to a label
 STATUS_BAR = 0.04  # the top share of the screen taken by the system status bar
-
-
-@dataclass
-class ScoredIcon:
-    """One candidate with its description and the parts of its score (None = not asked)."""
-
-    region: Region
-    description: IconDescription
-    colour: float | None
-    shape: float | None
-    position: float | None
-    ranker: float | None
-    score: float
-    reading: str = "icon"  # which reading of the candidate fitted best (icon, glyph, tile+glyph)
-    glyph: float = 0.0  # the best fit of any reading to the asked glyphs (0 when none were asked)
-    glyph_box: Box | None = None  # where the glyph is, when the reading that fitted is a tile's glyph
-
-    @property
-    def point(self) -> tuple[int, int]:
-        """Where to tap: the glyph's centre when the glyph on a tile is what fitted (inside the tile
-        either way, and on the glyph where the glyph alone is the button), else the region's centre."""
-        return box_center(self.glyph_box or self.region.box)
-
-    @property
-    def matches(self) -> bool:
-        """Does every asked part (colour, shape, position) fit well enough to count as the icon?"""
-        return ((self.colour is None or self.colour >= MIN_COLOUR)
-                and (self.shape is None or self.shape >= MIN_SHAPE)
-                and (self.position is None or self.position >= MIN_POSITION))
 
 
 def _shape_fit(shapes: dict[str, float], shape: str) -> float:
@@ -220,56 +186,6 @@ def _weigh_by_label(scored: list[ScoredIcon], labels: list[Box]) -> None:
         s.score *= min(1.0, n / top)
 
 
-def _suppress(scored: list[ScoredIcon]) -> list[ScoredIcon]:
-    """Keep the best of regions that are the same icon (overlapping or one inside the other), with the
-    best glyph fit any of them had: a disc's glyph may read best from the region of its inside alone."""
-    kept: list[ScoredIcon] = []
-    for s in scored:
-        b = s.region.box
-        area = max(1, (b[2] - b[0]) * (b[3] - b[1]))
-        dup = None
-        for i, k in enumerate(kept):
-            kb = k.region.box
-            inter = max(0, min(b[2], kb[2]) - max(b[0], kb[0])) * max(0, min(b[3], kb[3]) - max(b[1], kb[1]))
-            karea = max(1, (kb[2] - kb[0]) * (kb[3] - kb[1]))
-            if iou(b, kb) > 0.4 or inter / min(area, karea) > 0.7:
-                dup = i
-                break
-        if dup is None:
-            kept.append(s)
-        elif s.glyph > kept[dup].glyph:
-            kept[dup] = replace(kept[dup], glyph=s.glyph)
-    return kept
-
-
-def crop_with_box(image: np.ndarray, box: Box) -> Image.Image:
-    """The region around ``box`` with the box drawn, for a model to choose among ambiguous icons."""
-    h, w = image.shape[:2]
-    margin = max(box[2] - box[0], box[3] - box[1], round(0.08 * min(w, h)))
-    x1, y1 = max(0, box[0] - margin), max(0, box[1] - margin)
-    x2, y2 = min(w, box[2] + margin), min(h, box[3] + margin)
-    crop = np.ascontiguousarray(image[y1:y2, x1:x2]).copy()
-    thick = max(2, round(0.004 * min(w, h)))
-    cv2.rectangle(crop, (box[0] - x1, box[1] - y1), (box[2] - x1 - 1, box[3] - y1 - 1), (0, 0, 255), thick)
-    return Image.fromarray(cv2.cvtColor(crop, cv2.COLOR_BGR2RGB))
-
-
-def scored_details(s: ScoredIcon) -> dict[str, object]:
-    """How a candidate was read and scored: the reading that fitted, the parts of the score, and the
-    library glyphs it looks most like."""
-    desc = s.description
-    shape_of = desc.tile.descriptor if desc.tile is not None and s.reading != "icon" else desc.descriptor
-    parts = {"colour": s.colour, "shape": s.shape, "position": s.position, "ranker": s.ranker}
-    return {"reading": s.reading, "source": s.region.source,
-            "parts": {k: round(v, 3) for k, v in parts.items() if v is not None},
-            "looks_like": [n for n, sim in best_glyphs(shape_of, 3) if sim >= 0.8]}
-
-
-def _candidate(s: ScoredIcon, with_crop: Image.Image | None = None) -> Candidate:
-    return Candidate(box=s.region.box, point=s.point, score=round(s.score, 4),
-                     description=s.description.text, crop=with_crop, details=scored_details(s))
-
-
 def locate_icon(image: Any, description: str, position: str | None = None,
                 ocr_lines: Sequence[OcrLine] | None = None, ranker: Ranker | None = None,
                 detector: Detector | None = None) -> LocateResult:
@@ -295,9 +211,7 @@ def locate_icon(image: Any, description: str, position: str | None = None,
     if not query.status_bar:
         regions = [r for r in regions if not in_status_bar(r.box, bgr.shape[0])]
     scored = score_regions(bgr, regions, query, ranker, ocr_lines or (), scene)
-    result = _outcome(bgr, query, scored)
-    if result.status == "not_found" and (alone := _alone_inside(query, scene, scored, ocr_lines or ())):
-        result = LocateResult("found", [_candidate(alone)])
+    result = decide(bgr, query, scene, scored, ocr_lines or ())
     result.query = query.to_dict()
     return result
 
@@ -310,98 +224,12 @@ def rank_icons(image: Any, description: str, position: str | None = None,
     query, scene = read_scene(bgr, query, ocr_lines or ())
     regions = [r for r in find_regions(bgr, ocr_lines)
                if query.status_bar or not in_status_bar(r.box, bgr.shape[0])]
-    return _suppress(score_regions(bgr, regions, query, lines=ocr_lines or (), scene=scene))
+    return suppress(score_regions(bgr, regions, query, lines=ocr_lines or (), scene=scene))
 
 
 def in_status_bar(box: Box, height: int) -> bool:
     """Is the box inside the system status bar (the top STATUS_BAR share of the screen)?"""
     return box[3] <= STATUS_BAR * height
-
-
-def _marks(bgr: np.ndarray, scored: list[ScoredIcon]) -> LocateResult:
-    """The top candidates, numbered with crops, for the model to choose from (set-of-marks)."""
-    top = _suppress(scored)[:MAX_AMBIGUOUS]
-    if len(top) == 1:
-        return LocateResult("found", [_candidate(top[0])])
-    return LocateResult("ambiguous", [_candidate(s, crop_with_box(bgr, s.region.box)) for s in top])
-
-
-def _standout(query: IconQuery, scored: list[ScoredIcon]) -> ScoredIcon | None:
-    """The one candidate that reads as the asked glyph far better than any other, though below the
-    absolute fit (a real icon drawn in another icon set than the library's): colour and place must fit."""
-    if not query.glyphs or query.unknown:
-        return None
-    top = _suppress(scored)[:2]
-    if not top:
-        return None
-    best = top[0]
-    runner = top[1].score if len(top) > 1 else 0.0
-    fits = ((best.colour is None or best.colour >= MIN_COLOUR) and (best.position is None
-            or best.position >= MIN_POSITION) and best.shape is not None and best.shape >= STANDOUT_SHAPE)
-    return best if fits and best.score >= STANDOUT_RATIO * runner else None
-
-
-def _alone_inside(query: IconQuery, scene: Scene, scored: list[ScoredIcon], lines: Sequence[OcrLine]
-                  ) -> ScoredIcon | None:
-    """The one candidate inside the named container ("sparkle on the cyan button"), bits and slivers of
-    its text aside, when none fits the looks well enough: the container says which; colour and place
-    must fit."""
-    if scene.container is None or query.unknown:
-        return None
-    least = 0.2 * (scene.container[3] - scene.container[1])  # a sliver of a letter is not an icon
-    inner = [s for s in _suppress(scored) if inside(s.region.box, scene.container)
-             and min(s.region.box[2] - s.region.box[0], s.region.box[3] - s.region.box[1]) >= least
-             and not reads_text(s.region.box, [ln.box for ln in lines])]
-    if len(inner) != 1:
-        return None
-    s = inner[0]
-    fits = (s.colour is None or s.colour >= MIN_COLOUR) and (s.position is None or s.position >= MIN_POSITION)
-    return s if fits else None
-
-
-def glyph_over_drawn(ties: list[ScoredIcon]) -> list[ScoredIcon]:
-    """The one of near-equal candidates whose glyph fits the asked one, alone, when the others fit only
-    the coarse drawn class ("blue wifi circle": the one wifi, not every blue disc). The tiles tie on
-    colour and outline, so their glyphs are all that tells them apart: a glyph fit of GLYPH_ALONE
-    suffices where it is twice every other tie's."""
-    if len(ties) < 2:
-        return ties
-    lead = max(ties, key=lambda t: t.glyph)
-    if lead.glyph < GLYPH_ALONE:
-        return ties
-    if all(t.glyph < GLYPH_LEAD * lead.glyph for t in ties if t is not lead):
-        return [lead]
-    return ties
-
-
-def _outcome(bgr: np.ndarray, query: IconQuery, scored: list[ScoredIcon]) -> LocateResult:
-    matching = _suppress([s for s in scored if s.matches])
-    if not matching and (alone := _standout(query, scored)) is not None:
-        return LocateResult("found", [_candidate(alone)])
-    if not matching:
-        if query.unknown and scored:  # part of the description was not understood: let the model choose
-            return _marks(bgr, scored)
-        size = (bgr.shape[1], bgr.shape[0])
-        closest = [f"{named(s.description)} ({where_on_screen(box_center(s.region.box), size)})"
-                   for s in _suppress(scored)[:5]]
-        return LocateResult("not_found", [], closest)
-    best = matching[0].score
-    if query.anchor and scored and scored[0].score > best:
-        return _marks(bgr, scored)  # one beside the label outscores every fitting one: let the model choose
-    # the ties are every candidate scoring near the best, fitting or a hair short of a part's threshold
-    # (a shape fit of 0.40 against 0.45): one just short of fitting is no reason to tap the other
-    ties = glyph_over_drawn([s for s in _suppress(scored) if s.score >= TIE_RATIO * best])
-    if len(ties) == 1 and (best >= CONFIDENT or len(matching) == 1) and not query.unknown:
-        return LocateResult("found", [_candidate(ties[0])])
-    if len(ties) > 1 and not query.unknown:  # equal looks: the one clearly furthest toward the place
-        pick = most_toward([t.region.box for t in ties], (bgr.shape[1], bgr.shape[0]), query.position)
-        if pick is not None:
-            return LocateResult("found", [_candidate(ties[pick])])
-    if len(ties) == 1 or (query.unknown and len(ties) > MAX_AMBIGUOUS):
-        return _marks(bgr, matching)  # not sure of the best: show it with its runners-up
-    if len(ties) <= MAX_AMBIGUOUS:
-        return LocateResult("ambiguous", [_candidate(s, crop_with_box(bgr, s.region.box)) for s in ties])
-    return LocateResult("too_many", [_candidate(s) for s in ties[:10]])
 
 
 def describe_icons(image: Any, ocr_lines: Sequence[OcrLine] | None = None

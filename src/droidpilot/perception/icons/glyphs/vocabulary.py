@@ -73,10 +73,20 @@ def _words_for_glyphs() -> dict[str, str]:
     return out
 
 
+@lru_cache(maxsize=1)
+def _same_drawing() -> dict[str, str]:
+    """Font glyph -> the name of the glyph it draws exactly ("grade" -> "star"): which of two identical
+    drawings fits best is a tie broken by order, and a person says the common name."""
+    text = resources.files("droidpilot.perception.icons.glyphs").joinpath("synonyms.json").read_text("utf-8")
+    table = json.loads(text).get("same_drawing", {})
+    return {k: v for k, v in table.items() if not k.startswith("_")}
+
+
 def glyph_word(name: str) -> str:
     """The everyday word for a glyph: a synonym-table phrase ("gear", "heart") or its name in words
     without a style suffix ("shopping cart" for shopping_cart_outline)."""
     name = name.removeprefix("drawn_")
+    name = _same_drawing().get(name, name)
     for suffix in STYLE_SUFFIXES:
         if name.endswith(f"_{suffix}"):
             name = name[:-len(suffix) - 1]

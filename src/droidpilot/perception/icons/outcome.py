@@ -1,0 +1,169 @@
+"""What locate_icon answers, from the scored candidates: found, ambiguous, not_found or too_many.
+
+- found: one candidate fits every asked part (colour, shape, place) and nothing else scores near it; or
+  near-equal ones are told apart by their glyph (glyph_over_drawn) or by the place words (most_toward);
+  or, though none fits fully, one reads as the asked glyph far better than any other while its colour
+  and place fit clearly (standout); or it is the one candidate inside the named container (alone_inside).
+- ambiguous: a few (at most MAX_AMBIGUOUS) candidates are equally likely, or the best is not sure
+  (below CONFIDENT) or part of the words was not understood, or no shape fits but the asked colour and
+  place single out a few (unsure_shape): the model picks among them (set-of-marks).
+- not_found: nothing fits colour and place (or too many do, with no shape to tell them apart); the
+  closest candidates are named so the agent can scroll or rephrase.
+- too_many: more near-equal candidates than a model can be shown.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+
+from droidpilot.perception.icons.anchors import reads_text
+from droidpilot.perception.icons.context import inside
+from droidpilot.perception.icons.describe import named
+from droidpilot.perception.icons.placement import most_toward, where_on_screen
+from droidpilot.perception.icons.query import IconQuery
+from droidpilot.perception.icons.scene import Scene
+from droidpilot.perception.icons.scored import (
+    MIN_COLOUR,
+    MIN_POSITION,
+    ScoredIcon,
+    candidate,
+    crop_with_box,
+    suppress,
+)
+from droidpilot.perception.types import LocateResult, OcrLine, box_center
+
+MAX_AMBIGUOUS = 4
+TIE_RATIO = 0.8  # candidates scoring at least this share of the best are indistinguishable from it
+CONFIDENT = 0.45  # a best score below this is shown to the model with its runners-up (set-of-marks)
+STANDOUT_SHAPE, STANDOUT_RATIO = 0.075, 2.0  # a weak (styled, x0.75) fit still wins at twice the runner-up
+STANDOUT_FIT = 0.8  # how well an asked colour and place must fit a standout: a weak lead needs them clear
+STANDOUT_SHAPE_ONLY = 2.5  # the lead a standout needs when no colour is named: place and shape alone
+GLYPH_LEAD = 0.5  # a glyph fit twice every other tie's sets the best apart from discs that merely tie
+GLYPH_ALONE = 0.25  # the glyph fit that, so set apart, picks one of tiles tying on colour and outline
+
+
+def decide(bgr: np.ndarray, query: IconQuery, scene: Scene, scored: list[ScoredIcon],
+           lines: Sequence[OcrLine]) -> LocateResult:
+    """The answer for the scored candidates (best first): the rules of icon_outcome, then the one
+    candidate inside a named container when nothing else was found, then the few that colour and place
+    single out when only the shape is unsure (the model picks among them)."""
+    result = icon_outcome(bgr, query, scored)
+    if result.status == "not_found" and (alone := alone_inside(query, scene, scored, lines)):
+        return LocateResult("found", [candidate(alone)])
+    if result.status == "not_found" and (few := unsure_shape(query, scored)):
+        return LocateResult("ambiguous", [candidate(s, crop_with_box(bgr, s.region.box)) for s in few])
+    return result
+
+
+def unsure_shape(query: IconQuery, scored: list[ScoredIcon]) -> list[ScoredIcon]:
+    """When no candidate fits every asked part: the candidates the asked colour (and place, when named)
+    single out (at most MAX_AMBIGUOUS), best first, topped up with the runners-up to at least two so the
+    model has a choice; [] when the words name no colour, or no candidate or too many fit.
+
+    A real icon drawn in another icon set than the library's often fits the asked shape near 0 though
+    its colour and place fit fully: "not found" would make the agent give up or scroll, where asking
+    costs one choice. A place alone singles out nothing (any icon in the corner fits "checkmark, top
+    right" where the note is saved and no checkmark is left). Never "found": a shape that does not fit
+    is no reason to tap unasked."""
+    if query.colour is None:
+        return []
+    kept = suppress(scored)
+    fit = [s for s in kept if (s.colour is None or s.colour >= MIN_COLOUR)
+           and (s.position is None or s.position >= MIN_POSITION)]
+    if not fit or len(fit) > MAX_AMBIGUOUS:
+        return []
+    if len(fit) == 1:
+        fit += [s for s in kept if s is not fit[0]][:1]
+    return fit if len(fit) > 1 else []
+
+
+def _marks(bgr: np.ndarray, scored: list[ScoredIcon]) -> LocateResult:
+    """The top candidates, numbered with crops, for the model to choose from (set-of-marks)."""
+    top = suppress(scored)[:MAX_AMBIGUOUS]
+    if len(top) == 1:
+        return LocateResult("found", [candidate(top[0])])
+    return LocateResult("ambiguous", [candidate(s, crop_with_box(bgr, s.region.box)) for s in top])
+
+
+def standout(query: IconQuery, scored: list[ScoredIcon]) -> ScoredIcon | None:
+    """The one candidate that reads as the asked glyph far better than any other, though below the
+    absolute fit (a real icon drawn in another icon set than the library's). Its glyph fit is weak, so
+    the rest must be clear: an asked colour and place fit it well (STANDOUT_FIT; a Chrome tile a third
+    white, half-way down, is no "white camera, bottom"), and with no colour named its lead over the
+    runner-up is larger (STANDOUT_SHAPE_ONLY)."""
+    if not query.glyphs or query.unknown:
+        return None
+    top = suppress(scored)[:2]
+    if not top:
+        return None
+    best = top[0]
+    runner = top[1].score if len(top) > 1 else 0.0
+    fits = ((best.colour is None or best.colour >= STANDOUT_FIT) and (best.position is None
+            or best.position >= STANDOUT_FIT) and best.shape is not None and best.shape >= STANDOUT_SHAPE)
+    lead = STANDOUT_RATIO if best.colour is not None else STANDOUT_SHAPE_ONLY
+    return best if fits and best.score >= lead * runner else None
+
+
+def alone_inside(query: IconQuery, scene: Scene, scored: list[ScoredIcon], lines: Sequence[OcrLine]
+                  ) -> ScoredIcon | None:
+    """The one candidate inside the named container ("sparkle on the cyan button"), bits and slivers of
+    its text aside, when none fits the looks well enough: the container says which; colour and place
+    must fit."""
+    if scene.container is None or query.unknown:
+        return None
+    least = 0.2 * (scene.container[3] - scene.container[1])  # a sliver of a letter is not an icon
+    inner = [s for s in suppress(scored) if inside(s.region.box, scene.container)
+             and min(s.region.box[2] - s.region.box[0], s.region.box[3] - s.region.box[1]) >= least
+             and not reads_text(s.region.box, [ln.box for ln in lines])]
+    if len(inner) != 1:
+        return None
+    s = inner[0]
+    fits = (s.colour is None or s.colour >= MIN_COLOUR) and (s.position is None or s.position >= MIN_POSITION)
+    return s if fits else None
+
+
+def glyph_over_drawn(ties: list[ScoredIcon]) -> list[ScoredIcon]:
+    """The one of near-equal candidates whose glyph fits the asked one, alone, when the others fit only
+    the coarse drawn class ("blue wifi circle": the one wifi, not every blue disc). The tiles tie on
+    colour and outline, so their glyphs are all that tells them apart: a glyph fit of GLYPH_ALONE
+    suffices where it is twice every other tie's."""
+    if len(ties) < 2:
+        return ties
+    lead = max(ties, key=lambda t: t.glyph)
+    if lead.glyph < GLYPH_ALONE:
+        return ties
+    if all(t.glyph < GLYPH_LEAD * lead.glyph for t in ties if t is not lead):
+        return [lead]
+    return ties
+
+
+def icon_outcome(bgr: np.ndarray, query: IconQuery, scored: list[ScoredIcon]) -> LocateResult:
+    matching = suppress([s for s in scored if s.matches])
+    if not matching and (alone := standout(query, scored)) is not None:
+        return LocateResult("found", [candidate(alone)])
+    if not matching:
+        if query.unknown and scored:  # part of the description was not understood: let the model choose
+            return _marks(bgr, scored)
+        size = (bgr.shape[1], bgr.shape[0])
+        closest = [f"{named(s.description)} ({where_on_screen(box_center(s.region.box), size)})"
+                   for s in suppress(scored)[:5]]
+        return LocateResult("not_found", [], closest)
+    best = matching[0].score
+    if query.anchor and scored and scored[0].score > best:
+        return _marks(bgr, scored)  # one beside the label outscores every fitting one: let the model choose
+    # the ties are every candidate scoring near the best, fitting or a hair short of a part's threshold
+    # (a shape fit of 0.40 against 0.45): one just short of fitting is no reason to tap the other
+    ties = glyph_over_drawn([s for s in suppress(scored) if s.score >= TIE_RATIO * best])
+    if len(ties) == 1 and (best >= CONFIDENT or len(matching) == 1) and not query.unknown:
+        return LocateResult("found", [candidate(ties[0])])
+    if len(ties) > 1 and not query.unknown:  # equal looks: the one clearly furthest toward the place
+        pick = most_toward([t.region.box for t in ties], (bgr.shape[1], bgr.shape[0]), query.position)
+        if pick is not None:
+            return LocateResult("found", [candidate(ties[pick])])
+    if len(ties) == 1 or (query.unknown and len(ties) > MAX_AMBIGUOUS):
+        return _marks(bgr, matching)  # not sure of the best: show it with its runners-up
+    if len(ties) <= MAX_AMBIGUOUS:
+        return LocateResult("ambiguous", [candidate(s, crop_with_box(bgr, s.region.box)) for s in ties])
+    return LocateResult("too_many", [candidate(s) for s in ties[:10]])

@@ -1,0 +1,97 @@
+"""A scored icon candidate and how it is shown: one region with the parts of its score, the same icon
+seen by several regions kept once, and the candidate (with a crop for the model) a caller gets."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+
+import cv2
+import numpy as np
+from PIL import Image
+
+from droidpilot.perception.icons.candidates import Region, iou
+from droidpilot.perception.icons.describe import IconDescription
+from droidpilot.perception.icons.glyphs.match import best_glyphs
+from droidpilot.perception.types import Box, Candidate, box_center
+
+MIN_COLOUR, MIN_SHAPE, MIN_POSITION = 0.6, 0.45, 0.5
+
+
+@dataclass
+class ScoredIcon:
+    """One candidate with its description and the parts of its score (None = not asked)."""
+
+    region: Region
+    description: IconDescription
+    colour: float | None
+    shape: float | None
+    position: float | None
+    ranker: float | None
+    score: float
+    reading: str = "icon"  # which reading of the candidate fitted best (icon, glyph, tile+glyph)
+    glyph: float = 0.0  # the best fit of any reading to the asked glyphs (0 when none were asked)
+    glyph_box: Box | None = None  # where the glyph is, when the reading that fitted is a tile's glyph
+
+    @property
+    def point(self) -> tuple[int, int]:
+        """Where to tap: the glyph's centre when the glyph on a tile is what fitted (inside the tile
+        either way, and on the glyph where the glyph alone is the button), else the region's centre."""
+        return box_center(self.glyph_box or self.region.box)
+
+    @property
+    def matches(self) -> bool:
+        """Does every asked part (colour, shape, position) fit well enough to count as the icon?"""
+        return ((self.colour is None or self.colour >= MIN_COLOUR)
+                and (self.shape is None or self.shape >= MIN_SHAPE)
+                and (self.position is None or self.position >= MIN_POSITION))
+
+
+def suppress(scored: list[ScoredIcon]) -> list[ScoredIcon]:
+    """Keep the best of regions that are the same icon (overlapping or one inside the other), with the
+    best glyph fit any of them had: a disc's glyph may read best from the region of its inside alone."""
+    kept: list[ScoredIcon] = []
+    for s in scored:
+        b = s.region.box
+        area = max(1, (b[2] - b[0]) * (b[3] - b[1]))
+        dup = None
+        for i, k in enumerate(kept):
+            kb = k.region.box
+            inter = max(0, min(b[2], kb[2]) - max(b[0], kb[0])) * max(0, min(b[3], kb[3]) - max(b[1], kb[1]))
+            karea = max(1, (kb[2] - kb[0]) * (kb[3] - kb[1]))
+            if iou(b, kb) > 0.4 or inter / min(area, karea) > 0.7:
+                dup = i
+                break
+        if dup is None:
+            kept.append(s)
+        elif s.glyph > kept[dup].glyph:
+            kept[dup] = replace(kept[dup], glyph=s.glyph)
+    return kept
+
+
+def crop_with_box(image: np.ndarray, box: Box) -> Image.Image:
+    """The region around ``box`` with the box drawn, for a model to choose among ambiguous icons."""
+    h, w = image.shape[:2]
+    margin = max(box[2] - box[0], box[3] - box[1], round(0.08 * min(w, h)))
+    x1, y1 = max(0, box[0] - margin), max(0, box[1] - margin)
+    x2, y2 = min(w, box[2] + margin), min(h, box[3] + margin)
+    crop = np.ascontiguousarray(image[y1:y2, x1:x2]).copy()
+    thick = max(2, round(0.004 * min(w, h)))
+    cv2.rectangle(crop, (box[0] - x1, box[1] - y1), (box[2] - x1 - 1, box[3] - y1 - 1), (0, 0, 255), thick)
+    return Image.fromarray(cv2.cvtColor(crop, cv2.COLOR_BGR2RGB))
+
+
+def scored_details(s: ScoredIcon) -> dict[str, object]:
+    """How a candidate was read and scored: the reading that fitted, the parts of the score, and the
+    library glyphs it looks most like."""
+    desc = s.description
+    shape_of = desc.tile.descriptor if desc.tile is not None and s.reading != "icon" else desc.descriptor
+    parts = {"colour": s.colour, "shape": s.shape, "position": s.position, "ranker": s.ranker}
+    return {"reading": s.reading, "source": s.region.source,
+            "parts": {k: round(v, 3) for k, v in parts.items() if v is not None},
+            "looks_like": [n for n, sim in best_glyphs(shape_of, 3) if sim >= 0.8]}
+
+
+def candidate(s: ScoredIcon, with_crop: Image.Image | None = None) -> Candidate:
+    """The candidate as the caller sees it: box, tap point, score, description, crop and details."""
+    return Candidate(box=s.region.box, point=s.point, score=round(s.score, 4),
+                     description=s.description.text, crop=with_crop, details=scored_details(s))

@@ -1,0 +1,140 @@
+"""The outcome rules (perception/icons/outcome.py): a shape merely unsure, where the asked colour and place
+single out a few candidates, is asked about (ambiguous), never tapped unasked and never given up on;
+nothing fitting colour and place, or too many fitting, stays not_found."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+from PIL import Image
+
+from droidpilot.perception.icons.candidates import Region
+from droidpilot.perception.icons.describe import IconDescription
+from droidpilot.perception.icons.outcome import decide, icon_outcome
+from droidpilot.perception.icons.query import parse_icon_query
+from droidpilot.perception.icons.rank import locate_icon
+from droidpilot.perception.icons.scene import Scene
+from droidpilot.perception.icons.scored import ScoredIcon
+from droidpilot.perception.types import Box
+
+REAL = Path(__file__).resolve().parents[3] / "shared" / "reference" / "mobile-eval-real"
+PAGE = np.full((1170, 540, 3), 255, np.uint8)
+
+
+def _icon(box: Box, colour: float, shape: float, position: float) -> ScoredIcon:
+    desc = IconDescription("yellow", 1.0, "unknown", 0.0)
+    score = (0.05 + 0.95 * colour) * (0.05 + 0.95 * shape) * (0.1 + 0.9 * position)
+    return ScoredIcon(Region(box, "mask"), desc, colour, shape, position, None, score, "icon", shape)
+
+
+def _decide(query: str, icons: list[ScoredIcon]):
+    ranked = sorted(icons, key=lambda s: -s.score)
+    return decide(PAGE, parse_icon_query(query), Scene(), ranked, [])
+
+
+def _inside(point: tuple[int, int], box: Box) -> bool:
+    return box[0] <= point[0] < box[2] and box[1] <= point[1] < box[3]
+
+
+def test_colour_and_place_fitting_with_the_shape_unread_is_asked_not_given_up() -> None:
+    # a vendor folder the library's glyphs read 0.0: the one yellow icon at the top, and a far one
+    folder = _icon((296, 118, 372, 194), 1.0, 0.0, 1.0)
+    other = _icon((441, 478, 479, 517), 0.2, 0.1, 0.6)
+    assert icon_outcome(PAGE, parse_icon_query("yellow folder, top"), [folder, other]).status == "not_found"
+    result = _decide("yellow folder, top", [folder, other])
+    assert result.status == "ambiguous", result.to_dict()  # the model picks: one choice, not a wrong tap
+    assert _inside(result.candidates[0].point, folder.region.box)
+    assert len(result.candidates) == 2 and all(c.crop is not None for c in result.candidates)
+
+
+def test_a_few_fitting_colour_and_place_are_all_shown() -> None:
+    boxes = [(40, 1040, 90, 1090), (200, 1040, 250, 1090), (360, 1040, 410, 1090)]
+    icons = [_icon(b, 1.0, 0.05 * i, 1.0) for i, b in enumerate(boxes)]
+    icons.append(_icon((40, 100, 90, 150), 0.1, 0.3, 0.0))
+    result = _decide("green speech bubble, bottom", icons)
+    assert result.status == "ambiguous" and len(result.candidates) == 3
+    assert {tuple(c.box) for c in result.candidates} == set(boxes)
+
+
+def test_nothing_fitting_colour_and_place_stays_not_found() -> None:
+    # the only yellow one is at the bottom, asked at the top; the one at the top is not yellow
+    low = _icon((296, 1000, 372, 1076), 1.0, 0.0, 0.1)
+    grey = _icon((296, 118, 372, 194), 0.3, 0.0, 1.0)
+    result = _decide("yellow folder, top", [low, grey])
+    assert result.status == "not_found" and result.closest
+
+
+def test_too_many_fitting_colour_and_place_stays_not_found() -> None:
+    icons = [_icon((40 + 90 * i, 100, 80 + 90 * i, 140), 1.0, 0.0, 1.0) for i in range(5)]
+    assert _decide("yellow folder, top", icons).status == "not_found"
+
+
+def test_words_naming_neither_colour_nor_place_are_not_narrowed_by_them() -> None:
+    # two candidates fitting the shape alike weakly: nothing but the shape to go by, and it fits neither
+    a, b = (ScoredIcon(Region(box, "mask"), IconDescription("white", 1.0, "unknown", 0.0), None, 0.1, None,
+                       None, 0.145, "icon", 0.1) for box in ((40, 100, 80, 140), (140, 100, 180, 140)))
+    assert _decide("shuffle icon", [a, b]).status == "not_found"
+
+
+def test_one_alone_with_no_runner_up_is_not_tapped_unasked() -> None:
+    assert _decide("yellow folder, top", [_icon((296, 118, 372, 194), 1.0, 0.0, 1.0)]).status == "not_found"
+
+
+@pytest.mark.skipif(not REAL.is_dir(), reason=f"{REAL} (real-phone screens) is absent")
+@pytest.mark.parametrize(("screen", "query", "truth"), [
+    ("Alibaba.com/1/1.jpg", "yellow folder, top", (296, 118, 372, 194)),  # Alibaba's own folder drawing
+    ("Amazon Music/1/3.jpg", "cyan magnifier, bottom", (152, 1074, 183, 1105)),  # a selected two-tone lens
+])
+def test_real_icons_the_library_cannot_read_are_offered_to_the_model(screen: str, query: str,
+                                                                   truth: Box) -> None:
+    image = np.asarray(Image.open(REAL / screen).convert("RGB"))
+    result = locate_icon(image, query, ocr_lines=[])
+    assert result.status == "ambiguous", result.to_dict()
+    assert any(_inside(c.point, truth) for c in result.candidates)
+
+
+def _parts(box: Box, colour: float | None, shape: float, position: float, score: float) -> ScoredIcon:
+    desc = IconDescription("white", 1.0, "unknown", 0.0)
+    return ScoredIcon(Region(box, "mask"), desc, colour, shape, position, None, score, "icon", shape)
+
+
+def _outcome(query: str, icons: list[ScoredIcon]):
+    return icon_outcome(PAGE, parse_icon_query(query), sorted(icons, key=lambda s: -s.score))
+
+
+def test_a_weak_glyph_lead_on_a_half_fitting_colour_and_place_is_not_tapped() -> None:
+    # Alibaba's Chrome tile, a third white and half-way down, read 0.39 as a camera, 3.6x the runner-up
+    tile = _parts((172, 616, 246, 706), 0.67, 0.385, 0.59, 0.182)
+    runner = _parts((188, 1047, 226, 1077), 1.0, 0.0, 1.0, 0.05)
+    assert _outcome("white camera, bottom", [tile, runner]).status != "found"
+    # the same lead where the colour and the place fit clearly: a vendor drawing, taken
+    clear = _parts((172, 1040, 246, 1110), 1.0, 0.385, 1.0, 0.37)
+    result = _outcome("white camera, bottom", [clear, runner])
+    assert result.status == "found" and result.candidates[0].box == clear.region.box
+
+
+def test_a_weak_glyph_lead_with_no_colour_named_needs_a_larger_lead() -> None:
+    # "two people, bottom": a blue star tile read 0.26 as people, 2.3x the true icon's score
+    star = _parts((89, 794, 235, 880), None, 0.26, 1.0, 0.299)
+    true = _parts((143, 1082, 182, 1116), None, 0.08, 1.0, 0.130)
+    assert _outcome("two people, bottom", [star, true]).status != "found"
+    far_ahead = _parts((89, 1040, 235, 1110), None, 0.382, 1.0, 0.413)  # 8x the runner-up: taken
+    low = _parts((143, 1082, 182, 1116), None, 0.0, 1.0, 0.05)
+    assert _outcome("person outline, bottom right", [far_ahead, low]).status == "found"
+
+
+def test_a_place_alone_does_not_single_out_an_icon_whose_shape_fits_nothing() -> None:
+    # Notes after saving: no checkmark is left at the top right, only other icons there (shape 0)
+    icons = [_parts((470, 100, 514, 144), None, 0.0, 1.0, 0.05),
+             _parts((410, 100, 450, 144), None, 0.0, 0.9, 0.046)]
+    assert _decide("checkmark, top right", icons).status == "not_found"
+
+
+def test_a_vendor_gear_ahead_of_icons_reading_as_nothing_is_still_taken_without_a_colour() -> None:
+    # Amazon Music's filled gear fits "gear" 0.08, 2.5x the runners-up, which read as no gear at all
+    gear = _parts((470, 95, 504, 128), None, 0.081, 1.0, 0.127)
+    rest = _parts((375, 105, 395, 118), None, 0.0, 1.0, 0.05)
+    result = _outcome("gear, top", [gear, rest])
+    assert result.status == "found" and result.candidates[0].box == gear.region.box
