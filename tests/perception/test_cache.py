@@ -170,16 +170,8 @@ def test_a_second_process_reuses_the_first_ones_recognition(
     assert marker.read_text().count("ocr") == 1
 
 
-class CountingReader:
+class CountingReader(CountingEngine):
     """The session's real engine read step by step, counting the readings it starts."""
-
-    def __init__(self, engine: RapidOcrEngine) -> None:
-        self.engine = engine
-        self.name = engine.name
-        self.calls = 0
-
-    def settings_key(self) -> str:
-        return self.engine.settings_key()
 
     def start_reading(self, image: object) -> object:
         self.calls += 1

@@ -5,6 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 from PIL import Image, ImageDraw, ImageFont
+from tests.support.glyphs import paint_glyph
 
 from droidpilot.perception.icons import locate_icon
 from droidpilot.perception.icons.colours import colour_distribution, colour_match
@@ -25,16 +26,6 @@ FONT = "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf"
 W, H = 720, 1600
 
 
-def _glyph(canvas: Image.Image, name: str, xy: tuple[int, int], size: int, rgb: tuple[int, int, int]) -> Box:
-    from droidpilot.perception.icons.glyphs import draw_glyph
-
-    g = draw_glyph(name, size, rgb)
-    canvas.alpha_composite(g, xy)
-    b = g.getchannel("A").getbbox()
-    assert b is not None
-    return (xy[0] + b[0], xy[1] + b[1], xy[0] + b[2], xy[1] + b[3])
-
-
 @pytest.fixture(scope="module")
 def screen() -> tuple[np.ndarray, dict[str, Box], list[OcrLine]]:
     """A light app screen: status bar, toolbar glyphs, a glyph glued to a title, a FAB, a badge, text."""
@@ -42,21 +33,21 @@ def screen() -> tuple[np.ndarray, dict[str, Box], list[OcrLine]]:
     draw = ImageDraw.Draw(img)
     font = ImageFont.truetype(FONT, 30)
     ink = (95, 99, 104)
-    boxes = {"wifi": _glyph(img, "wifi", (620, 8), 36, ink)}
+    boxes = {"wifi": paint_glyph(img, "wifi", (620, 8), 36, ink)}
     lines = [OcrLine("9:41", (20, 12, 80, 40), 0.99)]
     draw.text((20, 10), "9:41", font=font, fill=ink)
-    boxes["menu"] = _glyph(img, "menu", (24, 90), 48, ink)
-    boxes["share"] = _glyph(img, "share", (520, 90), 48, ink)
-    boxes["more"] = _glyph(img, "more_vert", (630, 90), 48, ink)
-    boxes["back"] = _glyph(img, "arrow_back", (24, 300), 48, (32, 33, 36))
+    boxes["menu"] = paint_glyph(img, "menu", (24, 90), 48, ink)
+    boxes["share"] = paint_glyph(img, "share", (520, 90), 48, ink)
+    boxes["more"] = paint_glyph(img, "more_vert", (630, 90), 48, ink)
+    boxes["back"] = paint_glyph(img, "arrow_back", (24, 300), 48, (32, 33, 36))
     draw.text((80, 306), "sustainable living", font=font, fill=(32, 33, 36))
     bb = draw.textbbox((80, 306), "sustainable living", font=font)
     lines.append(OcrLine("←sustainable living", (28, bb[1], bb[2], bb[3]), 0.93))  # OCR glued them
-    boxes["settings"] = _glyph(img, "settings", (24, 500), 48, (26, 115, 232))
+    boxes["settings"] = paint_glyph(img, "settings", (24, 500), 48, (26, 115, 232))
     draw.ellipse((560, 1360, 672, 1472), fill=(229, 57, 53))  # a red disc with a white up arrow
-    _glyph(img, "arrow_upward", (592, 1392), 48, (255, 255, 255))
+    paint_glyph(img, "arrow_upward", (592, 1392), 48, (255, 255, 255))
     boxes["fab"] = (560, 1360, 672, 1472)
-    boxes["bell"] = _glyph(img, "notifications", (300, 1500), 56, ink)
+    boxes["bell"] = paint_glyph(img, "notifications", (300, 1500), 56, ink)
     draw.ellipse((342, 1492, 366, 1516), fill=(229, 57, 53))  # a badge on the bell
     draw.text((600, 700), "1", font=font, fill=(32, 33, 36))
     lines.append(OcrLine("1", (598, 702, 620, 736), 0.99))
@@ -143,7 +134,7 @@ def _discs_with_glyphs(names: list[str | None]) -> tuple[np.ndarray, list[Box]]:
         cx, cy = 120 + 240 * i, 700
         draw.ellipse((cx - 40, cy - 40, cx + 40, cy + 40), fill=(26, 115, 232, 255))
         if name is not None:
-            _glyph(img, name, (cx - 24, cy - 24), 48, (255, 255, 255))
+            paint_glyph(img, name, (cx - 24, cy - 24), 48, (255, 255, 255))
         discs.append((cx - 40, cy - 40, cx + 41, cy + 41))
     return np.asarray(img.convert("RGB")), discs
 

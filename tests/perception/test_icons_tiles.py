@@ -6,6 +6,7 @@ import cv2
 import numpy as np
 import pytest
 from PIL import Image, ImageDraw
+from tests.support.glyphs import paint_glyph
 
 from droidpilot.perception.icons import locate_icon
 from droidpilot.perception.icons.describe import describe_region
@@ -20,22 +21,12 @@ W, H = 720, 1600
 BLUE = (26, 115, 232)
 
 
-def _glyph(canvas: Image.Image, name: str, xy: tuple[int, int], size: int, rgb: tuple[int, int, int]) -> Box:
-    from droidpilot.perception.icons.glyphs import draw_glyph
-
-    g = draw_glyph(name, size, rgb)
-    canvas.alpha_composite(g, xy)
-    b = g.getchannel("A").getbbox()
-    assert b is not None
-    return (xy[0] + b[0], xy[1] + b[1], xy[0] + b[2], xy[1] + b[3])
-
-
 def _tile_crop(glyph: str, speck: bool) -> tuple[np.ndarray, np.ndarray, Box]:
     """A 76-px blue launcher tile with a white glyph, on a crop whose mask took in the page around it;
     with ``speck``, a pale bit of wallpaper on the tile's edge inside the outline (as real launchers)."""
     img = Image.new("RGBA", (88, 88), (205, 200, 225, 255))
     ImageDraw.Draw(img).rounded_rectangle((6, 6, 81, 81), 18, fill=(*BLUE, 255))
-    box = _glyph(img, glyph, (24, 24), 40, (255, 255, 255))
+    box = paint_glyph(img, glyph, (24, 24), 40, (255, 255, 255))
     if speck:
         ImageDraw.Draw(img).rectangle((13, 70, 17, 74), fill=(220, 215, 235, 255))
     crop = cv2.cvtColor(np.asarray(img.convert("RGB")), cv2.COLOR_RGB2BGR)
@@ -96,7 +87,7 @@ def _discs_with_glyphs(names: list[str | None]) -> tuple[np.ndarray, list[Box]]:
         cx, cy = 80, 300 + 160 * i
         draw.ellipse((cx - 40, cy - 40, cx + 40, cy + 40), fill=(*BLUE, 255))
         if name is not None:
-            _glyph(img, name, (cx - 24, cy - 24), 48, (255, 255, 255))
+            paint_glyph(img, name, (cx - 24, cy - 24), 48, (255, 255, 255))
         discs.append((cx - 40, cy - 40, cx + 41, cy + 41))
     return np.asarray(img.convert("RGB")), discs
 
@@ -127,7 +118,7 @@ def test_a_look_alike_glyph_on_a_disc_is_not_taken_for_the_asked_one(query: str,
 def test_a_glyph_on_a_wide_chip_is_tapped_on_the_glyph() -> None:
     img = Image.new("RGBA", (W, H), (255, 255, 255, 255))
     ImageDraw.Draw(img).rounded_rectangle((20, 400, 200, 460), 30, fill=(230, 232, 236, 255))
-    glyph = _glyph(img, "restaurant", (36, 412), 36, (32, 33, 36))
+    glyph = paint_glyph(img, "restaurant", (36, 412), 36, (32, 33, 36))
     result = locate_icon(np.asarray(img.convert("RGB")), "fork and knife", ocr_lines=[])
     assert result.status == "found", result.to_dict()
     assert _inside(result.candidates[0].point, glyph), (result.candidates[0].point, glyph)
