@@ -35,3 +35,16 @@ def test_the_module_asks_for_nothing_heavy_when_imported() -> None:
             "print(sorted(m for m in ('numpy', 'onnxruntime', 'cv2', 'PIL') if m in sys.modules))")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "[]"
+
+
+def test_start_imports_onnxruntime_in_the_calling_thread() -> None:
+    """A loading thread that imported onnxruntime while the main thread imported numpy failed once with
+    numpy "partially initialized"; start imports it before the thread exists."""
+    import subprocess
+
+    code = ("import sys, threading; from droidpilot.perception import preload; seen = []; "
+            "real = threading.Thread.start; "
+            "threading.Thread.start = lambda self: (seen.append('onnxruntime' in sys.modules), real(self)); "
+            "print(preload.start('rapidocr'), seen)")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, timeout=120)
+    assert out.stdout.strip() == "True [True]"  # one thread started, onnxruntime already imported

@@ -6,7 +6,8 @@
 spends its first tenth of a second importing on one core; the models load on the other meanwhile (a
 second loading thread, or detecting the first screen ahead as well, only slowed the imports down as much
 as it saved: ``benchmarks/verify_vs_mobiflow.py``). Engines without models (tesseract, none) start
-nothing. Only stdlib is imported here, so asking costs the caller nothing.
+nothing. Only stdlib is imported here; ``start`` imports onnxruntime (and numpy) in the calling thread
+before it starts the loading one, so the two threads never import at once.
 """
 
 from __future__ import annotations
@@ -32,6 +33,10 @@ def start(engine: str) -> bool:
         paths = model_paths(shipped_model_dir(), settings.use_cls)
     except DroidpilotError:
         return False
+    try:
+        onnx_sessions.runtime()  # imported here: the loading thread imports nothing (see runtime)
+    except ImportError:
+        return False  # the engine reports it where it is used
     todo = [(path, found) for path in (paths["Det"], paths["Rec"])
             if (found := onnx_sessions.promise(path, settings.threads, settings.spin)) is not None]
     if not todo:
