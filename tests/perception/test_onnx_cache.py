@@ -146,10 +146,22 @@ def test_a_cache_that_cannot_be_written_only_costs_the_optimisation(model, tmp_p
     assert blocked.read_text() == "x"
 
 
-def test_switched_off_nothing_is_written(model, cache_root, monkeypatch) -> None:
-    monkeypatch.setenv(onnx_sessions.CACHE_SWITCH, "0")
+@pytest.mark.parametrize("off", ["0", "off", " No ", "false"])
+def test_switched_off_nothing_is_written(model, cache_root, monkeypatch, off) -> None:
+    monkeypatch.setenv(onnx_sessions.CACHE_SWITCH, off)
     onnx_sessions.new_session(model)
     assert not cache_root.exists()
+
+
+def test_a_folder_of_its_own_outlives_an_emptied_cache(model, cache_root, tmp_path, monkeypatch) -> None:
+    own = tmp_path / "models-optimised"
+    monkeypatch.setenv(onnx_sessions.CACHE_SWITCH, str(own))
+    onnx_sessions.new_session(model)
+    assert len(_entries(own)) == 1 and not cache_root.exists()
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv(onnx_sessions.CACHE_SWITCH, "offline")  # a folder named like a switch, nearly
+    onnx_sessions.new_session(model)
+    assert len(_entries(tmp_path / "offline")) == 1
 
 
 def test_a_broken_model_still_fails_with_the_usual_message_and_leaves_nothing(tmp_path, cache_root) -> None:

@@ -25,7 +25,7 @@ from droidpilot.cachedir import default_cache_dir
 from droidpilot.errors import DroidpilotError
 from droidpilot.perception.onnx_cache import SUBDIR, ModelCache, runtime_identity
 
-CACHE_SWITCH = "DROIDPILOT_ONNX_CACHE"  # 0/off: open every model from its own file, optimised anew
+CACHE_SWITCH = "DROIDPILOT_ONNX_CACHE"  # a folder, or 0/off: open every model from its file, optimised anew
 
 _Key = tuple[str, int, bool]
 _PROMISED: dict[_Key, Future[Any]] = {}
@@ -48,8 +48,8 @@ def runtime() -> Any:
 
 def new_session(path: Path, threads: int = 2, spin: bool = False) -> Any:
     """A new CPU session for the model at ``path``, its optimised graph kept in the model cache
-    (``perception/onnx_cache.py``) unless ``DROIDPILOT_ONNX_CACHE=0``; DroidpilotError (how to fix it) if
-    the model cannot load."""
+    (``perception/onnx_cache.py``, ``model_cache``); DroidpilotError (how to fix it) if the model cannot
+    load."""
     import onnxruntime as ort
 
     def build(model: str, save_to: str | None) -> Any:
@@ -73,11 +73,14 @@ def new_session(path: Path, threads: int = 2, spin: bool = False) -> Any:
 
 
 def model_cache(ort: Any) -> ModelCache | None:
-    """The optimised-model cache under droidpilot's cache folder, or None when ``DROIDPILOT_ONNX_CACHE``
-    is 0, off or no."""
-    if os.environ.get(CACHE_SWITCH, "").strip().lower() in ("0", "off", "no", "false"):
+    """The optimised-model cache: ``$DROIDPILOT_ONNX_CACHE`` when it names a folder, none when it is 0,
+    off, no or false, else ``onnx`` in droidpilot's cache folder. A folder of its own lets a benchmark
+    empty the OCR cache for every run and still open the models as a user's second run does."""
+    setting = os.environ.get(CACHE_SWITCH, "").strip()
+    if setting.lower() in ("0", "off", "no", "false"):
         return None
-    return ModelCache(default_cache_dir() / SUBDIR, runtime_identity(ort))
+    folder = Path(setting).expanduser() if setting else default_cache_dir() / SUBDIR
+    return ModelCache(folder, runtime_identity(ort))
 
 
 def _options(ort: Any, threads: int, spin: bool) -> Any:
