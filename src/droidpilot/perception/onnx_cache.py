@@ -69,8 +69,11 @@ class ModelCache:
             known = memo.read_text(encoding="ascii").strip()
             if _HEX64.fullmatch(known):
                 return known
+        sha = hashlib.sha256()  # (hashlib.file_digest is Python 3.11+)
         with open(model, "rb") as fh:
-            digest = hashlib.file_digest(fh, "sha256").hexdigest()
+            for block in iter(lambda: fh.read(1 << 20), b""):
+                sha.update(block)
+        digest = sha.hexdigest()
         with contextlib.suppress(OSError):
             self._write(memo, digest.encode("ascii"))
         return digest
