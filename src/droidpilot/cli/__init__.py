@@ -176,6 +176,9 @@ def _quick_exit(code: object) -> None:
         return
     if any(t.is_alive() and not t.daemon for t in threading.enumerate() if t is not threading.main_thread()):
         return
+    preload = sys.modules.get("droidpilot.perception.preload")
+    if preload is not None:
+        preload.abandon()  # os._exit below: no teardown for a loading model to trip over
     atexit._run_exitfuncs()
     if not _stdout_flushed():
         _exit_as_closed_pipe()

@@ -12,9 +12,13 @@ before it starts the loading one, so the two threads never import at once.
 
 from __future__ import annotations
 
+import atexit
 import threading
 
 PRELOADABLE = ("rapidocr",)
+SETTLE_SECONDS = 120.0  # longest an ending process waits for a model still loading
+_LOADERS: list[threading.Thread] = []
+_ABANDONED: list[bool] = []  # [True] once the process is about to end with os._exit
 
 
 def start(engine: str) -> bool:
@@ -46,5 +50,25 @@ def start(engine: str) -> bool:
         for path, found in todo:
             onnx_sessions.fulfil(found, path, settings.threads, settings.spin)
 
-    threading.Thread(target=load, name="ocr-preload", daemon=True).start()
+    loader = threading.Thread(target=load, name="ocr-preload", daemon=True)
+    if not _LOADERS:
+        atexit.register(_settle)
+    _LOADERS.append(loader)
+    loader.start()
     return True
+
+
+def _settle() -> None:
+    """At exit, wait for models still loading: onnxruntime aborts the process ("terminate called without
+    an active exception") when the interpreter ends while a session is being built in another thread. A
+    process that ends with os._exit runs no such teardown and need not wait (``abandon``)."""
+    if _ABANDONED:
+        return
+    for loader in _LOADERS:
+        loader.join(SETTLE_SECONDS)
+
+
+def abandon() -> None:
+    """The process ends with os._exit next (no interpreter teardown): exit handlers need not wait for
+    loading models."""
+    _ABANDONED.append(True)
