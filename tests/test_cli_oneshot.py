@@ -86,3 +86,58 @@ def test_numpy_starts_no_blas_thread_unless_the_user_set_a_count() -> None:
                           env={**env, "OMP_NUM_THREADS": "2"})
     assert proc.returncode == 0, proc.stderr
     assert proc.stdout.split()[:2] == ["False", "None"]  # set through OpenMP's variable: left alone too
+
+
+@pytest.mark.parametrize(("args", "engine"), [
+    (["ocr", "shot.png"], "rapidocr"),
+    (["ocr", "shot.png", "--json", "--no-cache"], "rapidocr"),
+    (["locate", "shot.png", "--icon", "gear", "--engine", "tesseract"], "tesseract"),
+    (["locate", "shot.png", "--engine=none", "--icon", "gear"], "none"),
+    (["ocr", "--engine"], "rapidocr"),  # no value: Typer reports it; the default is loaded meanwhile
+    (["ocr", "--", "--engine", "tesseract"], "rapidocr"),  # after --: a file name, not an option
+    (["ocr", "shot.png", "--help"], None),
+    (["locate", "-h"], None),
+    (["verify", "rule.yaml", "trace"], None),  # verify decides for itself (verify/prefetch.py)
+    (["OCR", "shot.png"], None),  # not a command name Typer accepts
+    (["--version"], None),
+    ([], None),
+])
+def test_the_engine_a_screen_reading_command_asks_for(args, engine) -> None:
+    from droidpilot.cli._oneshot import engine_asked
+
+    assert engine_asked(args) == engine
+
+
+# What start_models started, for one command line, in a fresh process: whether the default models were
+# promised, and whether Typer (imported by the command line itself) was already there when they were.
+START_PROBE = """import sys
+from droidpilot.cli import _oneshot
+from droidpilot.perception import onnx_sessions
+started = _oneshot.start_models(sys.argv[1:])
+print(started, len(onnx_sessions._PROMISED), "typer" in sys.modules, "onnxruntime" in sys.modules)
+"""
+
+
+def test_ocr_starts_loading_its_models_before_typer_imports() -> None:
+    def probe(*args: str) -> list[str]:
+        proc = subprocess.run([sys.executable, "-c", START_PROBE, *args], capture_output=True, text=True,
+                              timeout=120)
+        assert proc.returncode == 0, proc.stderr
+        return proc.stdout.split()
+
+    # onnxruntime is imported by the caller, before the loading thread starts (onnx_sessions.runtime)
+    assert probe("ocr", "shot.png", "--json") == ["True", "2", "False", "True"]
+    assert probe("locate", "shot.png", "--engine", "tesseract") == ["False", "0", "False", "False"]
+    assert probe("bench", "--suite", "world") == ["False", "0", "False", "False"]
+
+
+def test_console_starts_models_for_quick_commands_only() -> None:
+    code = ("import sys; import droidpilot.cli as cli; "
+            "from droidpilot.cli import _oneshot; "
+            "calls = []; _oneshot.start_models = lambda args: calls.append(args); "
+            "cli.main = lambda: None; sys.argv = ['droidpilot', *sys.argv[1:]]; cli.console(); "
+            "print(calls)")
+    for args, expected in ((["ocr", "x.png"], "[['ocr', 'x.png']]"), (["bench"], "[]")):
+        proc = subprocess.run([sys.executable, "-c", code, *args], capture_output=True, text=True, timeout=60)
+        assert proc.returncode == 0, proc.stderr
+        assert proc.stdout.strip() == expected, args

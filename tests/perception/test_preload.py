@@ -35,3 +35,45 @@ def test_the_module_asks_for_nothing_heavy_when_imported() -> None:
             "print(sorted(m for m in ('numpy', 'onnxruntime', 'cv2', 'PIL') if m in sys.modules))")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "[]"
+
+
+def test_start_imports_onnxruntime_in_the_calling_thread() -> None:
+    """A loading thread that imported onnxruntime while the main thread imported numpy failed once with
+    numpy "partially initialized"; start imports it before the thread exists."""
+    import subprocess
+
+    code = ("import sys, threading; from droidpilot.perception import preload; seen = []; "
+            "real = threading.Thread.start; "
+            "threading.Thread.start = lambda self: (seen.append('onnxruntime' in sys.modules), real(self)); "
+            "print(preload.start('rapidocr'), seen)")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
+                         timeout=120)
+    assert out.stdout.strip() == "True [True]"  # one thread started, onnxruntime already imported
+
+
+def test_a_process_that_ends_while_its_models_load_ends_cleanly() -> None:
+    """Ending the interpreter while onnxruntime built a session in the loading thread aborted the process
+    ("terminate called without an active exception", status -6); the exit now waits for the load."""
+    import subprocess
+
+    code = "from droidpilot.perception import preload; print(preload.start('rapidocr'))"
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert (out.returncode, out.stdout.strip(), out.stderr) == (0, "True", "")
+
+
+def test_a_process_ending_with_os_exit_does_not_wait(monkeypatch) -> None:
+    import threading
+
+    release = threading.Event()
+    stuck = threading.Thread(target=release.wait, daemon=True)
+    stuck.start()
+    monkeypatch.setattr(preload, "_LOADERS", [stuck])
+    monkeypatch.setattr(preload, "_ABANDONED", [])
+    monkeypatch.setattr(preload, "SETTLE_SECONDS", 0.01)
+    preload._settle()  # waits (briefly, here) for a load still running...
+    preload.abandon()
+    monkeypatch.setattr(preload, "SETTLE_SECONDS", 3600.0)
+    preload._settle()  # ...but not once the process is to end with os._exit
+    assert stuck.is_alive()
+    release.set()
+    stuck.join()

@@ -8,19 +8,12 @@ from __future__ import annotations
 
 import importlib
 import os
-import pkgutil
 import signal
 import sys
 
-import typer
-
-app = typer.Typer(
-    name="droidpilot",
-    help="Build, run and evaluate mobile GUI agents.",
-    no_args_is_help=True,
-    add_completion=False,
-    pretty_exceptions_enable=False,
-)
+TYPE_CHECKING = False  # typing's own costs a cold command its import before the OCR models start loading
+if TYPE_CHECKING:
+    import typer
 
 _registered = False
 _loaded: set[str] = set()  # command modules whose register() has run
@@ -53,6 +46,8 @@ QUICK_EXIT = frozenset({"verify", "ocr", "locate"})
 
 
 def _print_version(value: bool) -> None:
+    import typer
+
     if value:
         from droidpilot import __version__
 
@@ -60,10 +55,41 @@ def _print_version(value: bool) -> None:
         raise typer.Exit(0)
 
 
-@app.callback()
-def _root(version: bool = typer.Option(False, "--version", is_eager=True, callback=_print_version,
-                                       help="Print droidpilot's version and exit.")) -> None:
-    """Build, run and evaluate mobile GUI agents."""
+_APP: list[typer.Typer] = []
+
+
+def _app() -> typer.Typer:
+    """The Typer app, made on first use: a cold ``ocr`` starts its models loading before Typer imports
+    (``_oneshot.start_models``)."""
+    if not _APP:
+        _APP.append(_new_app())
+    return _APP[0]
+
+
+def _new_app() -> typer.Typer:
+    import typer
+
+    app = typer.Typer(
+        name="droidpilot",
+        help="Build, run and evaluate mobile GUI agents.",
+        no_args_is_help=True,
+        add_completion=False,
+        pretty_exceptions_enable=False,
+    )
+
+    @app.callback()
+    def _root(version: bool = typer.Option(False, "--version", is_eager=True, callback=_print_version,
+                                           help="Print droidpilot's version and exit.")) -> None:
+        """Build, run and evaluate mobile GUI agents."""
+
+    return app
+
+
+def __getattr__(name: str) -> object:
+    """``droidpilot.cli.app``: the Typer app (see ``_app``)."""
+    if name == "app":
+        return _app()
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def _load(name: str) -> None:
@@ -73,7 +99,7 @@ def _load(name: str) -> None:
     module = importlib.import_module(f"{__name__}.{name}")
     register = getattr(module, "register", None)
     if callable(register):
-        register(app)
+        register(_app())
     _loaded.add(name)
 
 
@@ -81,6 +107,8 @@ def _discover() -> None:
     global _registered
     if _registered:
         return
+    import pkgutil
+
     for info in sorted(pkgutil.iter_modules(__path__), key=lambda m: m.name):
         if not info.name.startswith("_"):
             _load(info.name)
@@ -108,7 +136,7 @@ def main() -> None:
     _register_for(args)
     stdout_was = _fd_identity(1)
     try:
-        app(args=args)
+        _app()(args=args)
     except SystemExit:
         # Click (typer's copy of it) swaps in PacifyFlushWrapper and Rich points fd 1 at /dev/null when the
         # pipe closed. Checked by name: typer no longer uses the click package, which need not be installed.
@@ -128,6 +156,7 @@ def console() -> None:
         from droidpilot.cli import _oneshot
 
         _oneshot.prepare()  # before numpy loads: freed buffers kept for reuse, no spinning BLAS thread
+        _oneshot.start_models(sys.argv[1:])  # ocr, locate: the OCR models load while the rest imports
     try:
         main()
     except SystemExit as exc:
@@ -147,6 +176,9 @@ def _quick_exit(code: object) -> None:
         return
     if any(t.is_alive() and not t.daemon for t in threading.enumerate() if t is not threading.main_thread()):
         return
+    preload = sys.modules.get("droidpilot.perception.preload")
+    if preload is not None:
+        preload.abandon()  # os._exit below: no teardown for a loading model to trip over
     atexit._run_exitfuncs()
     if not _stdout_flushed():
         _exit_as_closed_pipe()

@@ -10,12 +10,16 @@ Two defaults suit a long-lived numeric program and cost a short one on a small m
   run on. A screen-reading command makes no large matrix products (the icon library's small ones ran on
   one thread already, ``perception/blas.py``), so ``one_blas_thread`` asks OpenBLAS for none.
 Both must run before numpy is imported; ``prepare`` does both. Long-running commands leave the defaults.
+
+``start_models`` then starts loading the OCR models of an ``ocr`` or ``locate`` command in a background
+thread (``perception/preload.py``) before the command line's own modules (Typer, numpy, Pillow, OpenCV)
+import: onnxruntime builds sessions without the GIL, on the core the imports leave idle. ``verify``
+starts its own once it knows the rule reads screenshots (``verify/prefetch.py``).
 """
 
 from __future__ import annotations
 
 import ctypes
-import ctypes.util
 import os
 import sys
 
@@ -33,7 +37,9 @@ def keep_freed_memory() -> bool:
     if not sys.platform.startswith("linux"):
         return False
     try:
-        libc = ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6")
+        # The process's own symbols, the C library's among them: ctypes.util.find_library would import
+        # subprocess and run `ldconfig -p` in every cold command.
+        libc = ctypes.CDLL(None)
         libc.gnu_get_libc_version  # glibc only: musl's mallopt does nothing  # noqa: B018
         mallopt = libc.mallopt
     except (OSError, AttributeError):
@@ -49,6 +55,39 @@ def one_blas_thread() -> bool:
         return False
     os.environ["OPENBLAS_NUM_THREADS"] = "1"
     return True
+
+
+# The commands that read one screenshot with an OCR engine chosen by --engine (default rapidocr).
+READS_SCREEN = frozenset({"ocr", "locate"})
+DEFAULT_ENGINE = "rapidocr"
+
+
+def engine_asked(args: list[str]) -> str | None:
+    """The OCR engine the command line ``args`` (without the program name) will use, if it is a
+    screen-reading command that will read a screen: not for help, and not for anything else."""
+    if not args or args[0] not in READS_SCREEN or any(a in ("--help", "-h") for a in args[1:]):
+        return None
+    engine = DEFAULT_ENGINE
+    rest = iter(args[1:])
+    for arg in rest:
+        if arg == "--":
+            break
+        if arg == "--engine":
+            engine = next(rest, DEFAULT_ENGINE)
+        elif arg.startswith("--engine="):
+            engine = arg.partition("=")[2]
+    return engine
+
+
+def start_models(args: list[str]) -> bool:
+    """Start loading the models of the engine ``args`` ask for (see the module docstring); whether it was
+    started. A wrong guess costs a load in the background; the command reports bad input as always."""
+    engine = engine_asked(args)
+    if engine is None:
+        return False
+    from droidpilot.perception import preload
+
+    return preload.start(engine)
 
 
 def prepare() -> None:

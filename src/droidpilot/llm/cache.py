@@ -11,26 +11,18 @@ from __future__ import annotations
 import hashlib
 import json
 import logging
-import os
 import threading
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-import platformdirs
-
 from droidpilot.atomicio import atomic_write_json
+from droidpilot.cachedir import CACHE_ENV, default_cache_dir
 
 log = logging.getLogger(__name__)
 
-CACHE_ENV_VAR = "DROIDPILOT_CACHE_DIR"
+CACHE_ENV_VAR = CACHE_ENV
 ANSWERS_SUBDIR = "llm-answers"
-
-
-def default_cache_dir() -> Path:
-    """``DROIDPILOT_CACHE_DIR`` when set, else droidpilot's folder in the user's cache directory."""
-    env = os.environ.get(CACHE_ENV_VAR, "").strip()
-    return Path(env).expanduser() if env else Path(platformdirs.user_cache_dir("droidpilot"))
 
 
 def answer_key(model: str, prompt_text: str, image_hashes: Sequence[str], settings: str = "") -> str:

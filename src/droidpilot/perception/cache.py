@@ -20,27 +20,19 @@ from collections import OrderedDict
 from pathlib import Path
 from typing import Any
 
-import platformdirs
-
 from droidpilot.atomicio import make_temp_beside
+from droidpilot.cachedir import default_cache_dir
 from droidpilot.errors import InputError
 from droidpilot.perception.ocr import ImageInput, OcrEngine, image_key_bytes
 from droidpilot.perception.reading import FinishedReading, OcrReading, start_reading
 from droidpilot.perception.types import OcrLine
 
-CACHE_ENV = "DROIDPILOT_CACHE_DIR"
 MAX_MB_ENV = "DROIDPILOT_OCR_CACHE_MAX_MB"
 DEFAULT_MAX_BYTES = 256 * 1024 * 1024
 FORMAT = 1
 # Unfinished readings a CachedOcr hands out again for the same image bytes (each holds a screenshot's pixels).
 OPEN_READINGS = 16
 _log = logging.getLogger(__name__)
-
-
-def default_cache_dir() -> Path:
-    """``$DROIDPILOT_CACHE_DIR`` if set, else the platform's user cache directory for droidpilot."""
-    env = os.environ.get(CACHE_ENV, "").strip()
-    return Path(env).expanduser() if env else Path(platformdirs.user_cache_dir("droidpilot"))
 
 
 def _max_bytes_from_env() -> int:

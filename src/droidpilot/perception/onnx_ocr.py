@@ -25,7 +25,7 @@ import numpy as np
 
 from droidpilot.perception.line_memo import LineMemo
 from droidpilot.perception.ocr import ImageInput, load_image
-from droidpilot.perception.onnx_sessions import open_session
+from droidpilot.perception.onnx_sessions import open_session, runtime
 from droidpilot.perception.upright import TURN_MARGIN, TiltedLine, line_crop, tilted_line
 
 DET_THRESH, UNCLIP, MIN_SIZE, MAX_CANDIDATES = 0.3, 1.6, 3, 1000
@@ -94,6 +94,7 @@ class OnnxOcr:
                 self._rec_error = exc
 
         self.memo = LineMemo()
+        runtime()  # imported before the loading thread starts (see onnx_sessions.runtime)
         self._rec_loader = threading.Thread(target=load_rec, name="ocr-rec-model", daemon=True)
         self._rec_loader.start()
         self.det = open_session(det_model, threads, spin)

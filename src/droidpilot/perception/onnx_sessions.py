@@ -8,16 +8,24 @@ on a second core while the first imports the rest of the program. Only stdlib is
 Every OCR session draws its working memory from one arena (``_shared_arena``): detection and recognition
 run one after the other, so recognition reuses the blocks detection freed instead of growing an arena of
 its own, and a cold verify touches (page-faults) about a quarter less memory.
+
+Sessions open the optimised copy of their model kept on disk (``perception/onnx_cache.py``) when there
+is one, and save it when there is not, so a cold process skips onnxruntime's graph optimisation.
 """
 
 from __future__ import annotations
 
+import os
 import threading
 from concurrent.futures import Future
 from pathlib import Path
 from typing import Any
 
+from droidpilot.cachedir import default_cache_dir
 from droidpilot.errors import DroidpilotError
+from droidpilot.perception.onnx_cache import SUBDIR, ModelCache, runtime_identity
+
+CACHE_SWITCH = "DROIDPILOT_ONNX_CACHE"  # a folder, or 0/off: open every model from its file, optimised anew
 
 _Key = tuple[str, int, bool]
 _PROMISED: dict[_Key, Future[Any]] = {}
@@ -29,11 +37,55 @@ def _key(path: Path, threads: int, spin: bool) -> _Key:
     return str(Path(path).resolve()), threads, spin
 
 
+def runtime() -> Any:
+    """onnxruntime, imported (with numpy) in the calling thread. A thread that opens sessions must start
+    after this: a thread importing onnxruntime while another imports numpy can fail with numpy "partially
+    initialized" (seen with a cold `droidpilot ocr` whose models loaded in the background)."""
+    import onnxruntime
+
+    return onnxruntime
+
+
 def new_session(path: Path, threads: int = 2, spin: bool = False) -> Any:
-    """A new CPU session for the model at ``path``; DroidpilotError (how to fix it) if it cannot load."""
+    """A new CPU session for the model at ``path``, its optimised graph kept in the model cache
+    (``perception/onnx_cache.py``, ``model_cache``); DroidpilotError (how to fix it) if the model cannot
+    load."""
     import onnxruntime as ort
 
-    opts = ort.SessionOptions()  # one each: sessions may be built at the same time
+    def build(model: str, save_to: str | None) -> Any:
+        opts = _options(ort, threads, spin)
+        if save_to is not None:
+            opts.optimized_model_filepath = save_to
+        return ort.InferenceSession(model, opts, providers=["CPUExecutionProvider"])
+
+    def load(optimised: str) -> Any:
+        opts = _options(ort, threads, spin)
+        opts.graph_optimization_level = ort.GraphOptimizationLevel.ORT_DISABLE_ALL  # done when it was saved
+        return ort.InferenceSession(optimised, opts, providers=["CPUExecutionProvider"])
+
+    try:
+        cache = model_cache(ort)
+        return build(str(path), None) if cache is None else cache.open(Path(path), build, load)
+    except Exception as exc:  # onnxruntime's own errors: InvalidProtobuf, NoSuchFile, Fail, ...
+        raise DroidpilotError(f"the OCR model {path} cannot be loaded ({exc}); reinstall the "
+                              "rapidocr wheel that ships it (`make venv`) or give another model_dir"
+                              ) from None
+
+
+def model_cache(ort: Any) -> ModelCache | None:
+    """The optimised-model cache: ``$DROIDPILOT_ONNX_CACHE`` when it names a folder, none when it is 0,
+    off, no or false, else ``onnx`` in droidpilot's cache folder. A folder of its own lets a benchmark
+    empty the OCR cache for every run and still open the models as a user's second run does."""
+    setting = os.environ.get(CACHE_SWITCH, "").strip()
+    if setting.lower() in ("0", "off", "no", "false"):
+        return None
+    folder = Path(setting).expanduser() if setting else default_cache_dir() / SUBDIR
+    return ModelCache(folder, runtime_identity(ort))
+
+
+def _options(ort: Any, threads: int, spin: bool) -> Any:
+    """Session options for OCR (a new object each: sessions may be built at the same time)."""
+    opts = ort.SessionOptions()
     if _shared_arena(ort):
         opts.add_session_config_entry("session.use_env_allocators", "1")
     opts.intra_op_num_threads = threads
@@ -47,12 +99,7 @@ def new_session(path: Path, threads: int = 2, spin: bool = False) -> Any:
     # batch, and planning and touching a fresh block each time cost a cold 7-frame verify about 3%
     # (benchmarks/verify_vs_mobiflow.py); the arena's freed chunks serve instead. Same outputs.
     opts.enable_mem_pattern = False
-    try:
-        return ort.InferenceSession(str(path), opts, providers=["CPUExecutionProvider"])
-    except Exception as exc:  # onnxruntime's own errors: InvalidProtobuf, NoSuchFile, Fail, ...
-        raise DroidpilotError(f"the OCR model {path} cannot be loaded ({exc}); reinstall the "
-                              "rapidocr wheel that ships it (`make venv`) or give another model_dir"
-                              ) from None
+    return opts
 
 
 def _shared_arena(ort: Any) -> bool:
