@@ -14,7 +14,7 @@ from functools import lru_cache
 import numpy as np
 
 from droidpilot.perception.blas import one_thread
-from droidpilot.perception.icons.glyphs.catalogue import font_path, glyph_names
+from droidpilot.perception.icons.glyphs.catalogue import glyph_names, library_key
 from droidpilot.perception.icons.glyphs.descriptor import (
     GRID,
     INK_WEIGHT,
@@ -24,6 +24,7 @@ from droidpilot.perception.icons.glyphs.descriptor import (
     shape_part,
 )
 from droidpilot.perception.icons.glyphs.render import glyph_mask
+from droidpilot.perception.icons.glyphs.stored import load_or_build
 from droidpilot.perception.icons.glyphs.styles import glyph_starts, styled_library
 
 SIM_FLOOR, SIM_SPAN = 0.7, 0.2  # similarity at which a fit starts, and the span to a full fit
@@ -35,9 +36,7 @@ INK_GATE = 0.5  # the ink-only fit counts this share of itself when the line dra
 LINE_RIVALS = 2.0  # line drawings are alike more often (every ring glyph): a better one costs e^(-1/2)
 
 
-@lru_cache(maxsize=4)
-def _library(css_key: str, font_key: str) -> tuple[tuple[str, ...], np.ndarray]:
-    del css_key, font_key  # cache keys only
+def _build_library() -> dict[str, np.ndarray]:
     names, rows = [], []
     for name in glyph_names():
         d = mask_descriptor(glyph_mask(name))
@@ -45,12 +44,18 @@ def _library(css_key: str, font_key: str) -> tuple[tuple[str, ...], np.ndarray]:
             names.append(name)
             rows.append(d)
     matrix = np.stack(rows) if rows else np.zeros((0, SIZE), np.float32)
-    return tuple(names), matrix
+    return {"names": np.asarray(names, dtype=str), "matrix": matrix}
+
+
+@lru_cache(maxsize=4)
+def _library(key: tuple[str, ...]) -> tuple[tuple[str, ...], np.ndarray]:
+    built = load_or_build("drawn", key, _build_library)
+    return tuple(str(n) for n in built["names"]), built["matrix"]
 
 
 def library() -> tuple[tuple[str, ...], np.ndarray]:
-    """(names, descriptors) of every glyph in the font, built once per process."""
-    return _library(str(len(glyph_names())), str(font_path()))
+    """(names, descriptors) of every library glyph as its own font draws it, built once per process."""
+    return _library(library_key())
 
 
 def _kin(names: tuple[str, ...], rows: list[int]) -> set[int]:
