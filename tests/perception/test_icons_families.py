@@ -17,8 +17,6 @@ from droidpilot.perception.icons.glyphs.families import (
     name_table,
     new_names,
 )
-from droidpilot.perception.icons.glyphs.match import _kin
-from droidpilot.perception.icons.glyphs.styles import styled_library
 from droidpilot.perception.icons.glyphs.vocabulary import phrase_glyphs, synonyms
 
 MATERIAL = {"settings", "home", "favorite", "favorite_border", "search", "shopping_cart", "heart_broken",
@@ -105,12 +103,3 @@ def test_no_new_name_takes_a_word_the_query_reads_otherwise() -> None:
              | set(icon_query.SHAPE_WORDS) | set(synonyms()))
     clash = sorted(n for n in new_names() if n.replace("_", " ") in taken)
     assert clash == []
-
-
-@needs_families
-def test_a_glyph_another_family_draws_like_the_asked_one_is_its_variant_not_its_rival() -> None:
-    names, _, _ = styled_library()
-    index = {n: i for i, n in enumerate(names)}
-    kin = {names[i] for i in _kin([index["notifications"]])}
-    assert "bell_ring" in kin  # MDI's ringing bell: a bell, not a rival of the bell asked
-    assert "settings" not in kin and "cogs" not in {names[i] for i in _kin([index["settings"]])}

@@ -25,10 +25,10 @@ from droidpilot.perception.icons.glyphs.descriptor import (
 )
 from droidpilot.perception.icons.glyphs.render import glyph_mask
 from droidpilot.perception.icons.glyphs.stored import load_or_build
-from droidpilot.perception.icons.glyphs.styles import glyph_starts, styled_drawings, styled_library
+from droidpilot.perception.icons.glyphs.styles import glyph_starts, styled_library
 
 SIM_FLOOR, SIM_SPAN = 0.7, 0.2  # similarity at which a fit starts, and the span to a full fit
-KIN = 0.9  # glyphs this similar to an asked glyph (as any family draws them) are its variants, not rivals
+KIN = 0.9  # glyphs this similar to an asked glyph (as drawn) are its variants and never its rivals
 STYLED = 0.75  # a fit found only through another style counts this much of one to the font's own drawing
 LINED = 0.75  # a fit found only through the line drawings counts this much of one (as STYLED)
 RIVALS = 6.0  # each library glyph fitting a candidate better than the asked one costs a factor e^(-1/6)
@@ -58,16 +58,19 @@ def library() -> tuple[tuple[str, ...], np.ndarray]:
     return _library(library_key())
 
 
-def _kin(rows: list[int]) -> set[int]:
-    """Glyphs drawn almost like an asked one in some family (home / home_filled / house, settings /
-    elusive's cog_alt): variants, not rivals. Indices of the styled library."""
-    owners, drawings = styled_drawings()
-    asked = np.isin(owners, rows)
-    if not asked.any():
+def _kin(names: tuple[str, ...], rows: list[int]) -> set[int]:
+    """Glyphs drawn almost like an asked one (home / home_filled / house): variants, not rivals. Told by
+    each name's own drawing only: with every family's drawings a "?" grows so many look-alikes that a
+    speech bubble beside it loses its rivals and fits the question mark better than the "?" does."""
+    base_names, base = library()
+    where = {n: i for i, n in enumerate(base_names)}
+    asked = [where[names[r]] for r in rows if names[r] in where]
+    if not asked:
         return set()
     with one_thread():
-        close = (drawings[asked] @ drawings.T).max(axis=0) >= KIN
-    return set(owners[close].tolist())
+        close = (shape_part(base[asked]) @ shape_part(base).T).max(axis=0) >= KIN
+    index = {n: i for i, n in enumerate(names)}
+    return {index[base_names[i]] for i in np.flatnonzero(close) if base_names[i] in index}
 
 
 def _fit(own: np.ndarray, others: np.ndarray, rivals: float = RIVALS) -> np.ndarray:
@@ -121,7 +124,7 @@ def glyph_fits(descriptors: Sequence[np.ndarray | None], wanted: Sequence[str]) 
     cand = np.stack([descriptors[i] for i in present]).astype(np.float32)  # type: ignore[misc]
     with one_thread():
         sims = np.maximum.reduceat(shape_part(cand) @ matrix.T, glyph_starts(owners), axis=1)
-    kin = sorted(set(rows) | _kin(rows))
+    kin = sorted(set(rows) | _kin(names, rows))
     lines = _line_fit(cand, wanted)
     # the blurred ink alone takes a 3-px "<" for the share glyph; its line drawing (no nodes) does not
     ink = _drawn_ink_fit(cand, wanted) * (INK_GATE + (1.0 - INK_GATE) * lines)

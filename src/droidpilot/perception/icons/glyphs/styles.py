@@ -90,7 +90,6 @@ def _build_styled() -> dict[str, np.ndarray]:
     names: list[str] = []
     rows: list[np.ndarray] = []
     owners: list[int] = []
-    drawn_rows: list[bool] = []
     for name in glyph_names():
         own = len(names)
         drawings: list[np.ndarray] = []
@@ -99,24 +98,21 @@ def _build_styled() -> dict[str, np.ndarray]:
             if drawn is None or any(float(d @ drawn) >= SAME_DRAWING for d in drawings):
                 continue
             drawings.append(drawn)
-            for style, styled in glyph_styles(mask):
+            for _, styled in glyph_styles(mask):
                 d = shape_descriptor(styled)
                 if d is not None:
                     rows.append(d.astype(np.float32))
                     owners.append(own)
-                    drawn_rows.append(style == "drawn")
         if drawings:
             names.append(name)
     matrix = np.stack(rows) if rows else np.zeros((0, SHAPE_SIZE), np.float32)
-    return {"names": np.asarray(names, dtype=str), "matrix": matrix, "owners": np.asarray(owners, np.int64),
-            "drawn": np.asarray(drawn_rows, bool)}
+    return {"names": np.asarray(names, dtype=str), "matrix": matrix, "owners": np.asarray(owners, np.int64)}
 
 
 @lru_cache(maxsize=2)
-def _styled(key: tuple[str, ...]) -> tuple[tuple[str, ...], np.ndarray, np.ndarray, np.ndarray]:
+def _styled(key: tuple[str, ...]) -> tuple[tuple[str, ...], np.ndarray, np.ndarray]:
     built = load_or_build("styled", key, _build_styled)
-    return (tuple(str(n) for n in built["names"]), built["matrix"], built["owners"].astype(np.int64),
-            built["drawn"].astype(bool))
+    return tuple(str(n) for n in built["names"]), built["matrix"], built["owners"].astype(np.int64)
 
 
 def styled_library() -> tuple[tuple[str, ...], np.ndarray, np.ndarray]:
@@ -125,15 +121,7 @@ def styled_library() -> tuple[tuple[str, ...], np.ndarray, np.ndarray]:
 
     Rows of one glyph are contiguous, so per-glyph maxima are a ``np.maximum.reduceat`` over ``starts``.
     """
-    names, matrix, owners, _ = _styled(library_key())
-    return names, matrix, owners
-
-
-def styled_drawings() -> tuple[np.ndarray, np.ndarray]:
-    """(glyph index, shape-half row) of each family's drawing of a glyph as drawn (no derived style): what
-    look-alike glyphs are told by."""
-    _, matrix, owners, drawn = _styled(library_key())
-    return owners[drawn], matrix[drawn]
+    return _styled(library_key())
 
 
 def glyph_starts(owners: np.ndarray) -> np.ndarray:
