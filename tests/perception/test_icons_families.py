@@ -17,6 +17,8 @@ from droidpilot.perception.icons.glyphs.families import (
     name_table,
     new_names,
 )
+from droidpilot.perception.icons.glyphs.match import best_glyphs, library, mask_descriptor
+from droidpilot.perception.icons.glyphs.render import glyph_mask
 from droidpilot.perception.icons.glyphs.vocabulary import phrase_glyphs, synonyms
 
 MATERIAL = {"settings", "home", "favorite", "favorite_border", "search", "shopping_cart", "heart_broken",
@@ -103,3 +105,11 @@ def test_no_new_name_takes_a_word_the_query_reads_otherwise() -> None:
              | set(icon_query.SHAPE_WORDS) | set(synonyms()))
     clash = sorted(n for n in new_names() if n.replace("_", " ") in taken)
     assert clash == []
+
+
+@needs_families
+def test_a_candidate_is_named_by_words_a_model_can_check_not_by_a_family_only_name() -> None:
+    cogs = mask_descriptor(glyph_mask("cogs"))  # Font Awesome's two cogs: only other families draw them
+    named = [n for n, _ in best_glyphs(cogs, 5)]
+    assert named and not set(named) & set(new_names())
+    assert "cogs" in library()[0]  # still a reference to match

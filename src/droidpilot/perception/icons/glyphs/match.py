@@ -23,6 +23,7 @@ from droidpilot.perception.icons.glyphs.descriptor import (
     mask_descriptor,
     shape_part,
 )
+from droidpilot.perception.icons.glyphs.families import new_names
 from droidpilot.perception.icons.glyphs.render import glyph_mask
 from droidpilot.perception.icons.glyphs.stored import load_or_build
 from droidpilot.perception.icons.glyphs.styles import glyph_starts, styled_library
@@ -135,9 +136,19 @@ def glyph_fits(descriptors: Sequence[np.ndarray | None], wanted: Sequence[str]) 
     return out
 
 
+@lru_cache(maxsize=4)
+def _describing(key: tuple[str, ...]) -> np.ndarray:
+    """Which library glyphs may name a candidate: Material's and our drawn shapes, not the names only
+    other families have (``genderless`` for a ring, ``500px``), which a model cannot check on screen."""
+    del key  # a cache key only
+    names, _ = library()
+    only_families = set(new_names())
+    return np.asarray([n not in only_families for n in names], bool)
+
+
 def best_glyphs(descriptor: np.ndarray | None, limit: int = 3) -> list[tuple[str, float]]:
-    """The library glyphs most like a descriptor, with their shape halves' similarity (for describing a
-    candidate; the line half is less sure of a 20-px glyph's details)."""
+    """The Material and drawn glyphs most like a descriptor, with their shape halves' similarity (for
+    describing a candidate; the line half is less sure of a 20-px glyph's details)."""
     if descriptor is None:
         return []
     names, matrix = library()
@@ -145,6 +156,7 @@ def best_glyphs(descriptor: np.ndarray | None, limit: int = 3) -> list[tuple[str
         return []
     with one_thread():
         sims = shape_part(matrix) @ shape_part(descriptor)
+    sims = np.where(_describing(library_key()), sims, -1.0)
     top = np.argpartition(-sims, limit)[:limit] if len(sims) > limit else np.arange(len(sims))
     top = top[np.argsort(-sims[top])]
     return [(names[i], float(sims[i])) for i in top]
