@@ -113,3 +113,15 @@ def test_a_candidate_is_named_by_words_a_model_can_check_not_by_a_family_only_na
     named = [n for n, _ in best_glyphs(cogs, 5)]
     assert named and not set(named) & set(new_names())
     assert "cogs" in library()[0]  # still a reference to match
+
+
+@needs_families
+@pytest.mark.parametrize(("family", "glyph", "not_name"), [
+    ("mdi", "marker", "place"),  # a marker pen: the synonym "marker" means a map pin
+    ("fa", "window-close-o", "close"),  # an x in a window's box is not the bare x
+    ("fa", "arrows-alt", "fullscreen"),  # four arrows outward read as a plus on a real video player
+    ("elusive", "check", "check"),  # a ticked box
+])
+def test_false_friends_are_not_references_of_the_name_they_spell(family: str, glyph: str,
+                                                                  not_name: str) -> None:
+    assert library_name(family, glyph, set(glyph_codepoints()), synonyms()) != not_name
