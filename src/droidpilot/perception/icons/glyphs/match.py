@@ -74,6 +74,22 @@ def _kin(names: tuple[str, ...], rows: list[int]) -> set[int]:
     return {index[base_names[i]] for i in np.flatnonzero(close) if base_names[i] in index}
 
 
+@lru_cache(maxsize=8)
+def _rival_mask(names: tuple[str, ...]) -> np.ndarray:
+    """Which glyphs may be rivals: Material's and our drawn shapes. The names only other families draw
+    (1,500 of them: brand logos, variants Material lacks) are there to be asked for; as rivals they would
+    make every real icon look a little like something else (Font Awesome's envira logo is a leaf)."""
+    only_families = set(new_names())
+    return np.asarray([n not in only_families for n in names], bool)
+
+
+def _rivals(names: tuple[str, ...], sims: np.ndarray, skip: Sequence[int]) -> np.ndarray:
+    """The columns of ``sims`` that are rivals of the asked glyphs (``skip``: the asked and their kin)."""
+    keep = _rival_mask(names).copy()
+    keep[list(skip)] = False
+    return sims[:, keep]
+
+
 def _fit(own: np.ndarray, others: np.ndarray, rivals: float = RIVALS) -> np.ndarray:
     """Similarity to the asked glyph above SIM_FLOOR, discounted per rival fitting better."""
     better = (others > own[:, None] + 0.002).sum(axis=1)  # library glyphs fitting better than the asked
@@ -92,7 +108,7 @@ def _drawn_ink_fit(cand: np.ndarray, wanted: Sequence[str]) -> np.ndarray:
     with one_thread():
         sims = cand[:, :ink] @ matrix[:, :ink].T  # both parts unit-length scaled by the same weight
     sims /= INK_WEIGHT
-    return _fit(sims[:, rows].max(axis=1), np.delete(sims, rows, axis=1))
+    return _fit(sims[:, rows].max(axis=1), _rivals(names, sims, rows))
 
 
 def _line_fit(cand: np.ndarray, wanted: Sequence[str]) -> np.ndarray:
@@ -105,7 +121,7 @@ def _line_fit(cand: np.ndarray, wanted: Sequence[str]) -> np.ndarray:
         return np.zeros(len(cand), np.float32)
     with one_thread():
         sims = line_part(cand) @ line_part(matrix).T
-    return _fit(sims[:, rows].max(axis=1), np.delete(sims, rows, axis=1), LINE_RIVALS)
+    return _fit(sims[:, rows].max(axis=1), _rivals(names, sims, rows), LINE_RIVALS)
 
 
 def glyph_fits(descriptors: Sequence[np.ndarray | None], wanted: Sequence[str]) -> list[float]:
@@ -129,7 +145,7 @@ def glyph_fits(descriptors: Sequence[np.ndarray | None], wanted: Sequence[str]) 
     lines = _line_fit(cand, wanted)
     # the blurred ink alone takes a 3-px "<" for the share glyph; its line drawing (no nodes) does not
     ink = _drawn_ink_fit(cand, wanted) * (INK_GATE + (1.0 - INK_GATE) * lines)
-    fit = np.maximum(STYLED * _fit(sims[:, rows].max(axis=1), np.delete(sims, kin, axis=1)), ink)
+    fit = np.maximum(STYLED * _fit(sims[:, rows].max(axis=1), _rivals(names, sims, kin)), ink)
     fit = np.maximum(fit, LINED * lines)
     for k, i in enumerate(present):
         out[i] = float(fit[k])
