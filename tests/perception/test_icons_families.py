@@ -125,3 +125,11 @@ def test_a_candidate_is_named_by_words_a_model_can_check_not_by_a_family_only_na
 def test_false_friends_are_not_references_of_the_name_they_spell(family: str, glyph: str,
                                                                   not_name: str) -> None:
     assert library_name(family, glyph, set(glyph_codepoints()), synonyms()) != not_name
+
+
+@needs_families
+def test_a_long_thin_arrow_is_no_reference_of_the_arrows_asked() -> None:
+    # a 5-px underline beside a label fitted Font Awesome's long-arrow-left as "west" and tied with the
+    # arrow the label points at (tests/perception/test_icons_anchors.py)
+    assert not any(r.glyph.startswith("long-arrow") for n in ("west", "east", "north", "south")
+                   for r in family_references().get(n, ()))
