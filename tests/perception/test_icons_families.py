@@ -119,7 +119,9 @@ def test_a_candidate_is_named_by_words_a_model_can_check_not_by_a_family_only_na
 @pytest.mark.parametrize(("family", "glyph", "not_name"), [
     ("mdi", "marker", "place"),  # a marker pen: the synonym "marker" means a map pin
     ("fa", "window-close-o", "close"),  # an x in a window's box is not the bare x
-    ("fa", "arrows-alt", "fullscreen"),  # four arrows outward read as a plus on a real video player
+    ("fa", "arrows-alt", "fullscreen"),  # four arrows outward: a plus, not fullscreen's corners
+    ("elusive", "fullscreen", "fullscreen"),  # four arrows outward on the diagonals: an x
+    ("mdi", "gamepad", "sports_esports"),  # a D-pad cross: a plus, not a controller
     ("elusive", "check", "check"),  # a ticked box
 ])
 def test_false_friends_are_not_references_of_the_name_they_spell(family: str, glyph: str,
