@@ -135,3 +135,12 @@ def test_a_long_thin_arrow_is_no_reference_of_the_arrows_asked() -> None:
     # arrow the label points at (tests/perception/test_icons_anchors.py)
     assert not any(r.glyph.startswith("long-arrow") for n in ("west", "east", "north", "south")
                    for r in family_references().get(n, ()))
+
+
+@needs_families
+def test_a_family_left_out_takes_its_names_and_drawings_with_it(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv(iconfamilies.FAMILIES_ENV, "material,mdi")
+    assert "cogs" not in glyph_names()  # Font Awesome's, Fork Awesome's and Elusive's two cogs
+    assert {r.family for rs in family_references().values() for r in rs} == {"mdi"}
+    monkeypatch.setenv(iconfamilies.FAMILIES_ENV, "material")
+    assert family_references() == {} and new_names() == [] and "settings" in glyph_names()
