@@ -6,11 +6,14 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 # Distribution packages the tests and the perception/browser parts need, and the subset the demo needs
-# (SimPhone's fonts, its icon font included). Installed as root via apt-get; as another user the targets
+# (SimPhone's fonts, its icon font included; the other icon families of src/droidpilot/iconfamilies.yaml,
+# which the icon locator matches real apps' icons against). Installed as root via apt-get; as another user the targets
 # say what is missing.
+ICON_FAMILY_PACKAGES := fonts-materialdesignicons-webfont fonts-font-awesome fonts-fork-awesome \
+  fonts-elusive-icons
 SYSTEM_PACKAGES := tesseract-ocr tesseract-ocr-chi-sim fonts-wqy-microhei fonts-dejavu-core \
-  fonts-material-design-icons-iconfont adb chromium
-DEMO_PACKAGES := fonts-wqy-microhei fonts-dejavu-core fonts-material-design-icons-iconfont
+  fonts-material-design-icons-iconfont $(ICON_FAMILY_PACKAGES) adb chromium
+DEMO_PACKAGES := fonts-wqy-microhei fonts-dejavu-core fonts-material-design-icons-iconfont $(ICON_FAMILY_PACKAGES)
 
 # $(call install_missing,PACKAGES,WHAT NEEDS THEM,TARGET THAT INSTALLS THEM)
 define install_missing

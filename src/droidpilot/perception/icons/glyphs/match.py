@@ -14,7 +14,7 @@ from functools import lru_cache
 import numpy as np
 
 from droidpilot.perception.blas import one_thread
-from droidpilot.perception.icons.glyphs.catalogue import font_path, glyph_names
+from droidpilot.perception.icons.glyphs.catalogue import glyph_names, library_key
 from droidpilot.perception.icons.glyphs.descriptor import (
     GRID,
     INK_WEIGHT,
@@ -23,7 +23,9 @@ from droidpilot.perception.icons.glyphs.descriptor import (
     mask_descriptor,
     shape_part,
 )
+from droidpilot.perception.icons.glyphs.families import new_names
 from droidpilot.perception.icons.glyphs.render import glyph_mask
+from droidpilot.perception.icons.glyphs.stored import load_or_build
 from droidpilot.perception.icons.glyphs.styles import glyph_starts, styled_library
 
 SIM_FLOOR, SIM_SPAN = 0.7, 0.2  # similarity at which a fit starts, and the span to a full fit
@@ -35,9 +37,7 @@ INK_GATE = 0.5  # the ink-only fit counts this share of itself when the line dra
 LINE_RIVALS = 2.0  # line drawings are alike more often (every ring glyph): a better one costs e^(-1/2)
 
 
-@lru_cache(maxsize=4)
-def _library(css_key: str, font_key: str) -> tuple[tuple[str, ...], np.ndarray]:
-    del css_key, font_key  # cache keys only
+def _build_library() -> dict[str, np.ndarray]:
     names, rows = [], []
     for name in glyph_names():
         d = mask_descriptor(glyph_mask(name))
@@ -45,16 +45,24 @@ def _library(css_key: str, font_key: str) -> tuple[tuple[str, ...], np.ndarray]:
             names.append(name)
             rows.append(d)
     matrix = np.stack(rows) if rows else np.zeros((0, SIZE), np.float32)
-    return tuple(names), matrix
+    return {"names": np.asarray(names, dtype=str), "matrix": matrix}
+
+
+@lru_cache(maxsize=4)
+def _library(key: tuple[str, ...]) -> tuple[tuple[str, ...], np.ndarray]:
+    built = load_or_build("drawn", key, _build_library)
+    return tuple(str(n) for n in built["names"]), built["matrix"]
 
 
 def library() -> tuple[tuple[str, ...], np.ndarray]:
-    """(names, descriptors) of every glyph in the font, built once per process."""
-    return _library(str(len(glyph_names())), str(font_path()))
+    """(names, descriptors) of every library glyph as its own font draws it, built once per process."""
+    return _library(library_key())
 
 
 def _kin(names: tuple[str, ...], rows: list[int]) -> set[int]:
-    """Glyphs drawn almost like an asked one (home / home_filled / house): variants, not rivals."""
+    """Glyphs drawn almost like an asked one (home / home_filled / house): variants, not rivals. Told by
+    each name's own drawing only: with every family's drawings a "?" grows so many look-alikes that a
+    speech bubble beside it loses its rivals and fits the question mark better than the "?" does."""
     base_names, base = library()
     where = {n: i for i, n in enumerate(base_names)}
     asked = [where[names[r]] for r in rows if names[r] in where]
@@ -64,6 +72,22 @@ def _kin(names: tuple[str, ...], rows: list[int]) -> set[int]:
         close = (shape_part(base[asked]) @ shape_part(base).T).max(axis=0) >= KIN
     index = {n: i for i, n in enumerate(names)}
     return {index[base_names[i]] for i in np.flatnonzero(close) if base_names[i] in index}
+
+
+@lru_cache(maxsize=8)
+def _rival_mask(names: tuple[str, ...]) -> np.ndarray:
+    """Which glyphs may be rivals: Material's and our drawn shapes. The names only other families draw
+    (1,500 of them: brand logos, variants Material lacks) are there to be asked for; as rivals they would
+    make every real icon look a little like something else (Font Awesome's envira logo is a leaf)."""
+    only_families = set(new_names())
+    return np.asarray([n not in only_families for n in names], bool)
+
+
+def _rivals(names: tuple[str, ...], sims: np.ndarray, skip: Sequence[int]) -> np.ndarray:
+    """The columns of ``sims`` that are rivals of the asked glyphs (``skip``: the asked and their kin)."""
+    keep = _rival_mask(names).copy()
+    keep[list(skip)] = False
+    return sims[:, keep]
 
 
 def _fit(own: np.ndarray, others: np.ndarray, rivals: float = RIVALS) -> np.ndarray:
@@ -84,7 +108,7 @@ def _drawn_ink_fit(cand: np.ndarray, wanted: Sequence[str]) -> np.ndarray:
     with one_thread():
         sims = cand[:, :ink] @ matrix[:, :ink].T  # both parts unit-length scaled by the same weight
     sims /= INK_WEIGHT
-    return _fit(sims[:, rows].max(axis=1), np.delete(sims, rows, axis=1))
+    return _fit(sims[:, rows].max(axis=1), _rivals(names, sims, rows))
 
 
 def _line_fit(cand: np.ndarray, wanted: Sequence[str]) -> np.ndarray:
@@ -97,7 +121,7 @@ def _line_fit(cand: np.ndarray, wanted: Sequence[str]) -> np.ndarray:
         return np.zeros(len(cand), np.float32)
     with one_thread():
         sims = line_part(cand) @ line_part(matrix).T
-    return _fit(sims[:, rows].max(axis=1), np.delete(sims, rows, axis=1), LINE_RIVALS)
+    return _fit(sims[:, rows].max(axis=1), _rivals(names, sims, rows), LINE_RIVALS)
 
 
 def glyph_fits(descriptors: Sequence[np.ndarray | None], wanted: Sequence[str]) -> list[float]:
@@ -121,16 +145,26 @@ def glyph_fits(descriptors: Sequence[np.ndarray | None], wanted: Sequence[str]) 
     lines = _line_fit(cand, wanted)
     # the blurred ink alone takes a 3-px "<" for the share glyph; its line drawing (no nodes) does not
     ink = _drawn_ink_fit(cand, wanted) * (INK_GATE + (1.0 - INK_GATE) * lines)
-    fit = np.maximum(STYLED * _fit(sims[:, rows].max(axis=1), np.delete(sims, kin, axis=1)), ink)
+    fit = np.maximum(STYLED * _fit(sims[:, rows].max(axis=1), _rivals(names, sims, kin)), ink)
     fit = np.maximum(fit, LINED * lines)
     for k, i in enumerate(present):
         out[i] = float(fit[k])
     return out
 
 
+@lru_cache(maxsize=4)
+def _describing(key: tuple[str, ...]) -> np.ndarray:
+    """Which library glyphs may name a candidate: Material's and our drawn shapes, not the names only
+    other families have (``genderless`` for a ring, ``500px``), which a model cannot check on screen."""
+    del key  # a cache key only
+    names, _ = library()
+    only_families = set(new_names())
+    return np.asarray([n not in only_families for n in names], bool)
+
+
 def best_glyphs(descriptor: np.ndarray | None, limit: int = 3) -> list[tuple[str, float]]:
-    """The library glyphs most like a descriptor, with their shape halves' similarity (for describing a
-    candidate; the line half is less sure of a 20-px glyph's details)."""
+    """The Material and drawn glyphs most like a descriptor, with their shape halves' similarity (for
+    describing a candidate; the line half is less sure of a 20-px glyph's details)."""
     if descriptor is None:
         return []
     names, matrix = library()
@@ -138,6 +172,7 @@ def best_glyphs(descriptor: np.ndarray | None, limit: int = 3) -> list[tuple[str
         return []
     with one_thread():
         sims = shape_part(matrix) @ shape_part(descriptor)
+    sims = np.where(_describing(library_key()), sims, -1.0)
     top = np.argpartition(-sims, limit)[:limit] if len(sims) > limit else np.arange(len(sims))
     top = top[np.argsort(-sims[top])]
     return [(names[i], float(sims[i])) for i in top]

@@ -3,7 +3,8 @@
 Real screens mix icon sets: a gear may be a filled Material glyph, a 1.5-px outline from a vendor set, or
 a bold bitmap. Each library glyph is therefore compared in several renderings derived from the font's
 mask (morphology at the render size): as drawn, thin, bold, the outline of a filled glyph, and the filled
-silhouette of an outlined one. A candidate's fit to a glyph is its best fit to any of that glyph's styles.
+silhouette of an outlined one; and so is each other icon family's drawing of it (glyphs.families), a
+drawing in its own right. A candidate's fit to a glyph is its best fit to any of those.
 """
 
 from __future__ import annotations
@@ -14,9 +15,11 @@ from functools import lru_cache
 import cv2
 import numpy as np
 
-from droidpilot.perception.icons.glyphs.catalogue import font_path, glyph_names
+from droidpilot.perception.icons.glyphs.catalogue import glyph_codepoints, glyph_names, library_key
 from droidpilot.perception.icons.glyphs.descriptor import SHAPE_SIZE, shape_descriptor
-from droidpilot.perception.icons.glyphs.render import glyph_mask
+from droidpilot.perception.icons.glyphs.families import family_references
+from droidpilot.perception.icons.glyphs.render import glyph_mask, reference_mask
+from droidpilot.perception.icons.glyphs.stored import load_or_build
 
 STYLES = ("drawn", "thin", "bold", "outline", "filled")
 STROKE = 3  # pixels at the 64-px render size: about the step between Material's weights
@@ -71,34 +74,54 @@ def glyph_styles(mask: np.ndarray) -> Iterator[tuple[str, np.ndarray]]:
         yield "filled", silhouette * (1 - inner)
 
 
-@lru_cache(maxsize=2)
-def _styled(css_key: str, font_key: str) -> tuple[tuple[str, ...], np.ndarray, np.ndarray]:
-    del css_key, font_key  # cache keys only
+SAME_DRAWING = 0.97  # a family's drawing this like one the name has already adds nothing (MDI's copies)
+
+
+def _references(name: str) -> Iterator[np.ndarray]:
+    """The masks a library name is drawn as: its own glyph, then each other family's drawing of it."""
+    yield glyph_mask(name)
+    refs = family_references().get(name, ())
+    own = 0 if name in glyph_codepoints() else 1  # a new name's own glyph is its first family drawing
+    for ref in refs[own:]:
+        yield reference_mask(ref)
+
+
+def _build_styled() -> dict[str, np.ndarray]:
     names: list[str] = []
     rows: list[np.ndarray] = []
     owners: list[int] = []
     for name in glyph_names():
         own = len(names)
-        found = False
-        for _, styled in glyph_styles(glyph_mask(name)):
-            d = shape_descriptor(styled)
-            if d is not None:
-                rows.append(d.astype(np.float32))
-                owners.append(own)
-                found = True
-        if found:
+        drawings: list[np.ndarray] = []
+        for mask in _references(name):
+            drawn = shape_descriptor(mask)
+            if drawn is None or any(float(d @ drawn) >= SAME_DRAWING for d in drawings):
+                continue
+            drawings.append(drawn)
+            for _, styled in glyph_styles(mask):
+                d = shape_descriptor(styled)
+                if d is not None:
+                    rows.append(d.astype(np.float32))
+                    owners.append(own)
+        if drawings:
             names.append(name)
     matrix = np.stack(rows) if rows else np.zeros((0, SHAPE_SIZE), np.float32)
-    return tuple(names), matrix, np.asarray(owners, np.int64)
+    return {"names": np.asarray(names, dtype=str), "matrix": matrix, "owners": np.asarray(owners, np.int64)}
+
+
+@lru_cache(maxsize=2)
+def _styled(key: tuple[str, ...]) -> tuple[tuple[str, ...], np.ndarray, np.ndarray]:
+    built = load_or_build("styled", key, _build_styled)
+    return tuple(str(n) for n in built["names"]), built["matrix"], built["owners"].astype(np.int64)
 
 
 def styled_library() -> tuple[tuple[str, ...], np.ndarray, np.ndarray]:
-    """(glyph names, one shape-half descriptor row per style, the glyph index of each row), built once
-    per process.
+    """(glyph names, one shape-half descriptor row per style of each of a name's drawings in every
+    family, the glyph index of each row), built once per process.
 
     Rows of one glyph are contiguous, so per-glyph maxima are a ``np.maximum.reduceat`` over ``starts``.
     """
-    return _styled(str(len(glyph_names())), str(font_path()))
+    return _styled(library_key())
 
 
 def glyph_starts(owners: np.ndarray) -> np.ndarray:
