@@ -22,7 +22,7 @@ from pathlib import Path
 import numpy as np
 
 from droidpilot.atomicio import make_temp_beside
-from droidpilot.perception.cache import default_cache_dir
+from droidpilot.cachedir import default_cache_dir
 
 STORE_ENV = "DROIDPILOT_GLYPH_CACHE"
 FORMAT = 1
