@@ -24,15 +24,15 @@ def _draw(rng: np.random.Generator, names: tuple[str, ...]) -> Sample:
     return glyph_sample(rng, names[int(rng.integers(0, len(names)))])
 
 
-def build_set(classes: Sequence[tuple[str, ...]], per_class: int, seed: int, negatives: int | None = None,
+def build_set(classes: Sequence[tuple[str, ...]], per_class: int, seed: int, negatives: int,
               progress: Callable[[int, int], None] | None = None) -> tuple[np.ndarray, np.ndarray]:
     """(features float32 N x FEATURE_SIZE, class indices int64) with ``per_class`` samples per glyph class
-    and ``negatives`` (default 4 x per_class) for the NONE class."""
+    and ``negatives`` samples for the NONE class."""
     xs: list[np.ndarray] = []
     ys: list[int] = []
     for c, names in enumerate(classes):
         rng = np.random.default_rng([seed, c])
-        count = (negatives if negatives is not None else 4 * per_class) if names == (NONE,) else per_class
+        count = negatives if names == (NONE,) else per_class
         for _ in range(count):
             for _ in range(TRIES):
                 f = sample_features(_draw(rng, names))

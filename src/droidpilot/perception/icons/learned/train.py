@@ -34,8 +34,9 @@ class Settings:
     """How a model is trained; the defaults are the shipped weights'."""
 
     per_class: int = 30
-    epochs: int = 12
-    hidden: int = 256
+    negatives: int = 3000  # text fragments and patches: common candidates on screens, one class of many
+    epochs: int = 14
+    hidden: int = 320
     seed: int = 34
     batch: int = 256
     lr: float = 3e-3
@@ -104,7 +105,7 @@ def train(settings: Settings, names: Sequence[str] | None = None,
     """A classifier for the library's glyphs (or only ``names``), with its manifest filled in."""
     classes = glyph_classes(list(names) if names is not None else None)
     started = time.perf_counter()
-    x, y = build_set(classes, settings.per_class, settings.seed)
+    x, y = build_set(classes, settings.per_class, settings.seed, settings.negatives)
     if log is not None:
         log(f"{len(x)} samples of {len(classes)} classes in {time.perf_counter() - started:.0f} s")
     model = fit(x, y, len(classes), settings, log)
