@@ -46,7 +46,7 @@ CHAR_GLYPH_FIT = 0.8  # glyph fit a lone character OCR read ("3" for a heart out
 FILLED_ABOVE, OUTLINED_BELOW = 0.8, 0.55  # ink share of the silhouette of a filled / an outlined icon
 LABEL_PEERS = 0.25  # candidates within this share of the best score are ordered by nearness to a label
 STATUS_BAR = 0.04  # the top share of the screen taken by the system status bar
-LEARNED = 0.5  # how much of what the descriptor fit leaves to 1 the classifier's probability may add (tune)
+LEARNED = 1.0  # share of what the descriptor fit leaves to 1 that the classifier may add (tune and report)
 
 
 def blend_fits(fits: list[float], learned: list[float] | None) -> list[float]:
