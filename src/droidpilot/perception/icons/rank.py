@@ -47,16 +47,19 @@ FILLED_ABOVE, OUTLINED_BELOW = 0.8, 0.55  # ink share of the silhouette of a fil
 LABEL_PEERS = 0.25  # candidates within this share of the best score are ordered by nearness to a label
 STATUS_BAR = 0.04  # the top share of the screen taken by the system status bar
 LEARNED = 1.0  # share of what the descriptor fit leaves to 1 that the classifier may add (tune and report)
+LEARNED_FLOOR = 0.1  # a probability up to this (of ~2000 classes) is the classifier unsure: it adds nothing
 
 
 def blend_fits(fits: list[float], learned: list[float] | None) -> list[float]:
-    """Each reading's glyph fit raised by the classifier's probability p for the asked glyphs:
-    f + LEARNED * p * (1 - f). It only adds: a real icon from another icon set keeps the fit the
-    descriptor gave it, and of look-alikes with equal fits the one the classifier names gains.
-    The descriptor fit alone when there is no classifier."""
+    """Each reading's glyph fit raised by the classifier's probability p for the asked glyphs (above
+    LEARNED_FLOOR, rescaled to 0..1): f + LEARNED * p * (1 - f). It only adds: a real icon from another
+    icon set keeps the fit the descriptor gave it, and of look-alikes with equal fits the one the
+    classifier names gains; an unsure classifier does not lift every candidate a little (which would
+    shrink the lead of a weak but clear standout). The descriptor fit alone without a classifier."""
     if learned is None:
         return fits
-    return [f + LEARNED * p * (1.0 - f) for f, p in zip(fits, learned, strict=True)]
+    sure = [max(0.0, (p - LEARNED_FLOOR) / (1.0 - LEARNED_FLOOR)) for p in learned]
+    return [f + LEARNED * p * (1.0 - f) for f, p in zip(fits, sure, strict=True)]
 
 
 def _shape_fit(shapes: dict[str, float], shape: str) -> float:

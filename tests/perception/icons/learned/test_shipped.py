@@ -12,7 +12,7 @@ from droidpilot.perception.icons.glyphs.catalogue import available
 from droidpilot.perception.icons.learned import CLASSIFIER_ENV, classifier
 from droidpilot.perception.icons.learned.augment import glyph_sample
 from droidpilot.perception.icons.learned.features import sample_features
-from droidpilot.perception.icons.rank import LEARNED, ScoredIcon, blend_fits, rank_icons
+from droidpilot.perception.icons.rank import LEARNED, LEARNED_FLOOR, ScoredIcon, blend_fits, rank_icons
 
 pytestmark = pytest.mark.skipif(not available(), reason="the Material icon font is not installed")
 
@@ -82,4 +82,6 @@ def test_ranking_blends_the_classifier_into_the_glyph_fit(monkeypatch: pytest.Mo
 def test_blending_without_a_classifier_keeps_the_descriptor_fit() -> None:
     assert blend_fits([0.2, 0.9], None) == [0.2, 0.9]
     assert blend_fits([0.2, 0.9], [1.0, 0.0]) == pytest.approx([0.2 + LEARNED * 0.8, 0.9])
-    assert blend_fits([0.0, 1.0], [0.5, 0.5]) == pytest.approx([LEARNED * 0.5, 1.0])  # never past 1
+    sure = (0.55 - LEARNED_FLOOR) / (1 - LEARNED_FLOOR)
+    assert blend_fits([0.0, 1.0], [0.55, 0.55]) == pytest.approx([LEARNED * sure, 1.0])  # never past 1
+    assert blend_fits([0.08, 0.0], [LEARNED_FLOOR, 0.01]) == [0.08, 0.0]  # unsure: no lift at all
