@@ -21,6 +21,7 @@ from droidpilot.perception.icons.crop_text import icon_text_boxes
 from droidpilot.perception.icons.describe import PLAIN, IconDescription, describe_region
 from droidpilot.perception.icons.glyphs.match import glyph_fits
 from droidpilot.perception.icons.imageio import to_bgr
+from droidpilot.perception.icons.learned import learned_fits
 from droidpilot.perception.icons.outcome import decide
 from droidpilot.perception.icons.placement import position_score, where_on_screen
 from droidpilot.perception.icons.plugins import Detector, Ranker, plugins_from_env
@@ -45,6 +46,20 @@ CHAR_GLYPH_FIT = 0.8  # glyph fit a lone character OCR read ("3" for a heart out
 FILLED_ABOVE, OUTLINED_BELOW = 0.8, 0.55  # ink share of the silhouette of a filled / an outlined icon
 LABEL_PEERS = 0.25  # candidates within this share of the best score are ordered by nearness to a label
 STATUS_BAR = 0.04  # the top share of the screen taken by the system status bar
+LEARNED = 1.0  # share of what the descriptor fit leaves to 1 that the classifier may add (tune and report)
+LEARNED_FLOOR = 0.1  # a probability up to this (of ~2000 classes) is the classifier unsure: it adds nothing
+
+
+def blend_fits(fits: list[float], learned: list[float] | None) -> list[float]:
+    """Each reading's glyph fit raised by the classifier's probability p for the asked glyphs (above
+    LEARNED_FLOOR, rescaled to 0..1): f + LEARNED * p * (1 - f). It only adds: a real icon from another
+    icon set keeps the fit the descriptor gave it, and of look-alikes with equal fits the one the
+    classifier names gains; an unsure classifier does not lift every candidate a little (which would
+    shrink the lead of a weak but clear standout). The descriptor fit alone without a classifier."""
+    if learned is None:
+        return fits
+    sure = [max(0.0, (p - LEARNED_FLOOR) / (1.0 - LEARNED_FLOOR)) for p in learned]
+    return [f + LEARNED * p * (1.0 - f) for f, p in zip(fits, sure, strict=True)]
 
 
 def _shape_fit(shapes: dict[str, float], shape: str) -> float:
@@ -135,7 +150,8 @@ def _score(image: np.ndarray, regions: Sequence[Region], query: IconQuery, ranke
     descs = [describe_region(image, r.box, r.background) for r in regions]
     readings = [readings_of(d, r.background) for r, d in zip(regions, descs, strict=True)]
     flat = [rd.descriptor for rs in readings for rd in rs]
-    fits = glyph_fits(flat, query.glyphs) if query.glyphs else [0.0] * len(flat)
+    fits = blend_fits(glyph_fits(flat, query.glyphs), learned_fits(flat, query.glyphs)) if query.glyphs \
+        else [0.0] * len(flat)
     rank_scores: list[float | None] = [None] * len(regions)
     if ranker is not None and regions:
         crops = [image[r.box[1]:r.box[3], r.box[0]:r.box[2]] for r in regions]
