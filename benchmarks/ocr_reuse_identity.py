@@ -3,7 +3,9 @@ the OCR engine behind a fresh cache each time: once as the verifier runs (a scre
 while its first reading is unfinished is handed that reading, ``perception/cache.py`` CachedOcr) and once
 with ``share_unfinished=False`` (the repeat gets a reading of its own). The two results must be equal:
 verdict, manual review, reason, the witness (node, frame, event), every node's state and frames, checker
-calls and the decision log.
+calls and the decision log. A trace with no screenshot repeated byte for byte has nothing to share (a
+reading is handed out again only for the same bytes, and every verification has its own CachedOcr), so by
+default only traces with a repeat are verified twice; ``--all`` verifies every trace twice.
 
 Traces are found as ``benchmarks/verify_vs_mobiflow.py`` finds them (folders of trace folders holding a
 ``rule.yaml``; ``--record SUITE`` records them with the reference brain first) and copied without their UI
@@ -73,14 +75,19 @@ def differences(a: dict[str, Any], b: dict[str, Any]) -> list[str]:
     return [key for key in a if a[key] != b[key]]
 
 
-def measure(pairs: list[Pair], work: Path, quiet: bool = False) -> list[dict[str, Any]]:
+def measure(pairs: list[Pair], work: Path, every_trace: bool = False, quiet: bool = False
+            ) -> list[dict[str, Any]]:
     engines = {True: make_ocr_engine("rapidocr"), False: make_ocr_engine("rapidocr")}
     rows = []
     for n, pair in enumerate(pairs, 1):
+        repeats = repeated_frames(pair.trace)
+        if not repeats and not every_trace:
+            rows.append({"pair": pair.name, "frames": pair.frames, "repeated_frames": 0, "checked": False})
+            continue
         with_share, shared, cpu_with = verify_once(pair, engines[True], True, work)
         without, not_shared, cpu_without = verify_once(pair, engines[False], False, work)
         assert not_shared == 0, pair.name  # the baseline must not share
-        row = {"pair": pair.name, "frames": pair.frames, "repeated_frames": repeated_frames(pair.trace),
+        row = {"pair": pair.name, "frames": pair.frames, "repeated_frames": repeats, "checked": True,
                "shared_readings": shared, "verdict": "pass" if with_share["ok"] else "fail",
                "differs": differences(with_share, without),
                "cpu_with_s": round(cpu_with, 2), "cpu_without_s": round(cpu_without, 2)}
@@ -94,17 +101,19 @@ def measure(pairs: list[Pair], work: Path, quiet: bool = False) -> list[dict[str
 
 
 def summary(rows: list[dict[str, Any]]) -> dict[str, Any]:
+    checked = [r for r in rows if r["checked"]]
     return {
         "pairs": len(rows), "frames": sum(r["frames"] for r in rows),
         "pairs_with_repeated_frames": sum(r["repeated_frames"] > 0 for r in rows),
         "repeated_frames": sum(r["repeated_frames"] for r in rows),
-        "pairs_sharing_a_reading": sum(r["shared_readings"] > 0 for r in rows),
-        "shared_readings": sum(r["shared_readings"] for r in rows),
-        "passing": sum(r["verdict"] == "pass" for r in rows),
-        "identical": sum(not r["differs"] for r in rows),
-        "differing": [r["pair"] for r in rows if r["differs"]],
-        "cpu_with_s": round(sum(r["cpu_with_s"] for r in rows), 1),
-        "cpu_without_s": round(sum(r["cpu_without_s"] for r in rows), 1),
+        "verified_twice": len(checked), "frames_verified_twice": sum(r["frames"] for r in checked),
+        "pairs_sharing_a_reading": sum(r["shared_readings"] > 0 for r in checked),
+        "shared_readings": sum(r["shared_readings"] for r in checked),
+        "passing_of_verified_twice": sum(r["verdict"] == "pass" for r in checked),
+        "identical_of_verified_twice": sum(not r["differs"] for r in checked),
+        "differing": [r["pair"] for r in checked if r["differs"]],
+        "cpu_with_s": round(sum(r["cpu_with_s"] for r in checked), 1),
+        "cpu_without_s": round(sum(r["cpu_without_s"] for r in checked), 1),
     }
 
 
@@ -117,13 +126,15 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--every", type=int, default=1, help="Take every N-th trace of each folder.")
     parser.add_argument("--cross", action="store_true", help="Also each trace against the next one's rule.")
     parser.add_argument("--keep-xml", action="store_true", help="Keep the UI dumps (fewer OCR checks).")
+    parser.add_argument("--all", action="store_true",
+                        help="Verify every trace twice, not only those showing a screen again.")
     parser.add_argument("--json", action="store_true", help="Print every row and the summary as JSON.")
     args = parser.parse_args(argv)
     with tempfile.TemporaryDirectory(prefix="ocr-reuse-") as tmp:
         work = Path(tmp)
         sources = args.traces or record(args.record or ["mobile-eval"], work / "recorded")
         pairs = build_corpus(sources, work / "corpus", args.keep_xml, args.cross, max(1, args.every))
-        rows = measure(pairs, work, quiet=args.json)
+        rows = measure(pairs, work, every_trace=args.all, quiet=args.json)
     total = summary(rows)
     if args.json:
         print(json.dumps({"rows": rows, "summary": total}, indent=1))
