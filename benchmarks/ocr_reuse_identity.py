@@ -62,13 +62,14 @@ def repeated_frames(trace: Path) -> int:
     return repeats
 
 
-def verify_once(pair: Pair, engine: Any, share: bool, work: Path) -> tuple[dict[str, Any], int, float]:
-    """(signature, readings shared, CPU seconds) of one verification with a fresh cache."""
+def verify_once(pair: Pair, engine: Any, share: bool, work: Path) -> tuple[dict[str, Any], int, int, float]:
+    """(signature, readings shared, screens answered from the cache, CPU seconds) of one verification with
+    a fresh cache: a repeated screen is either shared, answered from the cache or never read."""
     ocr = CachedOcr(engine, OcrCache(tempfile.mkdtemp(prefix="cache-", dir=work)), share_unfinished=share)
     options = VerifierOptions(ocr_engine=ocr)
     start = time.process_time()
     result = verify(load_rule(pair.rule), load_trace(pair.trace), options)
-    return signature(result), ocr.shared, time.process_time() - start
+    return signature(result), ocr.shared, ocr.hits, time.process_time() - start
 
 
 def differences(a: dict[str, Any], b: dict[str, Any]) -> list[str]:
@@ -84,17 +85,18 @@ def measure(pairs: list[Pair], work: Path, every_trace: bool = False, quiet: boo
         if not repeats and not every_trace:
             rows.append({"pair": pair.name, "frames": pair.frames, "repeated_frames": 0, "checked": False})
             continue
-        with_share, shared, cpu_with = verify_once(pair, engines[True], True, work)
-        without, not_shared, cpu_without = verify_once(pair, engines[False], False, work)
+        with_share, shared, hits, cpu_with = verify_once(pair, engines[True], True, work)
+        without, not_shared, _, cpu_without = verify_once(pair, engines[False], False, work)
         assert not_shared == 0, pair.name  # the baseline must not share
         row = {"pair": pair.name, "frames": pair.frames, "repeated_frames": repeats, "checked": True,
-               "shared_readings": shared, "verdict": "pass" if with_share["ok"] else "fail",
+               "shared_readings": shared, "cache_hits": hits,
+               "verdict": "pass" if with_share["ok"] else "fail",
                "differs": differences(with_share, without),
                "cpu_with_s": round(cpu_with, 2), "cpu_without_s": round(cpu_without, 2)}
         rows.append(row)
         if not quiet:
             print(f"[{n}/{len(pairs)}] {pair.name}: {row['verdict']}, {pair.frames} frames, "
-                  f"{row['repeated_frames']} repeated, {shared} readings shared, "
+                  f"{row['repeated_frames']} repeated, {shared} readings shared, {hits} from the cache, "
                   f"{'identical' if not row['differs'] else 'DIFFERS in ' + ', '.join(row['differs'])}",
                   file=sys.stderr, flush=True)
     return rows
@@ -109,6 +111,7 @@ def summary(rows: list[dict[str, Any]]) -> dict[str, Any]:
         "verified_twice": len(checked), "frames_verified_twice": sum(r["frames"] for r in checked),
         "pairs_sharing_a_reading": sum(r["shared_readings"] > 0 for r in checked),
         "shared_readings": sum(r["shared_readings"] for r in checked),
+        "repeats_answered_from_the_cache": sum(r["cache_hits"] for r in checked),
         "passing_of_verified_twice": sum(r["verdict"] == "pass" for r in checked),
         "identical_of_verified_twice": sum(not r["differs"] for r in checked),
         "differing": [r["pair"] for r in checked if r["differs"]],
