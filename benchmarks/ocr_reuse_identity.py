@@ -5,7 +5,10 @@ with ``share_unfinished=False`` (the repeat gets a reading of its own). The two 
 verdict, manual review, reason, the witness (node, frame, event), every node's state and frames, checker
 calls and the decision log. A trace with no screenshot repeated byte for byte has nothing to share (a
 reading is handed out again only for the same bytes, and every verification has its own CachedOcr), so by
-default only traces with a repeat are verified twice; ``--all`` verifies every trace twice.
+default only traces with a repeat are verified twice; ``--all`` verifies every trace twice. Recorded traces
+seldom repeat a screen the verifier reads before that screen's first reading is finished (a repeat is most
+often the last screen, after the answer), so ``--doubled`` shows every screen twice in a row (the copy with
+no action, as after a tap that changed nothing): the shape sharing is for, on every trace.
 
 Traces are found as ``benchmarks/verify_vs_mobiflow.py`` finds them (folders of trace folders holding a
 ``rule.yaml``; ``--record SUITE`` records them with the reference brain first) and copied without their UI
@@ -20,6 +23,7 @@ so neither borrows the other's remembered lines; the order of traces is the same
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import hashlib
 import json
 import sys
@@ -36,7 +40,7 @@ from droidpilot.verify.engine import verify
 from droidpilot.verify.options import VerifierOptions
 from droidpilot.verify.result import VerifyResult
 from droidpilot.verify.spec import load_rule
-from droidpilot.verify.trace import load_trace
+from droidpilot.verify.trace import Trace, as_trace, load_trace
 from verify_vs_mobiflow import Pair, build_corpus, record
 
 
@@ -62,13 +66,23 @@ def repeated_frames(trace: Path) -> int:
     return repeats
 
 
-def verify_once(pair: Pair, engine: Any, share: bool, work: Path) -> tuple[dict[str, Any], int, int, float]:
+def doubled(trace: Trace) -> Trace:
+    """``trace`` with every frame followed by a copy of its screen that has no action."""
+    frames = []
+    for frame in trace.frames:
+        frames += [frame, dataclasses.replace(frame, action=None, reasoning="", extra={}, next_frame=None)]
+    return as_trace(frames, trace.task_description)
+
+
+def verify_once(pair: Pair, engine: Any, share: bool, work: Path, double: bool = False
+                ) -> tuple[dict[str, Any], int, int, float]:
     """(signature, readings shared, screens answered from the cache, CPU seconds) of one verification with
     a fresh cache: a repeated screen is either shared, answered from the cache or never read."""
     ocr = CachedOcr(engine, OcrCache(tempfile.mkdtemp(prefix="cache-", dir=work)), share_unfinished=share)
     options = VerifierOptions(ocr_engine=ocr)
     start = time.process_time()
-    result = verify(load_rule(pair.rule), load_trace(pair.trace), options)
+    trace = load_trace(pair.trace)
+    result = verify(load_rule(pair.rule), doubled(trace) if double else trace, options)
     return signature(result), ocr.shared, ocr.hits, time.process_time() - start
 
 
@@ -76,17 +90,17 @@ def differences(a: dict[str, Any], b: dict[str, Any]) -> list[str]:
     return [key for key in a if a[key] != b[key]]
 
 
-def measure(pairs: list[Pair], work: Path, every_trace: bool = False, quiet: bool = False
-            ) -> list[dict[str, Any]]:
+def measure(pairs: list[Pair], work: Path, every_trace: bool = False, double: bool = False,
+            quiet: bool = False) -> list[dict[str, Any]]:
     engines = {True: make_ocr_engine("rapidocr"), False: make_ocr_engine("rapidocr")}
     rows = []
     for n, pair in enumerate(pairs, 1):
-        repeats = repeated_frames(pair.trace)
+        repeats = repeated_frames(pair.trace) + (pair.frames if double else 0)
         if not repeats and not every_trace:
             rows.append({"pair": pair.name, "frames": pair.frames, "repeated_frames": 0, "checked": False})
             continue
-        with_share, shared, hits, cpu_with = verify_once(pair, engines[True], True, work)
-        without, not_shared, _, cpu_without = verify_once(pair, engines[False], False, work)
+        with_share, shared, hits, cpu_with = verify_once(pair, engines[True], True, work, double)
+        without, not_shared, _, cpu_without = verify_once(pair, engines[False], False, work, double)
         assert not_shared == 0, pair.name  # the baseline must not share
         row = {"pair": pair.name, "frames": pair.frames, "repeated_frames": repeats, "checked": True,
                "shared_readings": shared, "cache_hits": hits,
@@ -131,13 +145,15 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--keep-xml", action="store_true", help="Keep the UI dumps (fewer OCR checks).")
     parser.add_argument("--all", action="store_true",
                         help="Verify every trace twice, not only those showing a screen again.")
+    parser.add_argument("--doubled", action="store_true",
+                        help="Show every screen twice in a row (stress: the repeat sharing is for).")
     parser.add_argument("--json", action="store_true", help="Print every row and the summary as JSON.")
     args = parser.parse_args(argv)
     with tempfile.TemporaryDirectory(prefix="ocr-reuse-") as tmp:
         work = Path(tmp)
         sources = args.traces or record(args.record or ["mobile-eval"], work / "recorded")
         pairs = build_corpus(sources, work / "corpus", args.keep_xml, args.cross, max(1, args.every))
-        rows = measure(pairs, work, every_trace=args.all, quiet=args.json)
+        rows = measure(pairs, work, every_trace=args.all, double=args.doubled, quiet=args.json)
     total = summary(rows)
     if args.json:
         print(json.dumps({"rows": rows, "summary": total}, indent=1))
