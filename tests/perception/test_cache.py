@@ -207,3 +207,17 @@ def test_a_screen_shown_again_byte_for_byte_shares_the_unfinished_reading(
     whole = again.finish()
     assert [ln.text for ln in whole] == lines and first.done
     assert ocr.start_reading(screen).lines() == whole and engine.calls == 3 and ocr.hits == 1  # now cached
+
+
+def test_without_sharing_a_screen_shown_again_gets_a_reading_of_its_own_that_reads_the_same(
+        cache_dir: Path, rapid_engine: RapidOcrEngine, text_image: Callable) -> None:
+    # the baseline benchmarks/ocr_reuse_identity.py compares the sharing against
+    engine = CountingReader(rapid_engine)
+    ocr = CachedOcr(engine, share_unfinished=False)  # lines no other test reads: the engine remembers lines
+    screen = _jpeg(text_image(["Papaya", "Cobalt harbour manifest 93 waiting"], size=28, width=720))
+    first = ocr.start_reading(screen)
+    first.read_until(lambda found: bool(found))
+    assert not first.done
+    again = ocr.start_reading(bytes(screen))
+    assert again is not first and engine.calls == 2 and ocr.shared == 0
+    assert again.finish() == first.finish()

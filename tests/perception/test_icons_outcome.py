@@ -138,3 +138,40 @@ def test_a_vendor_gear_ahead_of_icons_reading_as_nothing_is_still_taken_without_
     rest = _parts((375, 105, 395, 118), None, 0.0, 1.0, 0.05)
     result = _outcome("gear, top", [gear, rest])
     assert result.status == "found" and result.candidates[0].box == gear.region.box
+
+
+def _lead(query: str, lead: float, colour: float | None = None, position: float = 1.0):
+    """A weak glyph fit (0.2) ``lead`` times the runner-up's score, the runner-up reading as nothing."""
+    best = _parts((40, 1040, 90, 1090), colour, 0.2, position, 0.26)
+    runner = _parts((300, 1040, 350, 1090), colour, 0.0, position, 0.26 / lead)
+    return best, _outcome(query, [best, runner])
+
+
+# The margin STANDOUT_SHAPE_ONLY (2.5) sits in: on tune/report screens a wrong colourless standout led by
+# 2.30x ("two people, bottom": a star tile) and a right one by 2.54x (Amazon Music's vendor gear).
+@pytest.mark.parametrize(("lead", "taken"), [
+    (2.30, False),  # the wrong real lead
+    (2.45, False),  # just short
+    (2.50, True),  # the threshold itself takes it
+    (2.54, True),  # the right real lead
+    (4.00, True),
+])
+def test_a_colourless_standout_is_taken_from_a_lead_of_two_and_a_half(lead: float, taken: bool) -> None:
+    best, result = _lead("gear, bottom", lead)
+    assert (result.status == "found") is taken, result
+    if taken:
+        assert result.candidates[0].box == best.region.box
+
+
+def test_a_named_colour_that_fits_clearly_lets_a_smaller_lead_stand_out() -> None:
+    # the wrong real lead (2.30x) is taken when the asked colour fits it fully: the colour is evidence
+    best, result = _lead("white gear, bottom", 2.30, colour=1.0)
+    assert result.status == "found" and result.candidates[0].box == best.region.box
+    _, result = _lead("white gear, bottom", 1.9, colour=1.0)  # under twice the runner-up: not
+    assert result.status != "found"
+
+
+@pytest.mark.parametrize("position", [0.79, 0.5])
+def test_a_colourless_lead_past_the_threshold_with_an_unclear_place_is_not_taken(position: float) -> None:
+    _, result = _lead("gear, bottom", 2.54, position=position)  # STANDOUT_FIT is 0.8
+    assert result.status != "found"

@@ -155,11 +155,16 @@ class OcrCache:
 
 
 class CachedOcr:
-    """An OcrEngine that answers from the cache and runs ``engine`` only on a miss."""
+    """An OcrEngine that answers from the cache and runs ``engine`` only on a miss.
 
-    def __init__(self, engine: OcrEngine, cache: OcrCache | None = None) -> None:
+    ``share_unfinished=False`` gives a screen shown again while its first reading is unfinished a reading of
+    its own (as before the sharing existed), so a benchmark can check the sharing changes no verdict."""
+
+    def __init__(self, engine: OcrEngine, cache: OcrCache | None = None, *,
+                 share_unfinished: bool = True) -> None:
         self.engine = engine
         self.cache = cache if cache is not None else OcrCache()
+        self.share_unfinished = share_unfinished
         self.name = engine.name
         self.hits = 0
         self.misses = 0
@@ -201,7 +206,7 @@ class CachedOcr:
             return FinishedReading(lines)
         self.misses += 1
         reading = start_reading(self.engine, image)
-        if not reading.done:
+        if not reading.done and self.share_unfinished:
             with self._open_lock:
                 self._open[mine] = reading
                 while len(self._open) > OPEN_READINGS:
