@@ -19,6 +19,7 @@ from collections.abc import Sequence
 import numpy as np
 
 from droidpilot.perception.icons.anchors import reads_text
+from droidpilot.perception.icons.classifier_say import named_among, names_other
 from droidpilot.perception.icons.context import inside
 from droidpilot.perception.icons.describe import named
 from droidpilot.perception.icons.placement import most_toward, where_on_screen
@@ -139,10 +140,17 @@ def glyph_over_drawn(ties: list[ScoredIcon]) -> list[ScoredIcon]:
     return ties
 
 
+def _tap(bgr: np.ndarray, s: ScoredIcon, scored: list[ScoredIcon]) -> LocateResult:
+    """Found, unless the classifier is sure the one to tap is another glyph: then the model chooses."""
+    if names_other(s):
+        return _marks(bgr, scored)
+    return LocateResult("found", [candidate(s)])
+
+
 def icon_outcome(bgr: np.ndarray, query: IconQuery, scored: list[ScoredIcon]) -> LocateResult:
     matching = suppress([s for s in scored if s.matches])
     if not matching and (alone := standout(query, scored)) is not None:
-        return LocateResult("found", [candidate(alone)])
+        return _tap(bgr, alone, scored)
     if not matching:
         if query.unknown and scored:  # part of the description was not understood: let the model choose
             return _marks(bgr, scored)
@@ -157,11 +165,15 @@ def icon_outcome(bgr: np.ndarray, query: IconQuery, scored: list[ScoredIcon]) ->
     # (a shape fit of 0.40 against 0.45): one just short of fitting is no reason to tap the other
     ties = glyph_over_drawn([s for s in suppress(scored) if s.score >= TIE_RATIO * best])
     if len(ties) == 1 and (best >= CONFIDENT or len(matching) == 1) and not query.unknown:
-        return LocateResult("found", [candidate(ties[0])])
+        return _tap(bgr, ties[0], scored)
     if len(ties) > 1 and not query.unknown:  # equal looks: the one clearly furthest toward the place
         pick = most_toward([t.region.box for t in ties], (bgr.shape[1], bgr.shape[0]), query.position)
         if pick is not None:
-            return LocateResult("found", [candidate(ties[pick])])
+            return _tap(bgr, ties[pick], scored)
+    if not query.unknown and len(ties) <= MAX_AMBIGUOUS:  # the classifier names one of those to be shown
+        shown = ties if len(ties) > 1 else suppress(matching)[:MAX_AMBIGUOUS]
+        if (named := named_among(shown)) is not None:
+            return LocateResult("found", [candidate(named)])
     if len(ties) == 1 or (query.unknown and len(ties) > MAX_AMBIGUOUS):
         return _marks(bgr, matching)  # not sure of the best: show it with its runners-up
     if len(ties) <= MAX_AMBIGUOUS:
