@@ -172,8 +172,8 @@ def icon_outcome(bgr: np.ndarray, query: IconQuery, scored: list[ScoredIcon]) ->
             return _tap(bgr, ties[pick], scored)
     if not query.unknown and len(ties) <= MAX_AMBIGUOUS:  # the classifier names one of those to be shown
         shown = ties if len(ties) > 1 else suppress(matching)[:MAX_AMBIGUOUS]
-        if (named := named_among(shown)) is not None:
-            return LocateResult("found", [candidate(named)])
+        if (chosen := named_among(shown)) is not None:
+            return LocateResult("found", [candidate(chosen)])
     if len(ties) == 1 or (query.unknown and len(ties) > MAX_AMBIGUOUS):
         return _marks(bgr, matching)  # not sure of the best: show it with its runners-up
     if len(ties) <= MAX_AMBIGUOUS:
