@@ -19,7 +19,7 @@ from collections.abc import Sequence
 import numpy as np
 
 from droidpilot.perception.icons.anchors import reads_text
-from droidpilot.perception.icons.classifier_say import named_among, names_other
+from droidpilot.perception.icons.classifier_say import named_among
 from droidpilot.perception.icons.context import inside
 from droidpilot.perception.icons.describe import named
 from droidpilot.perception.icons.placement import most_toward, where_on_screen
@@ -140,17 +140,10 @@ def glyph_over_drawn(ties: list[ScoredIcon]) -> list[ScoredIcon]:
     return ties
 
 
-def _tap(bgr: np.ndarray, s: ScoredIcon, scored: list[ScoredIcon]) -> LocateResult:
-    """Found, unless the classifier is sure the one to tap is another glyph: then the model chooses."""
-    if names_other(s):
-        return _marks(bgr, scored)
-    return LocateResult("found", [candidate(s)])
-
-
 def icon_outcome(bgr: np.ndarray, query: IconQuery, scored: list[ScoredIcon]) -> LocateResult:
     matching = suppress([s for s in scored if s.matches])
     if not matching and (alone := standout(query, scored)) is not None:
-        return _tap(bgr, alone, scored)
+        return LocateResult("found", [candidate(alone)])
     if not matching:
         if query.unknown and scored:  # part of the description was not understood: let the model choose
             return _marks(bgr, scored)
@@ -165,11 +158,11 @@ def icon_outcome(bgr: np.ndarray, query: IconQuery, scored: list[ScoredIcon]) ->
     # (a shape fit of 0.40 against 0.45): one just short of fitting is no reason to tap the other
     ties = glyph_over_drawn([s for s in suppress(scored) if s.score >= TIE_RATIO * best])
     if len(ties) == 1 and (best >= CONFIDENT or len(matching) == 1) and not query.unknown:
-        return _tap(bgr, ties[0], scored)
+        return LocateResult("found", [candidate(ties[0])])
     if len(ties) > 1 and not query.unknown:  # equal looks: the one clearly furthest toward the place
         pick = most_toward([t.region.box for t in ties], (bgr.shape[1], bgr.shape[0]), query.position)
         if pick is not None:
-            return _tap(bgr, ties[pick], scored)
+            return LocateResult("found", [candidate(ties[pick])])
     if not query.unknown and len(ties) <= MAX_AMBIGUOUS:  # the classifier names one of those to be shown
         shown = ties if len(ties) > 1 else suppress(matching)[:MAX_AMBIGUOUS]
         if (chosen := named_among(shown)) is not None:
