@@ -93,7 +93,8 @@ def standout(query: IconQuery, scored: list[ScoredIcon]) -> ScoredIcon | None:
     absolute fit (a real icon drawn in another icon set than the library's). Its glyph fit is weak, so
     the rest must be clear: an asked colour and place fit it well (STANDOUT_FIT; a Chrome tile a third
     white, half-way down, is no "white camera, bottom"), and with no colour named its lead over the
-    runner-up is larger (STANDOUT_SHAPE_ONLY)."""
+    runner-up is larger (STANDOUT_SHAPE_ONLY) and the runner-up must not itself read as the asked glyph at
+    the weak-fit floor (STANDOUT_SHAPE): a lead in score over another reading of the glyph is no standout."""
     if not query.glyphs or query.unknown:
         return None
     top = suppress(scored)[:2]
@@ -101,6 +102,8 @@ def standout(query: IconQuery, scored: list[ScoredIcon]) -> ScoredIcon | None:
         return None
     best = top[0]
     runner = top[1].score if len(top) > 1 else 0.0
+    if best.colour is None and len(top) > 1 and (top[1].shape or 0.0) >= STANDOUT_SHAPE:
+        return None  # no colour to go by and the runner-up reads as the asked glyph too: not one alone
     fits = ((best.colour is None or best.colour >= STANDOUT_FIT) and (best.position is None
             or best.position >= STANDOUT_FIT) and best.shape is not None and best.shape >= STANDOUT_SHAPE)
     lead = STANDOUT_RATIO if best.colour is not None else STANDOUT_SHAPE_ONLY
