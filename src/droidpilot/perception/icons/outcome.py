@@ -4,6 +4,8 @@
   near-equal ones are told apart by their glyph (glyph_over_drawn) or by the place words (most_toward);
   or, though none fits fully, one reads as the asked glyph far better than any other while its colour
   and place fit clearly (standout); or it is the one candidate inside the named container (alone_inside).
+  Of the few that would be shown to the model, the best-scored one the learned classifier is sure of
+  (classifier_say.named_among) is tapped without asking.
 - ambiguous: a few (at most MAX_AMBIGUOUS) candidates are equally likely, or the best is not sure
   (below CONFIDENT) or part of the words was not understood, or no shape fits but the asked colour and
   place single out a few (unsure_shape): the model picks among them (set-of-marks).
