@@ -175,3 +175,18 @@ def test_a_named_colour_that_fits_clearly_lets_a_smaller_lead_stand_out() -> Non
 def test_a_colourless_lead_past_the_threshold_with_an_unclear_place_is_not_taken(position: float) -> None:
     _, result = _lead("gear, bottom", 2.54, position=position)  # STANDOUT_FIT is 0.8
     assert result.status != "found"
+
+
+def test_a_colourless_standout_whose_runner_up_reads_as_the_glyph_too_is_not_taken() -> None:
+    # a lead of 3x with no colour named, but the runner-up fits the asked glyph at the weak-fit floor
+    best = _parts((40, 1040, 90, 1090), None, 0.3, 1.0, 0.33)
+    reads_too = _parts((300, 1040, 350, 1090), None, 0.075, 1.0, 0.11)
+    assert _outcome("gear, bottom", [best, reads_too]).status != "found"
+    # the near miss: the runner-up just under the floor (reads as nothing): taken as before
+    reads_not = _parts((300, 1040, 350, 1090), None, 0.074, 1.0, 0.11)
+    result = _outcome("gear, bottom", [best, reads_not])
+    assert result.status == "found" and result.candidates[0].box == best.region.box
+    # with a colour named, the colour is evidence: the runner-up's reading does not stop it
+    coloured = _parts((40, 1040, 90, 1090), 1.0, 0.3, 1.0, 0.33)
+    runner = _parts((300, 1040, 350, 1090), 1.0, 0.075, 1.0, 0.11)
+    assert _outcome("white gear, bottom", [coloured, runner]).status == "found"

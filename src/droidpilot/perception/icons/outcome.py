@@ -4,6 +4,8 @@
   near-equal ones are told apart by their glyph (glyph_over_drawn) or by the place words (most_toward);
   or, though none fits fully, one reads as the asked glyph far better than any other while its colour
   and place fit clearly (standout); or it is the one candidate inside the named container (alone_inside).
+  Of the few that would be shown to the model, the best-scored one the learned classifier is sure of
+  (classifier_say.named_among) is tapped without asking.
 - ambiguous: a few (at most MAX_AMBIGUOUS) candidates are equally likely, or the best is not sure
   (below CONFIDENT) or part of the words was not understood, or no shape fits but the asked colour and
   place single out a few (unsure_shape): the model picks among them (set-of-marks).
@@ -19,6 +21,7 @@ from collections.abc import Sequence
 import numpy as np
 
 from droidpilot.perception.icons.anchors import reads_text
+from droidpilot.perception.icons.classifier_say import named_among
 from droidpilot.perception.icons.context import inside
 from droidpilot.perception.icons.describe import named
 from droidpilot.perception.icons.placement import most_toward, where_on_screen
@@ -92,7 +95,8 @@ def standout(query: IconQuery, scored: list[ScoredIcon]) -> ScoredIcon | None:
     absolute fit (a real icon drawn in another icon set than the library's). Its glyph fit is weak, so
     the rest must be clear: an asked colour and place fit it well (STANDOUT_FIT; a Chrome tile a third
     white, half-way down, is no "white camera, bottom"), and with no colour named its lead over the
-    runner-up is larger (STANDOUT_SHAPE_ONLY)."""
+    runner-up is larger (STANDOUT_SHAPE_ONLY) and the runner-up must not itself read as the asked glyph at
+    the weak-fit floor (STANDOUT_SHAPE): a lead in score over another reading of the glyph is no standout."""
     if not query.glyphs or query.unknown:
         return None
     top = suppress(scored)[:2]
@@ -100,6 +104,8 @@ def standout(query: IconQuery, scored: list[ScoredIcon]) -> ScoredIcon | None:
         return None
     best = top[0]
     runner = top[1].score if len(top) > 1 else 0.0
+    if best.colour is None and len(top) > 1 and (top[1].shape or 0.0) >= STANDOUT_SHAPE:
+        return None  # no colour to go by and the runner-up reads as the asked glyph too: not one alone
     fits = ((best.colour is None or best.colour >= STANDOUT_FIT) and (best.position is None
             or best.position >= STANDOUT_FIT) and best.shape is not None and best.shape >= STANDOUT_SHAPE)
     lead = STANDOUT_RATIO if best.colour is not None else STANDOUT_SHAPE_ONLY
@@ -162,6 +168,10 @@ def icon_outcome(bgr: np.ndarray, query: IconQuery, scored: list[ScoredIcon]) ->
         pick = most_toward([t.region.box for t in ties], (bgr.shape[1], bgr.shape[0]), query.position)
         if pick is not None:
             return LocateResult("found", [candidate(ties[pick])])
+    if not query.unknown and len(ties) <= MAX_AMBIGUOUS:  # the classifier names one of those to be shown
+        shown = ties if len(ties) > 1 else suppress(matching)[:MAX_AMBIGUOUS]
+        if (chosen := named_among(shown)) is not None:
+            return LocateResult("found", [candidate(chosen)])
     if len(ties) == 1 or (query.unknown and len(ties) > MAX_AMBIGUOUS):
         return _marks(bgr, matching)  # not sure of the best: show it with its runners-up
     if len(ties) <= MAX_AMBIGUOUS:

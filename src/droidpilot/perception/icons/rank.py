@@ -21,7 +21,7 @@ from droidpilot.perception.icons.crop_text import icon_text_boxes
 from droidpilot.perception.icons.describe import PLAIN, IconDescription, describe_region
 from droidpilot.perception.icons.glyphs.match import glyph_fits
 from droidpilot.perception.icons.imageio import to_bgr
-from droidpilot.perception.icons.learned import learned_fits
+from droidpilot.perception.icons.learned import Verdict, learned_verdicts
 from droidpilot.perception.icons.outcome import decide
 from droidpilot.perception.icons.placement import position_score, where_on_screen
 from droidpilot.perception.icons.plugins import Detector, Ranker, plugins_from_env
@@ -150,8 +150,9 @@ def _score(image: np.ndarray, regions: Sequence[Region], query: IconQuery, ranke
     descs = [describe_region(image, r.box, r.background) for r in regions]
     readings = [readings_of(d, r.background) for r, d in zip(regions, descs, strict=True)]
     flat = [rd.descriptor for rs in readings for rd in rs]
-    fits = blend_fits(glyph_fits(flat, query.glyphs), learned_fits(flat, query.glyphs)) if query.glyphs \
-        else [0.0] * len(flat)
+    verdicts = learned_verdicts(flat, query.glyphs) if query.glyphs else None
+    asked = None if verdicts is None else [v.asked for v in verdicts]
+    fits = blend_fits(glyph_fits(flat, query.glyphs), asked) if query.glyphs else [0.0] * len(flat)
     rank_scores: list[float | None] = [None] * len(regions)
     if ranker is not None and regions:
         crops = [image[r.box[1]:r.box[3], r.box[0]:r.box[2]] for r in regions]
@@ -163,6 +164,7 @@ def _score(image: np.ndarray, regions: Sequence[Region], query: IconQuery, ranke
         label, glyph_box = reading.label, reading.glyph_box
         at += len(rd)
         glyph_fit = max(fits[at - len(rd):at], default=0.0)
+        verdict = _verdict_of(verdicts[at - len(rd):at], fits[at - len(rd):at]) if verdicts else None
         if query.texts:  # the icon's own text, read by OCR, fits fully; an icon without it cannot
             if reads_text(region.box, cues.inside):
                 s, label, c, glyph_box = 1.0, "text", named_colour(c), None
@@ -181,7 +183,7 @@ def _score(image: np.ndarray, regions: Sequence[Region], query: IconQuery, ranke
             looks = 0.5 * looks + 0.5 * float(rs)
         score = looks * (0.1 + 0.9 * p if p is not None else 1.0)
         score *= cues.scene.weight(region.box, desc.colours)
-        out.append(ScoredIcon(region, desc, c, s, p, rs, score, label, glyph_fit, glyph_box))
+        out.append(ScoredIcon(region, desc, c, s, p, rs, score, label, glyph_fit, glyph_box, verdict))
     if cues.scene.labels:
         for s, weight in zip(out, cues.scene.naming_weights([s.region.box for s in out]), strict=True):
             s.score *= weight
@@ -189,6 +191,13 @@ def _score(image: np.ndarray, regions: Sequence[Region], query: IconQuery, ranke
         _weigh_by_label(out, cues.labels)
     out.sort(key=lambda x: x.score, reverse=True)
     return out
+
+
+def _verdict_of(verdicts: list[Verdict], fits: list[float]) -> Verdict | None:
+    """The classifier's verdict on the reading whose glyph fit is the candidate's (its best), or None."""
+    if not verdicts:
+        return None
+    return verdicts[max(range(len(fits)), key=fits.__getitem__)]
 
 
 def _weigh_by_label(scored: list[ScoredIcon], labels: list[Box]) -> None:

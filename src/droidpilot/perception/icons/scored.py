@@ -12,6 +12,7 @@ from PIL import Image
 from droidpilot.perception.icons.candidates import Region, iou
 from droidpilot.perception.icons.describe import IconDescription
 from droidpilot.perception.icons.glyphs.match import best_glyphs
+from droidpilot.perception.icons.learned import Verdict
 from droidpilot.perception.types import Box, Candidate, box_center
 
 MIN_COLOUR, MIN_SHAPE, MIN_POSITION = 0.6, 0.45, 0.5
@@ -31,6 +32,7 @@ class ScoredIcon:
     reading: str = "icon"  # which reading of the candidate fitted best (icon, glyph, tile+glyph)
     glyph: float = 0.0  # the best fit of any reading to the asked glyphs (0 when none were asked)
     glyph_box: Box | None = None  # where the glyph is, when the reading that fitted is a tile's glyph
+    verdict: Verdict | None = None  # the classifier on the best glyph reading (None: no classifier/glyph)
 
     @property
     def point(self) -> tuple[int, int]:

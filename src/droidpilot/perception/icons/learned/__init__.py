@@ -10,6 +10,12 @@ descriptor fit).
 from __future__ import annotations
 
 from droidpilot.perception.icons.learned.model import ModelMismatch
-from droidpilot.perception.icons.learned.score import CLASSIFIER_ENV, classifier, learned_fits
+from droidpilot.perception.icons.learned.score import (
+    CLASSIFIER_ENV,
+    Verdict,
+    classifier,
+    learned_fits,
+    learned_verdicts,
+)
 
-__all__ = ["CLASSIFIER_ENV", "ModelMismatch", "classifier", "learned_fits"]
+__all__ = ["CLASSIFIER_ENV", "ModelMismatch", "Verdict", "classifier", "learned_fits", "learned_verdicts"]

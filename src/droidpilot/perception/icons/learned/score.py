@@ -11,6 +11,7 @@ from __future__ import annotations
 import logging
 import os
 from collections.abc import Sequence
+from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 
@@ -26,6 +27,15 @@ NAME = "icons"
 log = logging.getLogger("droidpilot.perception.icons.learned")
 
 
+@dataclass(frozen=True)
+class Verdict:
+    """What the classifier says of one reading: the probability it is one of the asked glyphs, and the
+    probability of the likeliest glyph that was not asked."""
+
+    asked: float
+    other: float
+
+
 class Classifier:
     """A loaded model with the class index of every glyph name it knows."""
 
@@ -37,15 +47,24 @@ class Classifier:
                             ) -> list[float]:
         """Per descriptor, the probability of any class drawing one of ``wanted`` (0 for None or when no
         asked name is a class)."""
-        out = [0.0] * len(descriptors)
+        return [v.asked for v in self.verdicts(descriptors, wanted)]
+
+    def verdicts(self, descriptors: Sequence[np.ndarray | None], wanted: Sequence[str]) -> list[Verdict]:
+        """Per descriptor, the probability of the ``wanted`` glyphs and of the likeliest other glyph
+        (the NONE class, "no icon", is no other glyph); (0, 0) for None or when no asked name is a class."""
+        out = [Verdict(0.0, 0.0)] * len(descriptors)
         classes = sorted({self.index[n] for n in wanted if n in self.index})
         present = [i for i, d in enumerate(descriptors) if d is not None]
         if not classes or not present:
             return out
         x = np.stack([descriptors[i] for i in present]).astype(np.float32)  # type: ignore[misc]
-        p = self.model.probabilities(x)[:, classes].sum(axis=1)
+        probs = self.model.probabilities(x)
+        asked = probs[:, classes].sum(axis=1)
+        others = probs[:, :-1].copy()  # the NONE class is last
+        others[:, [c for c in classes if c < others.shape[1]]] = 0.0
+        other = others.max(axis=1) if others.shape[1] else np.zeros(len(present))
         for k, i in enumerate(present):
-            out[i] = float(p[k])
+            out[i] = Verdict(float(asked[k]), float(other[k]))
         return out
 
 
@@ -74,3 +93,10 @@ def learned_fits(descriptors: Sequence[np.ndarray | None], wanted: Sequence[str]
     classifier to ask (ranking then uses the descriptor fit alone)."""
     model = classifier()
     return None if model is None else model.glyph_probabilities(descriptors, wanted)
+
+
+def learned_verdicts(descriptors: Sequence[np.ndarray | None], wanted: Sequence[str]) -> list[Verdict] | None:
+    """The classifier's verdict per descriptor for the ``wanted`` glyphs (asked and likeliest other);
+    None when there is no classifier to ask."""
+    model = classifier()
+    return None if model is None else model.verdicts(descriptors, wanted)
