@@ -26,7 +26,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from droidpilot.atomicio import make_temp_beside
+from droidpilot.atomicio import atomic_write_bytes, make_temp_beside
 
 FORMAT = 1
 SUBDIR = "onnx"
@@ -143,15 +143,7 @@ class ModelCache:
                     path.unlink()
 
     def _write(self, path: Path, data: bytes) -> None:
-        fd, tmp = make_temp_beside(path)
-        try:
-            with os.fdopen(fd, "wb") as fh:
-                fh.write(data)
-            os.replace(tmp, path)
-        except BaseException:
-            with contextlib.suppress(OSError):
-                os.unlink(tmp)
-            raise
+        atomic_write_bytes(path, data, fsync=False)  # a lost memo is only recomputed
 
 
 def _sha(text: str) -> str:
