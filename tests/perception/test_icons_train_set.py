@@ -36,17 +36,10 @@ def test_each_training_set_is_fit_to_train_on(path: Path) -> None:
     assert _train().problems(path) == []
 
 
-# Boxes checked by eye that --check misjudges: a white heart on a pale photo, where the plain rim it finds
-# is the photo and the "ink" it reads is the count under the heart.
-BY_EYE = {("TikTok/3/2.jpg", "white heart, right")}
-
-
 @pytest.mark.parametrize("path", _files(), ids=lambda p: p.name)
 def test_each_box_is_tight_to_its_ink_or_drawn_by_hand(path: Path) -> None:
     loose = load_benchmark("icon_box_ink").check("all", 2, None, path)
-    loose = [line for line in loose if "busy rim, box kept as drawn by hand" not in line
-             and not any(f"{screen} {query!r}" in line for screen, query in BY_EYE)]
-    assert loose == []
+    assert [line for line in loose if "busy rim, box kept as drawn by hand" not in line] == []
 
 
 def test_there_is_a_training_set() -> None:
