@@ -43,7 +43,7 @@ def test_each_box_is_tight_to_its_ink_or_drawn_by_hand(path: Path) -> None:
 
 
 def test_there_is_a_training_set() -> None:
-    assert any(p.name == "real_icon_train_a.yaml" for p in _files())
+    assert _files() and all(p.name.startswith("real_icon_train_") for p in _files())
 
 
 GOOD = """root: ../shared/reference/mobile-eval-real
