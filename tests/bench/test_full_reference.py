@@ -35,10 +35,7 @@ def test_the_sample_has_every_scenario_and_level() -> None:
 
 # world: tests/bench/world; mobile-eval-e: tests/bench/test_mobile_eval_e.py (see the module docstring)
 PLAYED_HERE = [s for s in CHECK.fixed_suites() if s != "mobile-eval-e"]
-
-
-def test_every_fixed_suite_is_played_by_a_test() -> None:
-    assert set(CHECK.fixed_suites()) == {*PLAYED_HERE, "mobile-eval-e"}
+assert len(PLAYED_HERE) == len(CHECK.fixed_suites()) - 1, "mobile-eval-e is no longer a fixed suite"
 
 
 @pytest.mark.slow
