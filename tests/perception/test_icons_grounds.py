@@ -15,7 +15,7 @@ from droidpilot.perception.icons.boxes import components
 from droidpilot.perception.icons.candidates import find_regions, iou
 from droidpilot.perception.icons.grounds import faint_tiles, tile_shaped, vivid
 from droidpilot.perception.icons.imageio import read_image
-from droidpilot.perception.types import Box
+from droidpilot.perception.types import Box, OcrLine
 
 REAL = Path(__file__).resolve().parents[3] / "shared" / "reference" / "mobile-eval-real"
 real = pytest.mark.skipif(not REAL.is_dir(), reason=f"{REAL} (real-phone screens) is absent")
@@ -88,3 +88,14 @@ def test_a_chip_is_tile_shaped_and_a_toolbar_is_not() -> None:
     assert tile_shaped((0, 0, 130, 40), 540.0)  # a "Repost" chip: wide but short
     assert not tile_shaped((0, 0, 520, 60), 540.0)  # a search bar across the screen
     assert not tile_shaped((0, 0, 130, 90), 540.0)  # a card: too tall for a chip, too big for a tile
+
+
+@real
+def test_a_chip_s_glyph_is_proposed_and_its_label_s_letters_are_not() -> None:
+    image = read_image(REAL / "Google Maps/3/2.jpg")  # train: the "Hotels" chip over the map
+    lines = [OcrLine("Hotels", (231, 185, 342, 209), 1.0)]  # as RapidOCR reads it: the bed inside the box
+    regions = find_regions(image, lines)
+    assert any(iou(r.box, (236, 189, 261, 207)) >= 0.5 for r in regions)  # the bed
+    word = (266, 187, 342, 209)
+    assert not any(r.box[0] >= word[0] - 2 and r.box[2] <= word[2] + 2 and r.box[1] >= word[1] - 4
+                   and r.box[3] <= word[3] + 4 for r in regions)  # no letter, no group of letters

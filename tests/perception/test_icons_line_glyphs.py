@@ -56,7 +56,7 @@ def test_a_symbol_followed_by_a_word_is_not_cut() -> None:
     ink = _line([(0, 60), (70, 150)])  # "Play >" read, but the last blob after the gap is a word
     assert split_trailing_symbol(ink, (0, 0, 200, 20)) == (0, 0, 200, 20)
     glyph = _line([(0, 60), (70, 84)])  # a glyph-wide last blob is cut
-    assert split_trailing_symbol(glyph, (0, 0, 200, 20)) == (0, 0, 60, 20)
+    assert split_trailing_symbol(glyph, (0, 0, 200, 20)) == (0, 0, 65, 20)  # ends in the gap
 
 
 def test_symbols_are_told_from_letters_and_punctuation() -> None:

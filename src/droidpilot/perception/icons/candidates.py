@@ -240,7 +240,7 @@ def find_regions(image: np.ndarray, ocr_lines: Sequence[OcrLine] | None = None,
     proposals += [(b, "group", n) for b, n in _group(small)]
     tiles = sorted({(b, TILE_CONTRAST) for b, source, _ in proposals
                     if source == "mask" and tile_shaped(b, short_work)} | {(b, FAINT) for b in faint})
-    for b, colour in inner(work, page.astype(np.int16), tiles, limits.min_side * short_work):
+    for b, colour in inner(work, page.astype(np.int16), tiles, limits.min_side * short_work, short_work):
         proposals.append((b, "inner", 1))
         tile_colours[b] = colour
 

@@ -15,6 +15,7 @@ from droidpilot.perception.types import Box
 BRIGHT_INK, BRIGHT_GAP = 225, 40  # white ink (every channel at least this) on a page this much darker
 TILE_CONTRAST = 35  # a tile's rim this unlike the page is a tile; ink this unlike the tile is its glyph
 TILE_SIDE = 0.2  # a tile's longer side is under this share of the screen's short side
+FLAT_RIM = 0.8  # share of a drawn tile's rim within half a tile's contrast of its colour
 CHIP_WIDTH, CHIP_HEIGHT = 0.6, 0.12  # a chip or pill: up to this wide, at most this tall (shares)
 FAINT = 12  # a faint tile differs from the page by this much (and mostly by under TILE_CONTRAST)
 FAINT_MIN_SIDE = 0.04  # a faint tile holds an icon: no smaller than this share of the short side
@@ -30,11 +31,12 @@ def tile_shaped(box: Box, short: float) -> bool:
     return max(w, h) < TILE_SIDE * short or (h <= CHIP_HEIGHT * short and w <= CHIP_WIDTH * short)
 
 
-def inner(work: np.ndarray, page: np.ndarray, tiles: list[tuple[Box, int]], min_side: float
+def inner(work: np.ndarray, page: np.ndarray, tiles: list[tuple[Box, int]], min_side: float, short: float
           ) -> list[tuple[Box, tuple[int, int, int]]]:
     """Icons drawn on a tile, chip or button: parts unlike the colour along the box's own edge, and
     clusters of those parts (four squares of an apps glyph, a fork beside a knife), per tile with the
-    tile's colour. Each tile comes with the contrast its rim needs against the page to be a tile at all;
+    tile's colour. Parts are grouped, and chips taken, only where the rim is one flat colour (drawn, not
+    a picture). Each tile comes with the contrast its rim needs against the page to be a tile at all;
     boxes whose rim is the page itself are skipped (their icons are proposed already)."""
     out: list[tuple[Box, tuple[int, int, int]]] = []
     for (x1, y1, x2, y2), contrast in tiles:
@@ -48,12 +50,18 @@ def inner(work: np.ndarray, page: np.ndarray, tiles: list[tuple[Box, int]], min_
         tile = np.median(edge, axis=0)
         if np.abs(tile - page[(y1 + y2) // 2, (x1 + x2) // 2]).max() <= contrast:
             continue  # not a tile: the box's rim is the page
+        # a drawn tile, chip or pill is one flat colour along its rim; a picture (a cap in a product
+        # photo) is not, and its texture's parts are not grouped into an "icon"
+        flat = (channel_max(np.abs(edge - tile)) <= TILE_CONTRAST // 2).mean() >= FLAT_RIM
+        small = max(x2 - x1, y2 - y1) < TILE_SIDE * short
+        if not (flat or small):
+            continue  # a chip is taken only when drawn flat
         colour = (int(tile[0]), int(tile[1]), int(tile[2]))
         inside = (channel_max(np.abs(crop.astype(np.int16) - tile)) > TILE_CONTRAST)
         inside[:2], inside[-2:], inside[:, :2], inside[:, -2:] = False, False, False, False
         parts = [b for b in components(inside.astype(np.uint8))
                  if (b[2] - b[0]) * (b[3] - b[1]) < 0.95 * (x2 - x1) * (y2 - y1)]
-        for bx1, by1, bx2, by2 in [*parts, *(g for g, _ in group(parts))]:
+        for bx1, by1, bx2, by2 in [*parts, *(g for g, _ in group(parts) if flat)]:
             out.append(((x1 + bx1, y1 + by1, x1 + bx2, y1 + by2), colour))
     return out
 

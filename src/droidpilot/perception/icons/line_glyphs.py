@@ -41,7 +41,8 @@ def _ink_height(ink: np.ndarray) -> int:
 
 def split_leading_glyph(ink: np.ndarray, box: Box) -> Box:
     """The text part of a line box whose first part is a glyph glued to the text ("←title"): the
-    leading blob is split off when it is about as tall as the line's ink and a clear gap follows it."""
+    leading blob is split off when it is about as tall as the line's ink and a clear gap follows it
+    (the box then starts in the gap)."""
     x1, y1, x2, y2 = box
     h = _ink_height(ink)
     if h < 6 or x2 - x1 < 3 * h:
@@ -55,13 +56,14 @@ def split_leading_glyph(ink: np.ndarray, box: Box) -> Box:
     rows = np.flatnonzero(ink[:, cols[0]:first_end + 1].any(axis=1))
     tall = len(rows) > 0 and rows[-1] - rows[0] + 1 >= 0.6 * h
     if tall and GLYPH_WIDTH[0] * h <= width <= GLYPH_WIDTH[1] * h:
-        return (x1 + int(next_start), y1, x2, y2)
+        return (x1 + int(first_end + next_start + 1) // 2, y1, x2, y2)  # from the gap's middle: the
+        # text's first column stays inside the box, where its ink is blanked
     return box
 
 
 def split_trailing_symbol(ink: np.ndarray, box: Box) -> Box:
     """The text part of a line box OCR read as ending with a symbol: the last blob after a gap, if no
-    wider than a glyph, is cut off (the box ends where the text before the gap ends)."""
+    wider than a glyph, is cut off (the box ends in the gap)."""
     x1, y1, _, y2 = box
     h = _ink_height(ink)
     cols = np.flatnonzero(ink.any(axis=0))
@@ -72,7 +74,7 @@ def split_trailing_symbol(ink: np.ndarray, box: Box) -> Box:
         return box
     text_end, last_start = cols[gaps[-1]], cols[gaps[-1] + 1]
     if cols[-1] - last_start + 1 <= GLYPH_WIDTH[1] * h:
-        return (x1, y1, x1 + int(text_end) + 1, y2)
+        return (x1, y1, x1 + int(text_end + last_start + 1) // 2, y2)  # to the gap's middle
     return box
 
 
