@@ -36,6 +36,7 @@ from droidpilot.perception.icons.line_glyphs import text_part
 from droidpilot.perception.types import Box, OcrLine
 
 SINGLE_CHAR_SCORE = 0.9  # OCR confidence above which a lone letter or digit is text, not an icon
+GUESSED_SCORE = 0.8  # OCR confidence under which two characters in a glyph-sized box are a guess at an icon
 WIDE_CHAR = 1.3  # a lone digit or CJK character is never wider than this times its height (read: 0.7-1.0)
 DOT_SIDE = 0.015  # a dot of a kebab or meatball menu is at most this share of the short side
 WORK_SHORT_SIDE = 720  # proposals are computed on a copy whose short side is at most this
@@ -82,11 +83,21 @@ def _is_text(line: OcrLine) -> bool:
 def _lone_char(line: OcrLine) -> bool:
     """A single digit or CJK character read with high confidence: text, yet OCR also reads outlined
     glyphs so (a heart outline as "3"); its region stays a "char" candidate only an asked glyph can win.
-    A "digit" read in a box clearly wider than tall is a glyph (a grey undo arrow read as "5" at 0.99)."""
+    A "digit" read in a box clearly wider than tall is a glyph (a grey undo arrow read as "5" at 0.99).
+    Two characters read unsure in a glyph-sized box are treated so too (_guessed_pair)."""
     ch = line.text.strip()
     single = sum(c.isalnum() for c in ch) == 1 and len(ch) == 1 and not ("a" <= ch.lower() <= "z")
     x1, y1, x2, y2 = line.box
-    return single and line.score >= SINGLE_CHAR_SCORE and (x2 - x1) <= WIDE_CHAR * (y2 - y1)
+    square = (x2 - x1) <= WIDE_CHAR * (y2 - y1)
+    return square and ((single and line.score >= SINGLE_CHAR_SCORE) or _guessed_pair(line))
+
+
+def _guessed_pair(line: OcrLine) -> bool:
+    """Two characters read unsure in a box no wider than one glyph: OCR guessing at an icon (a fork and
+    knife on a map chip read "41" at 0.74). Kept as a "char" candidate, as a lone character is; two
+    characters read sure ("41" on a badge) stay text."""
+    ch = line.text.strip()
+    return len(ch) == 2 and all(c.isalnum() for c in ch) and line.score < GUESSED_SCORE
 
 
 def _clip(box: tuple[int, ...], shape: tuple[int, ...]) -> Box:
