@@ -43,7 +43,7 @@ def test_each_box_is_tight_to_its_ink_or_drawn_by_hand(path: Path) -> None:
 
 
 def test_there_is_a_training_set() -> None:
-    assert any(p.name == "real_icon_train_a.yaml" for p in _files())
+    assert _files() and all(p.name.startswith("real_icon_train_") for p in _files())
 
 
 GOOD = """root: ../shared/reference/mobile-eval-real
@@ -95,6 +95,13 @@ def test_a_screen_from_a_holdout_run_is_refused(tmp_path: Path) -> None:
                      "train on other runs"]
 
 
-def test_a_measured_split_is_refused_in_a_training_set(tmp_path: Path) -> None:
-    with pytest.raises(InputError, match=re.escape("split 'tune' of Amazon Music/3/8.jpg; use one of train")):
-        _problems_of(tmp_path, GOOD.replace("split: train", "split: tune"))
+@pytest.mark.parametrize(("old", "new", "needle"), [
+    ("split: train", "split: tune", "split 'tune' of Amazon Music/3/8.jpg; use one of train"),
+    ("split: train", "split: Train", "use one of train (did you mean 'train'? splits are lower case)"),
+    ("glyph: share", "glyph: ''", ":6: 'glyph' must be a class name (a library glyph, brand:NAME or other), "
+                                  "got ''"),
+    ("glyph: share", "glyph: [share]", "got ['share']"),
+])
+def test_a_malformed_entry_is_refused_with_its_line(tmp_path: Path, old: str, new: str, needle: str) -> None:
+    with pytest.raises(InputError, match=re.escape(needle)):
+        _problems_of(tmp_path, GOOD.replace(old, new))
