@@ -28,7 +28,6 @@ from droidpilot.perception.icons.grounds import (
     faint_tiles,
     inner,
     tile_shaped,
-    vivid,
 )
 from droidpilot.perception.icons.imageio import channel_max
 from droidpilot.perception.icons.keys import caption_boxes, letter_keys
@@ -223,18 +222,16 @@ def find_regions(image: np.ndarray, ocr_lines: Sequence[OcrLine] | None = None,
     gray = cv2.cvtColor(work, cv2.COLOR_BGR2GRAY)
     edges = cv2.dilate(cv2.Canny(gray, 40, 120), np.ones((3, 3), np.uint8))
     white = bright(work, page)
-    colours = vivid(work, page)
     for x1, y1, x2, y2 in work_text:  # text must not glue itself to a neighbouring icon
         fg[y1 + 1:y2 - 1, x1 + 1:x2 - 1] = 0
         edges[y1 + 1:y2 - 1, x1 + 1:x2 - 1] = 0
         white[y1 + 1:y2 - 1, x1 + 1:x2 - 1] = 0
-        colours[y1 + 1:y2 - 1, x1 + 1:x2 - 1] = 0
     close = max(2, round(min(work.shape[:2]) * 0.004))
     fg = cv2.morphologyEx(fg, cv2.MORPH_CLOSE, np.ones((close, close), np.uint8))
 
     proposals: list[tuple[Box, str, int]] = []
     tile_colours: dict[Box, tuple[int, int, int]] = {}
-    for source, mask in (("mask", fg), ("edges", edges), ("bright", white), ("vivid", colours)):
+    for source, mask in (("mask", fg), ("edges", edges), ("bright", white)):
         proposals += [(b, source, 1) for b in _components(mask)]
     short_work = min(work.shape[:2])
     dots = dot_rows([b for b, source, _ in proposals if source == "mask"], DOT_SIDE * short_work)

@@ -102,9 +102,11 @@ def _spread(image: np.ndarray) -> np.ndarray:
 
 
 def vivid(work: np.ndarray, page: np.ndarray) -> np.ndarray:
-    """Vivid ink over a dull picture: a red heart or a teal badge on a video is glued to the picture's
-    texture in the difference mask, but is the only strong colour there. Where two vivid colours of
-    different hue touch (a teal ring on a yellow stripe), the seam is cut so each is its own part."""
+    """(Not wired into find_regions: its parts of photos and logos won colour-only queries, two wrong taps
+    in grounding_real.) Vivid ink over a dull picture: a red heart or a teal badge on a video is glued to
+    the picture's texture in the difference mask, but is the only strong colour there. Where two vivid
+    colours of different hue touch (a teal ring on a yellow stripe), the seam is cut so each is its own
+    part."""
     ink = (_spread(work) >= VIVID) & (_spread(page) < DULL)
     ys, xs = np.nonzero(ink)
     if len(ys) == 0:
