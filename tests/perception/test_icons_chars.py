@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import numpy as np
 import pytest
 from PIL import Image, ImageDraw, ImageFont
 
 from droidpilot.perception.icons import locate_icon
-from droidpilot.perception.icons.candidates import _lone_char
+from droidpilot.perception.icons.candidates import _lone_char, find_regions, iou
 from droidpilot.perception.icons.glyphs import available, draw_glyph
 from droidpilot.perception.types import OcrLine
 
@@ -58,3 +60,26 @@ def test_a_wide_box_read_as_one_digit_is_a_glyph_not_text() -> None:
     x, y = result.candidates[0].point
     assert 440 <= x <= 512 and 210 <= y <= 282
     assert _lone_char(lines[1]) and not _lone_char(lines[0])
+
+
+REAL = Path(__file__).resolve().parents[3] / "shared" / "reference" / "mobile-eval-real"
+
+
+@pytest.mark.skipif(not REAL.is_dir(), reason=f"{REAL} (real-phone screens) is absent")
+def test_a_glyph_ocr_guessed_as_two_characters_stays_a_candidate() -> None:
+    # Google Maps' "Restaurants" chip (training screen): RapidOCR reads its fork and knife "41" at 0.74
+    image = np.asarray(Image.open(REAL / "Google Maps/3/2.jpg").convert("RGB"))[:, :, ::-1].copy()
+    fork = (33, 186, 54, 209)
+    lines = [OcrLine("41", (30, 183, 61, 210), 0.7427)]
+    regions = find_regions(image, lines)
+    assert any(iou(r.box, fork) >= 0.5 and r.source == "char" for r in regions)
+
+
+@pytest.mark.parametrize(("line", "guess"), [
+    (OcrLine("41", (30, 183, 61, 210), 0.74), True),  # unsure, one glyph wide: a guess at an icon
+    (OcrLine("41", (30, 183, 61, 210), 0.97), False),  # read sure: a badge's number, text
+    (OcrLine("41", (30, 183, 80, 210), 0.74), False),  # wider than a glyph: two real characters
+    (OcrLine("4.", (30, 183, 61, 210), 0.74), False),  # a digit and a stop: not two characters
+])
+def test_two_characters_are_a_guess_only_when_unsure_and_glyph_sized(line: OcrLine, guess: bool) -> None:
+    assert _lone_char(line) is guess

@@ -17,14 +17,28 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
+from droidpilot.perception.icons.boxes import DisjointSets as _DisjointSets
+from droidpilot.perception.icons.boxes import components as _components
+from droidpilot.perception.icons.boxes import dot_rows
+from droidpilot.perception.icons.boxes import group as _group
+from droidpilot.perception.icons.grounds import (
+    FAINT,
+    TILE_CONTRAST,
+    bright,
+    faint_tiles,
+    inner,
+    tile_shaped,
+)
 from droidpilot.perception.icons.imageio import channel_max
 from droidpilot.perception.icons.keys import caption_boxes, letter_keys
+from droidpilot.perception.icons.line_glyphs import text_part
 from droidpilot.perception.types import Box, OcrLine
 
 SINGLE_CHAR_SCORE = 0.9  # OCR confidence above which a lone letter or digit is text, not an icon
+GUESSED_SCORE = 0.8  # OCR confidence under which two characters in a glyph-sized box are a guess at an icon
 WIDE_CHAR = 1.3  # a lone digit or CJK character is never wider than this times its height (read: 0.7-1.0)
+DOT_SIDE = 0.015  # a dot of a kebab or meatball menu is at most this share of the short side
 WORK_SHORT_SIDE = 720  # proposals are computed on a copy whose short side is at most this
-BRIGHT_INK, BRIGHT_GAP = 225, 40  # white ink (every channel at least this) on a page this much darker
 
 
 @dataclass(frozen=True)
@@ -32,8 +46,10 @@ class Region:
     """A candidate icon box in device pixels; ``source`` says how it was proposed."""
 
     box: Box
-    source: str  # "mask", "edges", "bright" (white ink on a picture), "group", "inner" (on a tile), "char"
-    # (a lone OCR character), "detector",
+    source: str  # "mask", "edges", "bright" (white ink on a picture), "vivid" (strong colour on a dull
+    # picture), "faint" (a low-contrast tile), "group", "dots" (a row of
+    # dots, a kebab menu), "inner" (on a tile or chip), "char" (a lone OCR
+    # character), "detector",
     # "text" (an OCR line reading the text a query says is written in the icon)
     parts: int = 1
     background: tuple[int, int, int] | None = None  # BGR of the tile an "inner" icon is drawn on
@@ -66,37 +82,26 @@ def _is_text(line: OcrLine) -> bool:
 def _lone_char(line: OcrLine) -> bool:
     """A single digit or CJK character read with high confidence: text, yet OCR also reads outlined
     glyphs so (a heart outline as "3"); its region stays a "char" candidate only an asked glyph can win.
-    A "digit" read in a box clearly wider than tall is a glyph (a grey undo arrow read as "5" at 0.99)."""
+    A "digit" read in a box clearly wider than tall is a glyph (a grey undo arrow read as "5" at 0.99).
+    Two characters read unsure in a glyph-sized box are treated so too (_guessed_pair)."""
     ch = line.text.strip()
     single = sum(c.isalnum() for c in ch) == 1 and len(ch) == 1 and not ("a" <= ch.lower() <= "z")
     x1, y1, x2, y2 = line.box
-    return single and line.score >= SINGLE_CHAR_SCORE and (x2 - x1) <= WIDE_CHAR * (y2 - y1)
+    square = (x2 - x1) <= WIDE_CHAR * (y2 - y1)
+    return square and ((single and line.score >= SINGLE_CHAR_SCORE) or _guessed_pair(line))
 
 
-def split_leading_glyph(mask: np.ndarray, box: Box) -> Box:
-    """The text part of an OCR line box whose first part is a glyph glued to the text ("←title").
+def _guessed_pair(line: OcrLine) -> bool:
+    """Two characters read unsure in a box no wider than one glyph: OCR guessing at an icon (a fork and
+    knife on a map chip read "41" at 0.74). Kept as a "char" candidate, as a lone character is; two
+    characters read sure ("41" on a badge) stay text."""
+    ch = line.text.strip()
+    return len(ch) == 2 and all(c.isalnum() for c in ch) and line.score < GUESSED_SCORE
 
-    The leading ink blob is split off when it is about as tall as the line and a clear gap separates it
-    from the rest; the returned box starts after the gap (the blob is left for icon proposals).
-    """
-    x1, y1, x2, y2 = box
-    h = y2 - y1
-    if h < 6 or x2 - x1 < 3 * h:
-        return box
-    cols = mask[y1:y2, x1:x2].any(axis=0)
-    ink = np.flatnonzero(cols)
-    if len(ink) == 0:
-        return box
-    gaps = np.flatnonzero(np.diff(ink) > max(2, round(0.3 * h)))
-    if len(gaps) == 0:
-        return box
-    first_end, next_start = ink[gaps[0]], ink[gaps[0] + 1]
-    width = first_end - ink[0] + 1
-    rows = np.flatnonzero(mask[y1:y2, x1 + ink[0]:x1 + first_end + 1].any(axis=1))
-    tall = len(rows) > 0 and rows[-1] - rows[0] + 1 >= 0.6 * h
-    if tall and 0.5 * h <= width <= 1.6 * h:
-        return (x1 + int(next_start), y1, x2, y2)
-    return box
+
+def _clip(box: tuple[int, ...], shape: tuple[int, ...]) -> Box:
+    """An OCR box clipped to the image (OCR boxes may reach a pixel past its edge)."""
+    return (max(0, box[0]), max(0, box[1]), min(shape[1], box[2]), min(shape[0], box[3]))
 
 
 def _overlap_share(box: Box, other: Box) -> float:
@@ -113,11 +118,6 @@ def iou(a: Box, b: Box) -> float:
     return inter / max(1.0, union)
 
 
-def _components(mask: np.ndarray) -> list[Box]:
-    count, _, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
-    return [(int(x), int(y), int(x + w), int(y + h)) for x, y, w, h, _ in stats[1:count]]
-
-
 def _background(work: np.ndarray) -> np.ndarray:
     """A smooth estimate of the page behind the icons: a wide median on a quarter-size copy."""
     h, w = work.shape[:2]
@@ -125,53 +125,6 @@ def _background(work: np.ndarray) -> np.ndarray:
     k = max(3, (min(small.shape[:2]) // 6) | 1)
     bg = cv2.medianBlur(small, min(k, 255))
     return cv2.resize(bg, (w, h), interpolation=cv2.INTER_LINEAR)
-
-
-class _DisjointSets:
-    """Union-find over 0..n-1, to cluster boxes that belong together."""
-
-    def __init__(self, n: int) -> None:
-        self.parent = list(range(n))
-
-    def find(self, i: int) -> int:
-        while self.parent[i] != i:
-            self.parent[i] = self.parent[self.parent[i]]
-            i = self.parent[i]
-        return i
-
-    def join(self, i: int, j: int) -> None:
-        self.parent[self.find(i)] = self.find(j)
-
-
-def _group(boxes: list[Box], gap_ratio: float = 0.3) -> list[tuple[Box, int]]:
-    """Clusters of boxes whose gap is small relative to their size: (union box, number of parts)."""
-    n = len(boxes)
-    sets = _DisjointSets(n)
-
-    order = sorted(range(n), key=lambda i: boxes[i][0])
-    for pos, i in enumerate(order):
-        a = boxes[i]
-        sa = max(a[2] - a[0], a[3] - a[1])
-        for j in order[pos + 1:]:
-            b = boxes[j]
-            sb = max(b[2] - b[0], b[3] - b[1])
-            gap = max(3.0, gap_ratio * min(sa, sb))
-            if b[0] > a[2] + gap:
-                break
-            dy = max(0, max(a[1], b[1]) - min(a[3], b[3]))
-            dx = max(0, b[0] - a[2])
-            if dx <= gap and dy <= gap:
-                sets.join(i, j)
-    clusters: dict[int, list[int]] = {}
-    for i in range(n):
-        clusters.setdefault(sets.find(i), []).append(i)
-    out = []
-    for members in clusters.values():
-        if len(members) < 2:
-            continue
-        xs1, ys1, xs2, ys2 = zip(*(boxes[m] for m in members), strict=True)
-        out.append(((min(xs1), min(ys1), max(xs2), max(ys2)), len(members)))
-    return out
 
 
 def _same_glyph(mask: np.ndarray, boxes: list[Box]) -> bool:
@@ -230,39 +183,6 @@ def _text_rows(parts: list[Box], max_height: float, mask: np.ndarray) -> list[Bo
     return out
 
 
-def _inner(work: np.ndarray, page: np.ndarray, boxes: list[Box], min_side: float
-           ) -> list[tuple[Box, tuple[int, int, int]]]:
-    """Icons drawn on a tile or button: parts unlike the colour along the box's own edge, per box
-    (with that colour, the icon's background). Boxes whose edge is the page itself are skipped."""
-    out: list[tuple[Box, tuple[int, int, int]]] = []
-    for x1, y1, x2, y2 in boxes:
-        if min(x2 - x1, y2 - y1) < 2.5 * min_side:
-            continue
-        crop = work[y1:y2, x1:x2]
-        # a band a little inside the edge: the tile's colour, not an anti-aliased or framed rim
-        band = crop[2:-2, 2:-2]
-        edge = np.concatenate([band[:3].reshape(-1, 3), band[-3:].reshape(-1, 3),
-                               band[:, :3].reshape(-1, 3), band[:, -3:].reshape(-1, 3)])
-        tile = np.median(edge, axis=0)
-        if np.abs(tile - page[(y1 + y2) // 2, (x1 + x2) // 2]).max() <= 35:
-            continue  # not a tile: the box's rim is the page, and its icons are proposed already
-        colour = (int(tile[0]), int(tile[1]), int(tile[2]))
-        inside = (channel_max(np.abs(crop.astype(np.int16) - tile)) > 35)
-        inside[:2], inside[-2:], inside[:, :2], inside[:, -2:] = False, False, False, False
-        for bx1, by1, bx2, by2 in _components(inside.astype(np.uint8)):
-            if (bx2 - bx1) * (by2 - by1) < 0.95 * (x2 - x1) * (y2 - y1):
-                out.append(((x1 + bx1, y1 + by1, x1 + bx2, y1 + by2), colour))
-    return out
-
-
-def _bright(work: np.ndarray, page: np.ndarray) -> np.ndarray:
-    """White ink over a darker picture: the icons of a video or photo (a heart, a speech bubble) are
-    drawn white, and the picture's own texture glues them to it in the difference and edge masks."""
-    ink = np.minimum(np.minimum(work[:, :, 0], work[:, :, 1]), work[:, :, 2]) >= BRIGHT_INK
-    behind = np.minimum(np.minimum(page[:, :, 0], page[:, :, 1]), page[:, :, 2]) < BRIGHT_INK - BRIGHT_GAP
-    return (ink & behind).astype(np.uint8)
-
-
 def _keep(box: Box, short_side: float, screen_area: float, limits: SizeLimits) -> bool:
     w, h = box[2] - box[0], box[3] - box[1]
     if min(w, h) < max(2.0, limits.min_side * short_side * (0.25 if max(w, h) > 4 * min(w, h) else 1)):
@@ -295,24 +215,29 @@ def find_regions(image: np.ndarray, ocr_lines: Sequence[OcrLine] | None = None,
     fg = (diff > 35).astype(np.uint8)
     texts = [ln for ln in (ocr_lines or []) if _is_text(ln)]
     chars = [ln.box for ln in texts if _lone_char(ln)]
-    work_text = [split_leading_glyph(fg, tuple(round(v * scale) for v in ln.box))  # type: ignore[arg-type]
+    work_text = [text_part(work, _clip(tuple(round(v * scale) for v in ln.box), work.shape), ln.text)
                  for ln in texts if not _lone_char(ln)]
     text_boxes = [(int(b[0] / scale), int(b[1] / scale), int(np.ceil(b[2] / scale)),
                    int(np.ceil(b[3] / scale))) for b in work_text]
     gray = cv2.cvtColor(work, cv2.COLOR_BGR2GRAY)
     edges = cv2.dilate(cv2.Canny(gray, 40, 120), np.ones((3, 3), np.uint8))
-    bright = _bright(work, page)
+    white = bright(work, page)
     for x1, y1, x2, y2 in work_text:  # text must not glue itself to a neighbouring icon
         fg[y1 + 1:y2 - 1, x1 + 1:x2 - 1] = 0
         edges[y1 + 1:y2 - 1, x1 + 1:x2 - 1] = 0
-        bright[y1 + 1:y2 - 1, x1 + 1:x2 - 1] = 0
+        white[y1 + 1:y2 - 1, x1 + 1:x2 - 1] = 0
     close = max(2, round(min(work.shape[:2]) * 0.004))
     fg = cv2.morphologyEx(fg, cv2.MORPH_CLOSE, np.ones((close, close), np.uint8))
 
     proposals: list[tuple[Box, str, int]] = []
     tile_colours: dict[Box, tuple[int, int, int]] = {}
-    for source, mask in (("mask", fg), ("edges", edges), ("bright", bright)):
+    for source, mask in (("mask", fg), ("edges", edges), ("bright", white)):
         proposals += [(b, source, 1) for b in _components(mask)]
+    short_work = min(work.shape[:2])
+    dots = dot_rows([b for b, source, _ in proposals if source == "mask"], DOT_SIDE * short_work)
+    proposals += [(b, "dots", 3) for b in dots]
+    faint = faint_tiles(diff, short_work)
+    proposals += [(b, "faint", 1) for b in faint]
     if ocr_lines is None:  # without OCR, rows of glyphs stand in for text lines
         ink = (diff > 35).astype(np.uint8)
         glyphs = _components(ink)
@@ -321,8 +246,9 @@ def find_regions(image: np.ndarray, ocr_lines: Sequence[OcrLine] | None = None,
                       for b in _text_rows(glyphs, 0.05 * max(work.shape[:2]), ink)]
     small = [b for b, _, _ in proposals if max(b[2] - b[0], b[3] - b[1]) < 0.2 * min(work.shape[:2])]
     proposals += [(b, "group", n) for b, n in _group(small)]
-    tiles = sorted({b for b, source, _ in proposals if source == "mask"} & set(small))
-    for b, colour in _inner(work, page.astype(np.int16), tiles, limits.min_side * min(work.shape[:2])):
+    tiles = sorted({(b, TILE_CONTRAST) for b, source, _ in proposals
+                    if source == "mask" and tile_shaped(b, short_work)} | {(b, FAINT) for b in faint})
+    for b, colour in inner(work, page.astype(np.int16), tiles, limits.min_side * short_work, short_work):
         proposals.append((b, "inner", 1))
         tile_colours[b] = colour
 
@@ -332,7 +258,10 @@ def find_regions(image: np.ndarray, ocr_lines: Sequence[OcrLine] | None = None,
     for box, source, parts in proposals:
         full = (int(box[0] / scale), int(box[1] / scale), min(w, int(np.ceil(box[2] / scale))),
                 min(h, int(np.ceil(box[3] / scale))))
-        if not _keep(full, short_side, area, limits) or _cut_at_side(full, w):
+        # a row of dots is as narrow as one dot: only its length is held to the limits
+        long_side = max(full[2] - full[0], full[3] - full[1])
+        narrow_ok = source == "dots" and long_side >= limits.min_long_side * short_side
+        if not (narrow_ok or _keep(full, short_side, area, limits)) or _cut_at_side(full, w):
             continue
         if any(_overlap_share(full, t) >= 0.6 for t in text_boxes):
             continue

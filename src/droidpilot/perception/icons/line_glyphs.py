@@ -1,0 +1,87 @@
+"""Glyphs OCR glues to a text line: a leading icon read as part of the line ("+ Add song", a bed before
+"Hotels") and a trailing symbol the line ends with ("4.0★", "Sports >"). The line's box is cut so the
+glyph is left to the icon proposals. Ink is measured against the line's own background (the colour
+along its box's rim), so a glyph on a chip or pill splits as one on the page does."""
+
+from __future__ import annotations
+
+import unicodedata
+
+import numpy as np
+
+from droidpilot.perception.icons.imageio import channel_max
+from droidpilot.perception.types import Box
+
+INK = 35  # a pixel this unlike the line's background is ink
+ARROWS = "›»‹«"  # quotation marks that OCR reads for chevrons; other quotes close words, without a gap
+GLYPH_WIDTH = (0.5, 1.6)  # a leading glyph is this wide, in line heights
+
+
+def line_ink(work: np.ndarray, box: Box) -> np.ndarray:
+    """The ink of the line's box (box-local bool mask): pixels unlike the median colour of its rim."""
+    x1, y1, x2, y2 = box
+    crop = work[y1:y2, x1:x2].astype(np.int16)
+    if crop.shape[0] < 3 or crop.shape[1] < 3:
+        return np.zeros(crop.shape[:2], bool)
+    rim = np.concatenate([crop[0], crop[-1], crop[:, 0], crop[:, -1]])
+    return channel_max(np.abs(crop - np.median(rim, axis=0))) > INK
+
+
+def ends_with_symbol(text: str) -> bool:
+    """Does the OCR text end with a symbol (★, >, ›), not a letter, digit or punctuation mark?"""
+    stripped = text.rstrip()
+    return bool(stripped) and (unicodedata.category(stripped[-1]).startswith("S") or stripped[-1] in ARROWS)
+
+
+def _ink_height(ink: np.ndarray) -> int:
+    """How tall the line's ink is (an OCR box is padded; its text is shorter than the box)."""
+    rows = np.flatnonzero(ink.any(axis=1))
+    return int(rows[-1] - rows[0] + 1) if len(rows) else 0
+
+
+def split_leading_glyph(ink: np.ndarray, box: Box) -> Box:
+    """The text part of a line box whose first part is a glyph glued to the text ("←title"): the
+    leading blob is split off when it is about as tall as the line's ink and a clear gap follows it
+    (the box then starts in the gap)."""
+    x1, y1, x2, y2 = box
+    h = _ink_height(ink)
+    if h < 6 or x2 - x1 < 3 * h:
+        return box
+    cols = np.flatnonzero(ink.any(axis=0))
+    gaps = np.flatnonzero(np.diff(cols) > max(2, round(0.3 * h)))
+    if len(gaps) == 0:
+        return box
+    first_end, next_start = cols[gaps[0]], cols[gaps[0] + 1]
+    width = first_end - cols[0] + 1
+    rows = np.flatnonzero(ink[:, cols[0]:first_end + 1].any(axis=1))
+    tall = len(rows) > 0 and rows[-1] - rows[0] + 1 >= 0.6 * h
+    if tall and GLYPH_WIDTH[0] * h <= width <= GLYPH_WIDTH[1] * h:
+        return (x1 + int(first_end + next_start + 1) // 2, y1, x2, y2)  # from the gap's middle: the
+        # text's first column stays inside the box, where its ink is blanked
+    return box
+
+
+def split_trailing_symbol(ink: np.ndarray, box: Box) -> Box:
+    """The text part of a line box OCR read as ending with a symbol: the last blob after a gap, if no
+    wider than a glyph, is cut off (the box ends in the gap)."""
+    x1, y1, _, y2 = box
+    h = _ink_height(ink)
+    cols = np.flatnonzero(ink.any(axis=0))
+    if h < 6:
+        return box
+    gaps = np.flatnonzero(np.diff(cols) > max(1, round(0.08 * h)))
+    if len(gaps) == 0:
+        return box
+    text_end, last_start = cols[gaps[-1]], cols[gaps[-1] + 1]
+    if cols[-1] - last_start + 1 <= GLYPH_WIDTH[1] * h:
+        return (x1, y1, x1 + int(text_end + last_start + 1) // 2, y2)  # to the gap's middle
+    return box
+
+
+def text_part(work: np.ndarray, box: Box, text: str) -> Box:
+    """The part of an OCR line's box that is text: leading glyph and trailing symbol cut off."""
+    ink = line_ink(work, box)
+    cut = split_leading_glyph(ink, box)
+    if ends_with_symbol(text):
+        cut = split_trailing_symbol(ink[:, cut[0] - box[0]:], cut)
+    return cut

@@ -1,0 +1,74 @@
+"""Glyphs OCR glued to a text line (perception/icons/line_glyphs.py): a leading glyph on a chip and a
+trailing symbol are cut off the line, on real lines of training screens where the glyph was lost before
+(boxes as RapidOCR read them); a line ending in a letter, or in a symbol followed by a word, is left."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from droidpilot.perception.icons.imageio import read_image
+from droidpilot.perception.icons.line_glyphs import ends_with_symbol, line_ink, text_part
+from droidpilot.perception.types import Box
+
+REAL = Path(__file__).resolve().parents[3] / "shared" / "reference" / "mobile-eval-real"
+real = pytest.mark.skipif(not REAL.is_dir(), reason=f"{REAL} (real-phone screens) is absent")
+
+
+@real
+@pytest.mark.parametrize(("path", "line", "text", "glyph"), [
+    ("Google Maps/3/2.jpg", (231, 185, 342, 209), "Hotels", (236, 189, 261, 207)),  # bed on a white chip
+    ("Multi-App/3/5.jpg", (374, 578, 501, 603), "+ Get notified", (378, 582, 398, 602)),  # bell on a pill
+])
+def test_a_leading_glyph_on_a_chip_is_cut_off_the_line(path: str, line: Box, text: str, glyph: Box) -> None:
+    cut = text_part(read_image(REAL / path), line, text)
+    assert cut[0] >= glyph[2] - 1 and cut[2] == line[2]
+
+
+@real
+@pytest.mark.parametrize(("path", "line", "text", "glyph"), [
+    ("Google Play/3/3.jpg", (54, 340, 115, 367), "4.0★", (94, 345, 111, 362)),  # a rating's star
+    ("Multi-App/3/5.jpg", (79, 496, 168, 525), "Sports >", (155, 506, 162, 518)),  # a chevron after a title
+])
+def test_a_trailing_symbol_is_cut_off_the_line(path: str, line: Box, text: str, glyph: Box) -> None:
+    cut = text_part(read_image(REAL / path), line, text)
+    assert cut[2] <= glyph[0] + 1 and cut[0] == line[0]
+
+
+@real
+def test_a_line_read_as_ending_in_a_letter_keeps_its_end() -> None:
+    image = read_image(REAL / "Multi-App/3/5.jpg")
+    assert text_part(image, (79, 496, 168, 525), "Sports")[2] == 168  # OCR saw no symbol: keep it
+
+
+def _line(blobs: list[tuple[int, int]], height: int = 20) -> np.ndarray:
+    ink = np.zeros((height, 200), bool)
+    for x1, x2 in blobs:
+        ink[3:height - 3, x1:x2] = True
+    return ink
+
+
+def test_a_symbol_followed_by_a_word_is_not_cut() -> None:
+    from droidpilot.perception.icons.line_glyphs import split_trailing_symbol
+
+    ink = _line([(0, 60), (70, 150)])  # "Play >" read, but the last blob after the gap is a word
+    assert split_trailing_symbol(ink, (0, 0, 200, 20)) == (0, 0, 200, 20)
+    glyph = _line([(0, 60), (70, 84)])  # a glyph-wide last blob is cut
+    assert split_trailing_symbol(glyph, (0, 0, 200, 20)) == (0, 0, 65, 20)  # ends in the gap
+
+
+def test_symbols_are_told_from_letters_and_punctuation() -> None:
+    assert ends_with_symbol("4.0★") and ends_with_symbol("Sports >") and ends_with_symbol("More ›")
+    assert not ends_with_symbol("Sports") and not ends_with_symbol("Done.") and not ends_with_symbol("50%")
+    assert not ends_with_symbol("") and not ends_with_symbol("设置")
+
+
+def test_ink_is_measured_against_the_line_s_own_background() -> None:
+    chip = np.full((30, 100, 3), 250, np.uint8)  # a white chip
+    chip[8:22, 10:30] = 40  # dark glyph
+    assert line_ink(chip, (0, 0, 100, 30)).sum() == 14 * 20
+    dark = np.full((30, 100, 3), 30, np.uint8)  # the same line on a dark card: the white is the ink
+    dark[8:22, 10:30] = 240
+    assert line_ink(dark, (0, 0, 100, 30)).sum() == 14 * 20
