@@ -8,7 +8,8 @@
   (classifier_say.named_among) is tapped without asking.
 - ambiguous: a few (at most MAX_AMBIGUOUS) candidates are equally likely, or the best is not sure
   (below CONFIDENT) or part of the words was not understood, or no shape fits but the asked colour and
-  place single out a few (unsure_shape): the model picks among them (set-of-marks).
+  place single out a few (unsure_shape), or a weak shape reading is all that names the best and it has
+  no clear lead (shape_alone_unsure): the model picks among them (set-of-marks).
 - not_found: nothing fits colour and place (or too many do, with no shape to tell them apart); the
   closest candidates are named so the agent can scroll or rephrase.
 - too_many: more near-equal candidates than a model can be shown.
