@@ -108,3 +108,12 @@ def test_style_words_are_kept_as_the_style() -> None:
     assert parse_icon_query("solid star").style == "filled"
     assert parse_icon_query("red heart").style is None
     assert parse_icon_query("filled heart").to_dict()["style"] == "filled"
+
+
+def test_tile_says_the_icon_is_an_app_tile_and_is_understood() -> None:
+    # "tile" is how people name a launcher icon, as "app" and "logo" are: not a word left not understood
+    # (which made an app tile its label names, far ahead of every other, a question instead of a tap)
+    q = parse_icon_query("orange pencil tile")
+    assert q.colour == "orange" and "edit" in q.glyphs and q.unknown == ()
+    # near miss: a word really not understood beside it is still kept
+    assert parse_icon_query("crossed pencil tile").unknown == ("crossed",)

@@ -8,7 +8,8 @@
   (classifier_say.named_among) is tapped without asking.
 - ambiguous: a few (at most MAX_AMBIGUOUS) candidates are equally likely, or the best is not sure
   (below CONFIDENT) or part of the words was not understood, or no shape fits but the asked colour and
-  place single out a few (unsure_shape): the model picks among them (set-of-marks).
+  place single out a few (unsure_shape), or a weak shape reading is all that names the best and it has
+  no clear lead (shape_alone_unsure): the model picks among them (set-of-marks).
 - not_found: nothing fits colour and place (or too many do, with no shape to tell them apart); the
   closest candidates are named so the agent can scroll or rephrase.
 - too_many: more near-equal candidates than a model can be shown.
@@ -45,6 +46,7 @@ STANDOUT_FIT = 0.8  # how well an asked colour and place must fit a standout: a 
 STANDOUT_SHAPE_ONLY = 2.5  # the lead a standout needs when no colour is named: place and shape alone
 GLYPH_LEAD = 0.5  # a glyph fit twice every other tie's sets the best apart from discs that merely tie
 GLYPH_ALONE = 0.25  # the glyph fit that, so set apart, picks one of tiles tying on colour and outline
+SURE_SHAPE = 0.8  # a shape fit from here on reads the asked glyph surely; below, it is a weak reading
 
 
 def decide(bgr: np.ndarray, query: IconQuery, scene: Scene, scored: list[ScoredIcon],
@@ -112,6 +114,24 @@ def standout(query: IconQuery, scored: list[ScoredIcon]) -> ScoredIcon | None:
     return best if fits and best.score >= lead * runner else None
 
 
+def shape_alone_unsure(query: IconQuery, kept: list[ScoredIcon]) -> bool:
+    """Is the best candidate's shape the only evidence, read weakly, without a clear lead? Then it is
+    shown with its runners-up rather than tapped.
+
+    With no colour, place or label named, the shape fit is all that picks the icon; a fit below
+    SURE_SHAPE is the drawn class or a look-alike glyph (a gray ring for "radio waves", any drawn
+    magnifier in a search box), which on fresh real screens was as often a wrong tap as a right one
+    unless it led the runner-up by STANDOUT_SHAPE_ONLY (the lead a shape-only standout needs too).
+    The shape fit includes the learned classifier's lift (rank.blend_fits)."""
+    if query.colour is not None or query.position.given or query.anchor or not kept:
+        return False
+    best = kept[0]
+    if best.shape is None or best.shape >= SURE_SHAPE:
+        return False
+    runner = kept[1].score if len(kept) > 1 else 0.0
+    return best.score < STANDOUT_SHAPE_ONLY * runner
+
+
 def alone_inside(query: IconQuery, scene: Scene, scored: list[ScoredIcon], lines: Sequence[OcrLine]
                   ) -> ScoredIcon | None:
     """The one candidate inside the named container ("sparkle on the cyan button"), bits and slivers of
@@ -162,7 +182,8 @@ def icon_outcome(bgr: np.ndarray, query: IconQuery, scored: list[ScoredIcon]) ->
     # the ties are every candidate scoring near the best, fitting or a hair short of a part's threshold
     # (a shape fit of 0.40 against 0.45): one just short of fitting is no reason to tap the other
     ties = glyph_over_drawn([s for s in suppress(scored) if s.score >= TIE_RATIO * best])
-    if len(ties) == 1 and (best >= CONFIDENT or len(matching) == 1) and not query.unknown:
+    unsure = shape_alone_unsure(query, suppress(scored))
+    if len(ties) == 1 and (best >= CONFIDENT or len(matching) == 1) and not query.unknown and not unsure:
         return LocateResult("found", [candidate(ties[0])])
     if len(ties) > 1 and not query.unknown:  # equal looks: the one clearly furthest toward the place
         pick = most_toward([t.region.box for t in ties], (bgr.shape[1], bgr.shape[0]), query.position)
@@ -173,7 +194,9 @@ def icon_outcome(bgr: np.ndarray, query: IconQuery, scored: list[ScoredIcon]) ->
         if (chosen := named_among(shown)) is not None:
             return LocateResult("found", [candidate(chosen)])
     if len(ties) == 1 or (query.unknown and len(ties) > MAX_AMBIGUOUS):
-        return _marks(bgr, matching)  # not sure of the best: show it with its runners-up
+        # not sure of the best: show it with its runners-up (those not fitting too, when only a weak
+        # shape reading picked it)
+        return _marks(bgr, scored if unsure else matching)
     if len(ties) <= MAX_AMBIGUOUS:
         return LocateResult("ambiguous", [candidate(s, crop_with_box(bgr, s.region.box)) for s in ties])
     return LocateResult("too_many", [candidate(s) for s in ties[:10]])

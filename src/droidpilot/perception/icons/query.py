@@ -63,7 +63,7 @@ POSITION_WORDS: dict[str, str] = {
 FILLER = {"a", "an", "the", "icon", "shaped", "shape", "of", "at", "in", "on", "with", "and", "corner",
           "side", "screen", "area", "part", "symbol", "logo", "light", "dark", "bright", "small", "big",
           "large", "filled", "outlined", "outline", "solid", "hollow", "like", "-", "s", "glass",
-          "sign", "mark", "pointing", "facing", "app", "apps", "application"}
+          "sign", "mark", "pointing", "facing", "app", "apps", "application", "tile"}
 
 
 @dataclass(frozen=True)
