@@ -1,7 +1,8 @@
 """Tighten an icon's box to its ink, as the real-screen icon set's header describes, and check the set.
 
 Run: .venv/bin/python benchmarks/icon_box_ink.py SCREEN X1 Y1 X2 Y2 [--tol N]   (one rough box -> tight)
-     .venv/bin/python benchmarks/icon_box_ink.py --check [--split NAME] [--slack PX]
+     .venv/bin/python benchmarks/icon_box_ink.py --check [--split NAME] [--slack PX] [--file SET.yaml]
+     (--file audits another set in the same format: a training set benchmarks/data/real_icon_train_a.yaml)
 
 Ink is every pixel of the box unlike its rim (the 1-pixel border, taken as the background): its largest
 channel difference from the rim's median colour exceeds ``tol``. Connected components of ink smaller than
@@ -85,7 +86,7 @@ def check(split: str, slack: int, root: Path | None = None, path: Path = DATA) -
 
     Each label's box is grown to a plain rim of page (``_plain_rim_around``) and tightened again at each of
     ``TOLERANCES``; a box with no plain rim near it is reported as hand-drawn, not judged."""
-    written, labels = load_labels(path)
+    written, labels = load_labels(path, (*SPLITS, "train"))
     where = screens_root(written, root)
     out: list[str] = []
     images: dict[str, np.ndarray] = {}
@@ -117,13 +118,14 @@ def main(argv: list[str]) -> int:
     ap.add_argument("box", nargs="*", type=int, help="rough box X1 Y1 X2 Y2 around the icon, with a margin")
     ap.add_argument("--tol", type=int, default=48, help="channel difference from the rim that counts as ink")
     ap.add_argument("--check", action="store_true", help="list the set's boxes that are not tight")
-    ap.add_argument("--split", choices=[*SPLITS, "all"], default="all")
+    ap.add_argument("--split", choices=[*SPLITS, "train", "all"], default="all")
+    ap.add_argument("--file", type=Path, default=DATA, help="the set to --check (default real_icons.yaml)")
     ap.add_argument("--slack", type=int, default=2, help="pixels a box may differ from its ink (--check)")
     ap.add_argument("--root", type=Path, default=None, help="folder holding APP/RUN/STEP.jpg screens")
     args = ap.parse_args(argv)
     try:
         if args.check:
-            found = check(args.split, args.slack, args.root)
+            found = check(args.split, args.slack, args.root, args.file)
             print("\n".join(found) if found else "every box is tight to its ink")
             return 0
         if args.screen is None or len(args.box) != 4:

@@ -27,6 +27,7 @@ class IconLabel:
     split: str  # one of SPLITS
     query: str
     box: tuple[int, int, int, int]  # x1, y1, x2, y2 (x2, y2 exclusive)
+    glyph: str | None = None  # the icon's class (training sets: library name, "brand:NAME" or "other")
 
     @property
     def app(self) -> str:
@@ -64,8 +65,10 @@ def _box(value: object, where: str) -> tuple[int, int, int, int]:
     return (x1, y1, x2, y2)
 
 
-def load_labels(path: Path = DATA) -> tuple[str, list[IconLabel]]:
-    """(root folder as written in the file, labels in file order); InputError naming file and line."""
+def load_labels(path: Path = DATA, splits: tuple[str, ...] = SPLITS) -> tuple[str, list[IconLabel]]:
+    """(root folder as written in the file, labels in file order); InputError naming file and line.
+
+    ``splits`` are the split names the file may use (the training sets use ("train",))."""
     try:
         doc = yaml.load(path.read_text(encoding="utf-8"), Loader=_LineLoader)  # a SafeLoader subclass
     except OSError as exc:
@@ -85,11 +88,11 @@ def load_labels(path: Path = DATA) -> tuple[str, list[IconLabel]]:
         if not isinstance(screen, dict) or not isinstance(screen.get("path"), str):
             raise InputError(f"{where}: each screen needs 'path' (APP/RUN/STEP.jpg), 'split' and 'icons'")
         split = screen.get("split")
-        if split not in SPLITS:
-            near = [s for s in SPLITS if isinstance(split, str) and s == split.strip().lower()]
+        if split not in splits:
+            near = [s for s in splits if isinstance(split, str) and s == split.strip().lower()]
             hint = f" (did you mean {near[0]!r}? splits are lower case)" if near else ""
             raise InputError(f"{where}: split {split!r} of {screen['path']}; use one of "
-                             f"{', '.join(SPLITS)}{hint}")
+                             f"{', '.join(splits)}{hint}")
         if screen["path"] in seen:
             raise InputError(f"{where}: screen {screen['path']} is listed again (first at line "
                              f"{seen[screen['path']]}); a screen belongs to one split, so put its icons "
@@ -104,7 +107,11 @@ def load_labels(path: Path = DATA) -> tuple[str, list[IconLabel]]:
             if not isinstance(query, str) or not query.strip():
                 raise InputError(f"{at}: each icon needs a non-empty 'query' and a 'box'")
             box = _box(icon.get("box"), at)  # type: ignore[union-attr]
-            labels.append(IconLabel(screen["path"], screen["split"], query, box))
+            glyph = icon.get("glyph")  # type: ignore[union-attr]
+            if glyph is not None and (not isinstance(glyph, str) or not glyph.strip()):
+                raise InputError(f"{at}: 'glyph' must be a class name (a library glyph, brand:NAME or "
+                                 f"other), got {glyph!r}")
+            labels.append(IconLabel(screen["path"], screen["split"], query, box, glyph))
     return root, labels
 
 
