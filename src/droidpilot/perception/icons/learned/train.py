@@ -1,7 +1,8 @@
 """Train the icon classifier from the glyph library, deterministically, in numpy (Adam, fixed seed).
 
 Run: python -m droidpilot.perception.icons.learned.train --out DIR [--per-class N] [--epochs E]
-     [--hidden H] [--seed S] [--labels FILE ...] [--hold-out-runs APP/RUN,...]
+     [--hidden H] [--seed S] [--real-copies N] [--other-as-none] [--labels FILE ...]
+     [--hold-out-runs APP/RUN,...]
 
 Renders every library glyph ``per_class`` times (learned.augment; kept on disk by learned.render_cache),
 adds real crops of the labelled icons in benchmarks/data/real_icon_train_*.yaml (or ``--labels``;
@@ -171,6 +172,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     ap.add_argument("--epochs", type=int, default=d.epochs)
     ap.add_argument("--hidden", type=int, default=d.hidden)
     ap.add_argument("--seed", type=int, default=d.seed)
+    ap.add_argument("--real-copies", type=int, default=d.real_copies, help="variants per real labelled icon")
+    ap.add_argument("--other-as-none", action="store_true", help="real icons labelled 'other' train NONE")
     ap.add_argument("--labels", type=Path, nargs="*", default=None,
                     help="real-crop label files (default: benchmarks/data/real_icon_train_*.yaml)")
     ap.add_argument("--hold-out-runs", default="", help="APP/RUN,... whose crops are left out")
@@ -179,7 +182,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         print("the glyph library is empty: install fonts-material-design-icons-iconfont (Makefile "
               "SYSTEM_PACKAGES) or set DROIDPILOT_ICON_FONT / DROIDPILOT_ICON_CSS", file=sys.stderr)
         return 2
-    settings = Settings(per_class=args.per_class, epochs=args.epochs, hidden=args.hidden, seed=args.seed)
+    settings = Settings(per_class=args.per_class, epochs=args.epochs, hidden=args.hidden, seed=args.seed,
+                        real_copies=args.real_copies, other_as_none=args.other_as_none)
     started = time.perf_counter()
     held = [r.strip() for r in args.hold_out_runs.split(",") if r.strip()]
     try:
