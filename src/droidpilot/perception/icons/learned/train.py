@@ -117,9 +117,11 @@ def _digest(path: Path) -> str | None:
 def real_set(settings: Settings, classes: Sequence[tuple[str, ...]], paths: Sequence[Path] | None = None,
              hold_out_runs: Sequence[str] = ()) -> tuple[CropSet, list[LabelFile]]:
     """Real crops of the label files (the checkout's by default) for ``classes``, without the crops of
-    ``hold_out_runs``; and the files as read."""
+    ``hold_out_runs``; and the files as read. Every glyph name must be the library's; labels of glyphs
+    outside ``classes`` (a run on a few of them) train nothing."""
     index = {n: c for c, names in enumerate(classes) for n in names}
-    files = [load_label_file(p, index) for p in label_files(paths)]
+    known = set(glyph_names()) | set(index)  # a run on a few classes skips the other glyphs' labels
+    files = [load_label_file(p, known) for p in label_files(paths)]
     crops = build_crops(files, index, settings.real_copies, settings.seed, settings.other_as_none)
     held = set(hold_out_runs)
     return crops.where(lambda run: run not in held), files
