@@ -1,7 +1,7 @@
 """Icon localisation on real phone screens, scored on the labelled set benchmarks/data/real_icons.yaml.
 
 Run: .venv/bin/python benchmarks/icon_real.py [--ocr rapidocr|none] [--split tune|report|holdout|all]
-     [--misses]
+     [--misses] [--exclude-runs-of benchmarks/data/real_icon_train_*.yaml]
 
 Per split (tune and report: screens looked at while developing; holdout: labelled blind, only measured),
 per app and overall:
@@ -11,6 +11,9 @@ asking), how many were answered ambiguous and not_found (counts), and seconds pe
 warm, median). OCR lines are read once per screen, as the agent reads them, and are not part of the
 per-query time. ``--misses`` lists the misses of the development
 splits only: a holdout miss is counted, never shown, so no one tunes on it.
+``--exclude-runs-of FILE...`` (the classifier's real-crop label files) also tallies each split without
+the queries on screens of runs ("APP/RUN") those files took training crops from (lines ``..._outside``):
+a screen of such a run shares its app's look with what the classifier learnt, so it flatters it.
 """
 
 from __future__ import annotations
@@ -24,6 +27,7 @@ from pathlib import Path
 
 import cv2
 import numpy as np
+import yaml
 
 from droidpilot.errors import InputError
 from droidpilot.perception.icons.imageio import read_image
@@ -86,8 +90,25 @@ def _rank_of(image: np.ndarray, label: IconLabel, lines: list[OcrLine] | None) -
     return None
 
 
-def measure(labels: list[IconLabel], root: Path, ocr_name: str, misses: bool) -> dict[str, Tally]:
-    """Run every query; tallies keyed "split" and "split/app"."""
+def trained_runs(paths: list[Path]) -> set[str]:
+    """The runs ("APP/RUN") whose screens the given training label files label."""
+    runs: set[str] = set()
+    for path in paths:
+        try:
+            doc = yaml.safe_load(path.read_text(encoding="utf-8"))
+        except (OSError, yaml.YAMLError) as exc:
+            raise InputError(f"cannot read the training label file {path}: {exc}") from None
+        screens = doc.get("screens") if isinstance(doc, dict) else None
+        if not isinstance(screens, list):
+            raise InputError(f"{path}: expected a mapping with a list 'screens'")
+        runs |= {s["path"].rsplit("/", 1)[0] for s in screens if isinstance(s, dict) and "path" in s}
+    return runs
+
+
+def measure(labels: list[IconLabel], root: Path, ocr_name: str, misses: bool,
+            excluded: set[str] | None = None) -> dict[str, Tally]:
+    """Run every query; tallies keyed "split" and "split/app" (and "split_outside" for the queries on
+    screens outside the ``excluded`` runs)."""
     engine = _ocr(ocr_name)
     tallies: dict[str, Tally] = {}
     by_screen: dict[str, list[IconLabel]] = {}
@@ -120,7 +141,10 @@ def measure(labels: list[IconLabel], root: Path, ocr_name: str, misses: bool) ->
             hit = status == "found" and label.contains(cands[0].point)
             asked = status == "ambiguous" and any(label.contains(c.point) for c in cands)
             rank = _rank_of(image, label, lines) if status != "refused" else None
-            for key in (label.split, f"{label.split}/{label.app}", "all"):
+            keys = [label.split, f"{label.split}/{label.app}", "all"]
+            if excluded is not None and label.screen.rsplit("/", 1)[0] not in excluded:
+                keys += [f"{label.split}_outside", "all_outside"]
+            for key in keys:
                 wrong = status == "found" and not hit
                 tallies.setdefault(key, Tally()).add(hit, rank, asked, seconds, wrong, status)
             if misses and not hit and label.split not in MEASURED_ONLY:
@@ -139,13 +163,16 @@ def main(argv: list[str]) -> int:
     ap.add_argument("--root", type=Path, default=None, help="folder holding APP/RUN/STEP.jpg screens")
     ap.add_argument("--misses", action="store_true",
                     help="print every miss with what was chosen (not the holdout's: it is measured only)")
+    ap.add_argument("--exclude-runs-of", type=Path, nargs="+", default=None, metavar="FILE",
+                    help="training label files: also tally each split without their runs' screens")
     args = ap.parse_args(argv)
     cv2.setNumThreads(2)
     try:
         written, labels = load_labels()
         root = screens_root(written, args.root)
         chosen = [lb for lb in labels if args.split in ("all", lb.split)]
-        tallies = measure(chosen, root, args.ocr, args.misses)
+        excluded = trained_runs(args.exclude_runs_of) if args.exclude_runs_of else None
+        tallies = measure(chosen, root, args.ocr, args.misses, excluded)
     except InputError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
@@ -156,9 +183,14 @@ def main(argv: list[str]) -> int:
         if split not in tallies:
             continue
         print(f"icon_real_{split} {tallies[split].line()}")
+        if f"{split}_outside" in tallies:
+            print(f"icon_real_{split}_outside {tallies[split + '_outside'].line()} "
+                  f"(runs without training crops)")
         for key in sorted(k for k in tallies if k.startswith(split + "/")):
             print(f"icon_real_{split}_app {key.split('/', 1)[1]!r} {tallies[key].line()}")
     print(f"icon_real_overall {tallies['all'].line()}")
+    if "all_outside" in tallies:
+        print(f"icon_real_overall_outside {tallies['all_outside'].line()} (runs without training crops)")
     return 0
 
 

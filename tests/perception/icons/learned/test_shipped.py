@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import hashlib
+
 import numpy as np
 import pytest
 from PIL import Image
@@ -12,6 +14,7 @@ from droidpilot.perception.icons.glyphs.catalogue import available
 from droidpilot.perception.icons.learned import CLASSIFIER_ENV, classifier
 from droidpilot.perception.icons.learned.augment import glyph_sample
 from droidpilot.perception.icons.learned.features import sample_features
+from droidpilot.perception.icons.learned.real_labels import REPO, label_files
 from droidpilot.perception.icons.rank import LEARNED, LEARNED_FLOOR, ScoredIcon, blend_fits, rank_icons
 
 pytestmark = pytest.mark.skipif(not available(), reason="the Material icon font is not installed")
@@ -85,3 +88,15 @@ def test_blending_without_a_classifier_keeps_the_descriptor_fit() -> None:
     sure = (0.55 - LEARNED_FLOOR) / (1 - LEARNED_FLOOR)
     assert blend_fits([0.0, 1.0], [0.55, 0.55]) == pytest.approx([LEARNED * sure, 1.0])  # never past 1
     assert blend_fits([0.08, 0.0], [LEARNED_FLOOR, 0.01]) == [0.08, 0.0]  # unsure: no lift at all
+
+
+def test_the_shipped_weights_were_trained_on_the_label_files_in_the_checkout() -> None:
+    model = classifier()
+    assert model is not None, "the shipped weights did not load"
+    real = model.model.manifest["real"]
+    files = label_files()
+    assert files, "no benchmarks/data/real_icon_train_*.yaml in the checkout"
+    trained = {entry["file"]: entry["sha256"] for entry in real["label_files"]}
+    now = {str(p.relative_to(REPO)): hashlib.sha256(p.read_bytes()).hexdigest()[:16] for p in files}
+    assert trained == now, "the label files changed since training: retrain (learned/model.py RETRAIN)"
+    assert real["held_out_runs"] == [] and real["crops"] > 0

@@ -4,7 +4,10 @@ A sample is a small BGR picture with the box a candidate finder would put around
 every style of glyphs.styles (as drawn, thin, bold, outline of a filled glyph, fill of an outlined one),
 12-64 px, anti-aliased or hard-edged, on a plain page, on a coloured tile or on a busy background, then
 blurred and JPEG-compressed at random; the box is shifted and cropped a little, as found boxes are.
-Negatives are text fragments and background patches.
+Half the glyphs are first redrawn the ways real apps draw icons and the styles lack (``redraw``: other
+stroke widths, outlines of any width, rounded or sharp corners, a slight aspect or perspective change; at
+the final size a hairline outline; on the page a two-tone fill). Negatives are text fragments and
+background patches.
 """
 
 from __future__ import annotations
@@ -101,15 +104,101 @@ def _jitter(rng: np.random.Generator, box: Box, shape: tuple[int, ...]) -> Box:
     return (nx1, ny1, max(nx1 + 2, nx2), max(ny1 + 2, ny2))
 
 
+STROKE, OUTLINE, ROUNDED, WARP, DUOTONE, THIN_LINE = "stroke", "outline", "rounded", "warp", "duotone", "thin"
+VARIANTS: frozenset[str] = frozenset({STROKE, OUTLINE, ROUNDED, WARP, DUOTONE, THIN_LINE})
+REAL_DRAWING = 0.5  # share of glyph samples redrawn the ways real apps draw icons (below)
+
+
+def _disc(radius: int) -> np.ndarray:
+    return cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * radius + 1, 2 * radius + 1))
+
+
+def _stroke(rng: np.random.Generator, m: np.ndarray) -> np.ndarray:
+    """Strokes 1-3 px (at the 64-px render) thinner or bolder than any style: other sets' weights."""
+    r = int(rng.integers(1, 4))
+    if rng.random() < 0.5:
+        thin = cv2.erode(m, _disc(r))
+        return thin if thin.sum() >= 0.3 * m.sum() else m
+    return cv2.dilate(m, _disc(r))
+
+
+def _outline(rng: np.random.Generator, m: np.ndarray) -> np.ndarray:
+    """The glyph's edges as a stroke of random width (morphological gradient): an outlined set's drawing
+    of a filled glyph, or an outlined glyph's double line."""
+    ring = cv2.morphologyEx(m, cv2.MORPH_GRADIENT, _disc(int(rng.integers(1, 4))))
+    return ring if ring.sum() > 0 else m
+
+
+def _rounded(rng: np.random.Generator, m: np.ndarray) -> np.ndarray:
+    """Corners rounded (closing then opening with a disc) or sharpened (a square kernel): the same icon
+    in a rounded and a sharp set."""
+    r = int(rng.integers(2, 5))
+    if rng.random() < 0.7:
+        out = cv2.morphologyEx(cv2.morphologyEx(m, cv2.MORPH_CLOSE, _disc(r)), cv2.MORPH_OPEN, _disc(r - 1))
+    else:
+        square = np.ones((3, 3), np.uint8)
+        out = cv2.morphologyEx(cv2.morphologyEx(m, cv2.MORPH_DILATE, square), cv2.MORPH_ERODE, square)
+    return out if out.sum() >= 0.3 * m.sum() else m
+
+
+def _warp(rng: np.random.Generator, m: np.ndarray) -> np.ndarray:
+    """A slight aspect change and perspective tilt (a set drawn on another grid, a launcher's 3-D art)."""
+    h, w = m.shape
+    src = np.float32([[0, 0], [w, 0], [w, h], [0, h]])
+    aspect = float(np.exp(rng.uniform(-0.18, 0.18)))
+    jitter = rng.uniform(-0.06, 0.06, (4, 2)) * np.float32([w, h])
+    dst = (src * np.float32([aspect, 1.0]) + jitter).astype(np.float32)
+    dst -= dst.min(axis=0)
+    size = (int(np.ceil(dst[:, 0].max())) + 1, int(np.ceil(dst[:, 1].max())) + 1)
+    out = cv2.warpPerspective(m, cv2.getPerspectiveTransform(src, dst), size, flags=cv2.INTER_NEAREST)
+    return out if out.sum() > 0 else m
+
+
+_REDRAW = ((STROKE, _stroke), (OUTLINE, _outline), (ROUNDED, _rounded), (WARP, _warp))
+
+
+def redraw(rng: np.random.Generator, mask: np.ndarray) -> np.ndarray:
+    """A styled glyph mask redrawn by one or two of the enabled ways (VARIANTS), cropped to its ink."""
+    ways = [f for key, f in _REDRAW if key in VARIANTS]
+    if not ways:
+        return mask
+    m = np.pad((mask > 0.5).astype(np.uint8), 6)
+    for k in rng.permutation(len(ways))[:int(rng.integers(1, 3))]:
+        m = ways[int(k)](rng, m)
+    ys, xs = np.nonzero(m)
+    return m[ys.min():ys.max() + 1, xs.min():xs.max() + 1].astype(np.float32) if len(xs) else mask
+
+
+def thin_line(alpha: np.ndarray) -> np.ndarray:
+    """The glyph at its final size as a 1-px line along its edges (vendor sets' hairline icons)."""
+    solid = (alpha >= 0.5).astype(np.uint8)
+    line = cv2.morphologyEx(solid, cv2.MORPH_GRADIENT, np.ones((2, 2), np.uint8)).astype(np.float32)
+    return line if line.sum() >= 4 else alpha
+
+
+def duotone_fill(alpha: np.ndarray) -> np.ndarray:
+    """The silhouette of a glyph (holes filled): painted in a tint under the strokes of a two-tone icon."""
+    solid = (alpha >= 0.5).astype(np.uint8)
+    contours, _ = cv2.findContours(solid, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    out = np.zeros_like(solid)
+    cv2.drawContours(out, contours, -1, 1, thickness=cv2.FILLED)
+    return out.astype(np.float32)
+
+
 def glyph_sample(rng: np.random.Generator, name: str) -> Sample:
     """One augmented picture of the named library glyph."""
     styles = styled_masks(name)
     mask = styles[int(rng.integers(0, len(styles)))]
+    drawing = rng.random() < REAL_DRAWING
+    if drawing:
+        mask = redraw(rng, mask)
     size = float(np.exp(rng.uniform(np.log(MIN_SIZE), np.log(MAX_SIZE))))
     h, w = mask.shape
     scale = size / max(h, w)
     gw, gh = max(2, round(w * scale)), max(2, round(h * scale))
     alpha = cv2.resize(mask, (gw, gh), interpolation=cv2.INTER_AREA)
+    if drawing and THIN_LINE in VARIANTS and rng.random() < 0.2:
+        alpha = thin_line(alpha)
     if rng.random() < 0.25:  # bitmaps and hinted fonts without anti-aliasing
         alpha = (alpha >= 0.5).astype(np.float32)
     margin = round(rng.uniform(0.35, 0.9) * size) + 3
@@ -134,6 +223,10 @@ def glyph_sample(rng: np.random.Generator, name: str) -> Sample:
         under = img[margin:margin + gh, margin:margin + gw].reshape(-1, 3).mean(axis=0)
     fg = _contrasting(rng, under)
     region = img[margin:margin + gh, margin:margin + gw]
+    if drawing and DUOTONE in VARIANTS and rng.random() < 0.15:
+        fill = duotone_fill(alpha)
+        tint = under + (fg - under) * rng.uniform(0.25, 0.5)
+        region[:] = region * (1 - fill[..., None]) + tint * fill[..., None]
     region[:] = region * (1 - alpha[..., None]) + fg * alpha[..., None]
     out = _finish(rng, img)
     return Sample(out, _jitter(rng, (margin, margin, margin + gw, margin + gh), out.shape), background)

@@ -1,11 +1,15 @@
 """Train the icon classifier from the glyph library, deterministically, in numpy (Adam, fixed seed).
 
 Run: python -m droidpilot.perception.icons.learned.train --out DIR [--per-class N] [--epochs E]
-     [--hidden H] [--seed S]
+     [--hidden H] [--seed S] [--real-copies N] [--other-as-none] [--labels FILE ...]
+     [--hold-out-runs APP/RUN,...]
 
-Renders every library glyph ``per_class`` times (learned.augment), describes each render as ranking
-does (learned.features), fits a one-hidden-layer MLP with Adam on one BLAS thread, and writes
-DIR/icons.npz and DIR/icons.json (model.save_model). The defaults are the shipped weights' settings.
+Renders every library glyph ``per_class`` times (learned.augment; kept on disk by learned.render_cache),
+adds real crops of the labelled icons in benchmarks/data/real_icon_train_*.yaml (or ``--labels``;
+learned.real_crops), describes each as ranking does (learned.features), fits a one-hidden-layer MLP
+with Adam on one BLAS thread, and writes DIR/icons.npz and DIR/icons.json (model.save_model), whose
+manifest names the label files and their hashes. ``--hold-out-runs`` leaves those runs' crops out (to
+measure on them: benchmarks/icon_learned.py --real). The defaults are the shipped weights' settings.
 """
 
 from __future__ import annotations
@@ -20,13 +24,21 @@ from pathlib import Path
 
 import numpy as np
 
+from droidpilot.errors import InputError
 from droidpilot.perception.blas import one_thread
 from droidpilot.perception.icons.glyphs.catalogue import font_path, glyph_names
 from droidpilot.perception.icons.learned.augment import TEXT_FONTS
 from droidpilot.perception.icons.learned.classes import glyph_classes
-from droidpilot.perception.icons.learned.data import build_set
 from droidpilot.perception.icons.learned.features import feature_version
 from droidpilot.perception.icons.learned.model import Mlp, save_model
+from droidpilot.perception.icons.learned.real_crops import CropSet, build_crops
+from droidpilot.perception.icons.learned.real_labels import (
+    LabelFile,
+    label_files,
+    load_label_file,
+    shown_path,
+)
+from droidpilot.perception.icons.learned.render_cache import renders
 
 
 @dataclass(frozen=True)
@@ -42,6 +54,8 @@ class Settings:
     lr: float = 3e-3
     weight_decay: float = 1e-4  # decoupled (AdamW), on the weight matrices only
     smoothing: float = 0.05  # label smoothing: probabilities stay usable scores, not 0/1
+    real_copies: int = 16  # variants of each labelled real icon (learned.real_crops)
+    other_as_none: bool = False  # real icons labelled ``other`` train the NONE class (else left out)
 
 
 def fit(x: np.ndarray, y: np.ndarray, n_classes: int, s: Settings,
@@ -100,15 +114,40 @@ def _digest(path: Path) -> str | None:
     return hashlib.sha256(path.read_bytes()).hexdigest()[:16] if path.is_file() else None
 
 
+def real_set(settings: Settings, classes: Sequence[tuple[str, ...]], paths: Sequence[Path] | None = None,
+             hold_out_runs: Sequence[str] = ()) -> tuple[CropSet, list[LabelFile]]:
+    """Real crops of the label files (the checkout's by default) for ``classes``, without the crops of
+    ``hold_out_runs``; and the files as read. Every glyph name must be the library's; labels of glyphs
+    outside ``classes`` (a run on a few of them) train nothing."""
+    index = {n: c for c, names in enumerate(classes) for n in names}
+    known = set(glyph_names()) | set(index)  # a run on a few classes skips the other glyphs' labels
+    files = [load_label_file(p, known) for p in label_files(paths)]
+    crops = build_crops(files, index, settings.real_copies, settings.seed, settings.other_as_none)
+    held = set(hold_out_runs)
+    return crops.where(lambda run: run not in held), files
+
+
+def real_manifest(files: Sequence[LabelFile], crops: CropSet, hold_out_runs: Sequence[str]
+                  ) -> dict[str, object]:
+    """What the manifest says of the real crops: each label file with its hash, and the runs left out."""
+    return {"label_files": [{"file": shown_path(f.path), "sha256": f.digest(), "labels": len(f.labels)}
+                            for f in files],
+            "crops": len(crops.y), "held_out_runs": sorted(hold_out_runs)}
+
+
 def train(settings: Settings, names: Sequence[str] | None = None,
-          log: Callable[[str], None] | None = None) -> Mlp:
-    """A classifier for the library's glyphs (or only ``names``), with its manifest filled in."""
+          log: Callable[[str], None] | None = None, labels: Sequence[Path] | None = None,
+          hold_out_runs: Sequence[str] = ()) -> Mlp:
+    """A classifier for the library's glyphs (or only ``names``), trained on renders and on the real
+    crops of ``labels`` (the checkout's label files by default; ``[]`` for none), manifest filled in."""
     classes = glyph_classes(list(names) if names is not None else None)
     started = time.perf_counter()
-    x, y = build_set(classes, settings.per_class, settings.seed, settings.negatives)
+    x, y = renders(classes, settings.per_class, settings.seed, settings.negatives)
+    crops, files = real_set(settings, classes, labels, hold_out_runs)
     if log is not None:
-        log(f"{len(x)} samples of {len(classes)} classes in {time.perf_counter() - started:.0f} s")
-    model = fit(x, y, len(classes), settings, log)
+        log(f"{len(x)} renders and {len(crops.y)} real crops ({sum(len(f.labels) for f in files)} labels) "
+            f"of {len(classes)} classes in {time.perf_counter() - started:.0f} s")
+    model = fit(np.concatenate([x, crops.x]), np.concatenate([y, crops.y]), len(classes), settings, log)
     model.manifest = {
         "feature_version": feature_version(),
         "classes": [list(c) for c in classes],
@@ -117,9 +156,10 @@ def train(settings: Settings, names: Sequence[str] | None = None,
         "fonts": {"icons": str(font_path()), "icons_sha256": _digest(font_path()),
                   "text_negatives": [str(p) for p in TEXT_FONTS if p.is_file()]},
         "library_glyphs": len(glyph_names()) if names is None else len(names),
-        "training_data": "augmented renders of the glyph library (learned.augment) and text/background "
-                         "negatives; no real screens",
-        "samples": len(x),
+        "training_data": "augmented renders of the glyph library (learned.augment), text/background "
+                         "negatives, and real crops of the labelled icons (learned.real_crops)",
+        "real": real_manifest(files, crops, hold_out_runs),
+        "samples": len(x) + len(crops.y),
     }
     return model
 
@@ -134,14 +174,26 @@ def main(argv: Sequence[str] | None = None) -> int:
     ap.add_argument("--epochs", type=int, default=d.epochs)
     ap.add_argument("--hidden", type=int, default=d.hidden)
     ap.add_argument("--seed", type=int, default=d.seed)
+    ap.add_argument("--real-copies", type=int, default=d.real_copies, help="variants per real labelled icon")
+    ap.add_argument("--other-as-none", action="store_true", help="real icons labelled 'other' train NONE")
+    ap.add_argument("--labels", type=Path, nargs="*", default=None,
+                    help="real-crop label files (default: benchmarks/data/real_icon_train_*.yaml)")
+    ap.add_argument("--hold-out-runs", default="", help="APP/RUN,... whose crops are left out")
     args = ap.parse_args(argv)
     if not glyph_names():
         print("the glyph library is empty: install fonts-material-design-icons-iconfont (Makefile "
               "SYSTEM_PACKAGES) or set DROIDPILOT_ICON_FONT / DROIDPILOT_ICON_CSS", file=sys.stderr)
         return 2
-    settings = Settings(per_class=args.per_class, epochs=args.epochs, hidden=args.hidden, seed=args.seed)
+    settings = Settings(per_class=args.per_class, epochs=args.epochs, hidden=args.hidden, seed=args.seed,
+                        real_copies=args.real_copies, other_as_none=args.other_as_none)
     started = time.perf_counter()
-    model = train(settings, log=lambda msg: print(msg, flush=True))
+    held = [r.strip() for r in args.hold_out_runs.split(",") if r.strip()]
+    try:
+        model = train(settings, log=lambda msg: print(msg, flush=True), labels=args.labels,
+                      hold_out_runs=held)
+    except InputError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
     weights, manifest = save_model(model, args.out)
     print(f"wrote {weights} ({weights.stat().st_size / 1e6:.2f} MB) and {manifest} "
           f"in {time.perf_counter() - started:.0f} s")
