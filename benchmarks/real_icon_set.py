@@ -13,6 +13,7 @@ from pathlib import Path
 import yaml
 
 from droidpilot.errors import InputError
+from droidpilot.perception.icons.learned.real_labels import LineLoader, read_box
 
 DATA = Path(__file__).resolve().parent / "data" / "real_icons.yaml"
 SPLITS = ("tune", "report", "holdout")
@@ -40,37 +41,12 @@ class IconLabel:
         return x1 <= point[0] < x2 and y1 <= point[1] < y2
 
 
-class _LineLoader(yaml.SafeLoader):
-    """A safe loader that remembers each mapping's line, so errors can name it."""
-
-
-def _mapping_with_line(loader: _LineLoader, node: yaml.MappingNode) -> dict[str, object]:
-    out = loader.construct_mapping(node, deep=True)
-    out["__line__"] = node.start_mark.line + 1
-    return out
-
-
-_LineLoader.add_constructor(yaml.resolver.BaseResolver.DEFAULT_MAPPING_TAG, _mapping_with_line)
-
-
-def _box(value: object, where: str) -> tuple[int, int, int, int]:
-    if (not isinstance(value, list) or len(value) != 4
-            or not all(isinstance(v, int) and not isinstance(v, bool) for v in value)):
-        raise InputError(f"{where}: box must be four whole numbers [x1, y1, x2, y2] in device pixels, "
-                         f"got {value!r}")
-    x1, y1, x2, y2 = value
-    if not (0 <= x1 < x2 and 0 <= y1 < y2):
-        raise InputError(f"{where}: box {value} is empty or negative; write [left, top, right, bottom] with "
-                         "right > left and bottom > top")
-    return (x1, y1, x2, y2)
-
-
 def load_labels(path: Path = DATA, splits: tuple[str, ...] = SPLITS) -> tuple[str, list[IconLabel]]:
     """(root folder as written in the file, labels in file order); InputError naming file and line.
 
     ``splits`` are the split names the file may use (the training sets use ("train",))."""
     try:
-        doc = yaml.load(path.read_text(encoding="utf-8"), Loader=_LineLoader)  # a SafeLoader subclass
+        doc = yaml.load(path.read_text(encoding="utf-8"), Loader=LineLoader)  # a SafeLoader subclass
     except OSError as exc:
         raise InputError(f"cannot read the icon set {path}: {exc.strerror or exc}") from None
     except yaml.YAMLError as exc:
@@ -106,7 +82,7 @@ def load_labels(path: Path = DATA, splits: tuple[str, ...] = SPLITS) -> tuple[st
             query = icon.get("query") if isinstance(icon, dict) else None
             if not isinstance(query, str) or not query.strip():
                 raise InputError(f"{at}: each icon needs a non-empty 'query' and a 'box'")
-            box = _box(icon.get("box"), at)  # type: ignore[union-attr]
+            box = read_box(icon.get("box"), at)  # type: ignore[union-attr]
             glyph = icon.get("glyph")  # type: ignore[union-attr]
             if glyph is not None and (not isinstance(glyph, str) or not glyph.strip()):
                 raise InputError(f"{at}: 'glyph' must be a class name (a library glyph, brand:NAME or "

@@ -60,20 +60,21 @@ class LabelFile:
         return hashlib.sha256(self.path.read_bytes()).hexdigest()[:16]
 
 
-class _LineLoader(yaml.SafeLoader):
-    """A safe loader that remembers each mapping's line, so errors can name it."""
+class LineLoader(yaml.SafeLoader):
+    """A safe loader that remembers each mapping's line (key ``__line__``), so errors can name it."""
 
 
-def _with_line(loader: _LineLoader, node: yaml.MappingNode) -> dict[str, object]:
+def _with_line(loader: LineLoader, node: yaml.MappingNode) -> dict[str, object]:
     out = loader.construct_mapping(node, deep=True)
     out["__line__"] = node.start_mark.line + 1
     return out
 
 
-_LineLoader.add_constructor(yaml.resolver.BaseResolver.DEFAULT_MAPPING_TAG, _with_line)
+LineLoader.add_constructor(yaml.resolver.BaseResolver.DEFAULT_MAPPING_TAG, _with_line)
 
 
-def _box(value: object, where: str) -> tuple[int, int, int, int]:
+def read_box(value: object, where: str) -> tuple[int, int, int, int]:
+    """A labelled box [x1, y1, x2, y2] (device pixels) checked; InputError naming ``where`` otherwise."""
     if (not isinstance(value, list) or len(value) != 4
             or not all(isinstance(v, int) and not isinstance(v, bool) for v in value)):
         raise InputError(f"{where}: box must be four whole numbers [x1, y1, x2, y2] in device pixels, "
@@ -102,7 +103,7 @@ def _glyph(value: object, known: frozenset[str], where: str) -> str:
 
 def _read_yaml(path: Path) -> dict[str, object]:
     try:
-        doc = yaml.load(path.read_text(encoding="utf-8"), Loader=_LineLoader)  # a SafeLoader subclass
+        doc = yaml.load(path.read_text(encoding="utf-8"), Loader=LineLoader)  # a SafeLoader subclass
     except OSError as exc:
         raise InputError(f"cannot read the label file {path}: {exc.strerror or exc}") from None
     except yaml.YAMLError as exc:
@@ -146,7 +147,7 @@ def load_label_file(path: Path, known: Iterable[str]) -> LabelFile:
             query = icon.get("query")
             if not isinstance(query, str) or not query.strip():
                 raise InputError(f"{at}: each icon needs a non-empty 'query', a 'box' and a 'glyph'")
-            labels.append(RealLabel(screen["path"], _box(icon.get("box"), at), _glyph(icon.get("glyph"),
+            labels.append(RealLabel(screen["path"], read_box(icon.get("box"), at), _glyph(icon.get("glyph"),
                                     names, at), query, at))
     return LabelFile(path, REPO / root, tuple(labels))  # root is written relative to the checkout
 
