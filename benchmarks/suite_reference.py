@@ -1,6 +1,8 @@
 """The fixed suites' sanity check in full: the reference brain passes every task of every shipped suite of
 task files on the oracle and the rule, grounding and carrying out every reference step (two SimPhones).
-tests/bench/test_full_reference.py runs the same check on a sample (one task per scenario, levels rotating).
+tests/bench/test_full_reference.py runs the same check on a sample (one task per scenario, levels rotating;
+of Mobile-Eval only three scenarios, and Mobile-Eval-E's sample is tests/bench/test_mobile_eval_e.py's), so
+the tasks the tests leave out are checked, and their problems printed, only here.
 
     .venv/bin/python benchmarks/suite_reference.py [--suites mobile-eval,mobile-eval-e,mobiflow-zh]
 
@@ -29,11 +31,17 @@ def fixed_suites() -> list[str]:
     return [s for s in available_suites() if not is_template_suite(suite_folder(s))]
 
 
-def sample(tasks: Sequence[BenchTask]) -> list[str]:
+def sample(tasks: Sequence[BenchTask], scenarios: Sequence[str] | None = None) -> list[str]:
     """One task per scenario (in task file order), the level rotating over the scenarios so that every
-    level a suite has is in the sample when it has as many scenarios as levels."""
+    level a suite has is in the sample when it has as many scenarios as levels. ``scenarios`` narrows the
+    sample to those (ValueError naming any the tasks do not have)."""
     levels = sorted({t.level for t in tasks})
-    scenarios = sorted({t.scenario for t in tasks})
+    have = {t.scenario for t in tasks}
+    unknown = sorted(set(scenarios or ()) - have)
+    if unknown:
+        raise ValueError(f"no task has the scenario(s) {', '.join(map(repr, unknown))}; the tasks' "
+                         f"scenarios are {', '.join(map(repr, sorted(have)))}")
+    scenarios = sorted(set(scenarios) if scenarios is not None else have)
     chosen = []
     for i, scenario in enumerate(scenarios):
         mine = [t for t in tasks if t.scenario == scenario]
