@@ -56,12 +56,19 @@ def run_reference(suite: str, out: Path, task_ids: list[str] | None = None) -> R
 
 
 def problems(suite: str, outcome: RunOutcome, out: Path) -> list[str]:
-    """What keeps a reference run from being a clean pass: a task failing rule or oracle, a summary figure
+    """What keeps a reference run from being a clean pass: a task failing rule or oracle, taking other than
+    its reference's steps, meeting less than every rubric or left for manual review, a summary figure
     below 1, a reference step not grounded or not carried out (a page-down at a list's end leaves it
     unchanged). PS also counts a return to a screen the run left as undoing progress, which Mobile-Eval-E's
     comparisons (open a place, back, open the next) do by design."""
     found = [f"{r['id']}: su={r['su']} su_oracle={r['su_oracle']} ({r.get('error') or r.get('reason')})"
              for r in outcome.rows if not (r["su"] == 1 and r["su_oracle"] == 1)]
+    # per task what the overall figures could average away (tests/bench/test_mobile_eval_e.py's checks)
+    found += [f"{r['id']}: {r.get('steps')} steps for a reference of {r.get('reference_steps')}"
+              for r in outcome.rows if r.get("re") != 1]
+    found += [f"{r['id']}: satisfaction score {r['ss']}, not 1.0" for r in outcome.rows
+              if r.get("ss") is not None and r["ss"] != 1]
+    found += [f"{r['id']}: left for manual review" for r in outcome.rows if r.get("manual_review_needed")]
     overall = outcome.document["summary"]["overall"]
     for key in ("su", "su_oracle", "cr", "re") + (() if suite in REVISITING else ("ps",)):
         if overall[key] != 1.0:

@@ -4,7 +4,7 @@ carried out (two SimPhones). benchmarks/suite_reference.py runs the same check o
 each task's problems.
 
 Mobile-Eval-E is left to tests/bench/test_mobile_eval_e.py, which plays a reference sample of its own
-(three scenarios, both levels, every step carried out, with the Satisfaction Score): its tasks are the
+(two scenarios, both levels, every step carried out, with the Satisfaction Score): its tasks are the
 longest of the fixed suites, and a second sample here doubled what a fresh machine reads by OCR.
 
 Mobile-Eval is sampled narrower, three of its eleven scenarios (one per level): a task per scenario was 58
@@ -83,4 +83,5 @@ def test_a_run_cut_short_is_a_problem(tmp_path: Path) -> None:
                         task_ids=["settings-2"])
     found = CHECK.problems("mobile-eval", outcome, tmp_path)
     assert any(line.startswith("settings-2: su=0") for line in found), found
+    assert "settings-2: 1 steps for a reference of 3" in found, found
     assert any(line.startswith("overall su = ") for line in found), found
