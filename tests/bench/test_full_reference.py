@@ -15,13 +15,14 @@ once), music-2 and settings-3. The other scenarios' tasks are played by benchmar
 
 from __future__ import annotations
 
+import functools
 from pathlib import Path
 from types import ModuleType
 
 import pytest
 from tests.support.benchmarks import load_benchmark
 
-from droidpilot.bench.suite import load_suite
+from droidpilot.bench.suite import BenchTask, load_suite
 
 
 def _check() -> ModuleType:
@@ -36,24 +37,30 @@ CHECK = _check()
 NARROWED = {"mobile-eval": ["multi-app", "music", "settings"]}
 
 
+@functools.cache
+def _tasks(suite: str) -> tuple[BenchTask, ...]:
+    return tuple(load_suite(suite).tasks)
+
+
 def _sample(suite: str) -> list[str]:
-    return CHECK.sample(load_suite(suite).tasks, NARROWED.get(suite))
+    return CHECK.sample(_tasks(suite), NARROWED.get(suite))
 
 
 def test_the_sample_has_every_level_and_every_scenario_unless_narrowed() -> None:
     for suite in CHECK.fixed_suites():
-        tasks = load_suite(suite).tasks
-        chosen = [t for t in tasks if t.id in set(_sample(suite))]
+        tasks, ids = _tasks(suite), set(_sample(suite))
+        chosen = [t for t in tasks if t.id in ids]
         assert {t.level for t in chosen} == {t.level for t in tasks}, suite
         want = set(NARROWED.get(suite) or {t.scenario for t in tasks})
         assert {t.scenario for t in chosen} == want and len(chosen) == len(want), suite
-    multi = [t for t in load_suite("mobile-eval").tasks if t.id in _sample("mobile-eval") and len(t.apps) > 1]
+    ids = set(_sample("mobile-eval"))
+    multi = [t for t in _tasks("mobile-eval") if t.id in ids and len(t.apps) > 1]
     assert len(multi) == 1, "the narrowed Mobile-Eval sample keeps a task that goes between two apps"
 
 
 def test_a_narrowing_to_a_scenario_no_task_has_is_refused() -> None:
     """A misspelt scenario would silently shrink the sample: it is an error naming the scenarios there are."""
-    tasks = load_suite("mobile-eval").tasks
+    tasks = _tasks("mobile-eval")
     with pytest.raises(ValueError, match=r"'multi app'.*'multi-app'"):
         CHECK.sample(tasks, ["mail", "multi app"])
     assert CHECK.sample(tasks, ["settings", "mail"]) == CHECK.sample(tasks, ["mail", "settings"])
