@@ -9,9 +9,9 @@ longest of the fixed suites, and a second sample here doubled what a fresh machi
 
 Mobile-Eval is sampled narrower, three of its eleven scenarios (one per level): a task per scenario was 58
 steps, about 150 s of OCR on a fresh machine (its screens are read nowhere else), the slowest test of a
-cold `make test`. The three give multi-1 (two apps; test_cli_loops plays it too, so its screens are read
-once), music-2 and settings-3. The other scenarios' tasks are played by benchmarks/suite_reference.py
-(`--suites mobile-eval`), which prints each one's problems."""
+cold `make test`. The three give multi-1 (two apps; test_cli_loops plays it too, so most of its screens
+are read once), music-2 and settings-3. The other scenarios' tasks are played by
+benchmarks/suite_reference.py (`--suites mobile-eval`), which prints each one's problems."""
 
 from __future__ import annotations
 
