@@ -70,8 +70,11 @@ def test_no_task_is_done_at_its_start(task_id: str) -> None:
 
 
 # The suite's reference sample in the tests (tests/bench/test_full_reference.py leaves this suite here):
-# three of the five scenarios, both levels; benchmarks/suite_reference.py plays all 25 tasks.
-REFERENCE_SAMPLE = ["mee-02", "mee-14", "mee-21"]
+# two of the five scenarios, both levels. mee-14 is the task the near misses below replay, so its screens
+# are read once; mee-21 (travel, level 2) left the sample, as its 16 screens read nowhere else were about
+# 15 s of a fresh machine's OCR. benchmarks/suite_reference.py --suites mobile-eval-e plays all 25 tasks
+# with these checks and prints each one's problems.
+REFERENCE_SAMPLE = ["mee-02", "mee-14"]
 
 
 def test_the_reference_sample_has_both_levels() -> None:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import subprocess
 import sys
+import warnings
 
 import gymnasium
 import numpy as np
@@ -88,8 +89,23 @@ def test_reset_without_seed_follows_the_generator_of_the_first_seed():
 
 @pytest.mark.parametrize("action", ["text", "structured", "touch"])
 def test_env_checker_passes(action):
+    """The checker's sampled text actions hold any characters ('{', quotes, '\\F'): reading them compiles no
+    literal that makes Python warn (it printed "<unknown>:1: invalid escape sequence" four times)."""
     env = gymnasium.make("droidpilot/World-v0", templates="contacts-*", action=action, ui_tree=True)
-    check_env(env.unwrapped, skip_render_check=False)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        check_env(env.unwrapped, skip_render_check=False)
+    compiled = [f"{w.category.__name__}: {w.message}" for w in caught if w.filename == "<unknown>"]
+    assert not compiled, compiled
+
+
+@pytest.mark.filterwarnings("error")
+def test_a_text_action_with_a_windows_path_is_read_without_a_warning():
+    """A reply dict holding 'C:\\Files' types that text (the backslash kept), and Python warns nothing."""
+    env = _make()
+    env.reset(seed=3)
+    _, _, _, _, info = env.step("{'action': 'INPUT', 'value': 'C:\\Files', 'position': None}")
+    assert info["error"] == "" and info["action"] == "type (C:\\Files)"
 
 
 def test_observation_is_drawn_at_the_asked_size_or_resized():

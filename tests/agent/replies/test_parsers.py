@@ -55,6 +55,22 @@ def test_deeply_nested_objects_are_refused_with_a_reason(reply: str) -> None:
         parse_reply(reply)
 
 
+@pytest.mark.filterwarnings("error")
+@pytest.mark.parametrize(("reply", "text"), [
+    (r"{'action': 'INPUT', 'value': 'C:\Files\Docs', 'position': [0.5, 0.1]}", "C:\\Files\\Docs"),
+    (r"{'action': 'INPUT', 'value': 'a\{b\}', 'position': None}", "a\\{b\\}"),
+    # written differently, read the same: real escapes still mean what they mean, raw strings stay raw
+    (r"{'action': 'INPUT', 'value': 'it\'s\tC:\\F', 'position': None}", "it's\tC:\\F"),
+    (r"{'action': 'INPUT', 'value': r'C:\Files', 'position': None}", "C:\\Files"),
+])
+def test_a_backslash_starting_no_escape_is_read_as_written_without_a_warning(reply: str, text: str) -> None:
+    """Python warns about '\\F' in a literal (DeprecationWarning; SyntaxWarning from 3.12): a model's Windows
+    path or a sampled gym text action printed it from '<unknown>', and failed to parse where warnings are
+    errors. The value is what Python reads (the backslash kept), with no warning."""
+    parsed = parse_reply(reply)
+    assert parsed.action.name == "type" and parsed.action.text == text
+
+
 def test_every_collected_style_names_its_source() -> None:
     styles = yaml.safe_load((EXAMPLES / "styles.yaml").read_text("utf-8"))
     assert all(s.get("source") and s.get("style") and s.get("action") for s in styles)

@@ -15,6 +15,7 @@ from droidpilot.bench.execute import run_task
 from droidpilot.bench.suite import load_suite
 from droidpilot.bench.world.blind import GUESS_FROM, GUESS_SEEDS, blind_guess, most_common_answer
 from droidpilot.bench.world.brains import BASELINES, SPRAY_MAX, make_baseline
+from droidpilot.bench.world.template import KINDS
 
 pytestmark = pytest.mark.slow
 
@@ -30,6 +31,15 @@ SAMPLE = [
     "tasks-complete", "recipes-search", "recorder-play", "contacts-phone-to-note",
 ]
 BOUND = 0.01  # the issue's goal: at most 1% Su
+# The random brain never answers, so on a retrieval or infeasible task it replies what do-nothing replies
+# (and do-nothing plays every sampled task); what its taps add is a changed phone, which counts on the other
+# kinds. It plays only those here: its screens, each new, were most of a fresh machine's OCR in this file.
+# benchmarks/world_degenerate.py plays it (and every baseline) on every template x seed and prints the Su.
+ANSWER_KINDS = ("retrieval", "infeasible")
+
+
+def _plays(brain: str, kind: str) -> bool:
+    return not (brain == "random" and kind in ANSWER_KINDS)
 
 # (brain, judge) -> why it passes more today; strict, so the fix that closes it shows up as XPASS.
 KNOWN: dict[tuple[str, str], str] = {
@@ -39,17 +49,19 @@ KNOWN: dict[tuple[str, str], str] = {
 @pytest.fixture(scope="module")
 def verdicts(world_engines: dict[str, Any], tmp_path_factory: pytest.TempPathFactory
              ) -> dict[str, dict[str, dict[str, bool]]]:
-    """brain -> task id -> {oracle, rule}: every baseline run once on every sampled task."""
+    """brain -> task id -> {oracle, rule, answered}: every baseline run once on every sampled task it plays
+    (the random brain: the kinds not answered, see ANSWER_KINDS)."""
     out = tmp_path_factory.mktemp("degenerate")
     tasks = load_suite("world", seed=SEED, templates=",".join(SAMPLE)).tasks
     assert {t.template for t in tasks} == set(SAMPLE)
     found: dict[str, dict[str, dict[str, bool]]] = {}
     for brain in BASELINES:
-        for task in tasks:
+        for task in (t for t in tasks if _plays(brain, t.kind)):
             row = run_task(task, world_engines["device"], make_baseline(brain, task, SEED),
                            out / brain / task.id, ocr_engine=world_engines["ocr_engine"],
                            options=world_engines["options"])
-            found.setdefault(brain, {})[task.id] = {"oracle": bool(row["su_oracle"]), "rule": bool(row["su"])}
+            found.setdefault(brain, {})[task.id] = {"oracle": bool(row["su_oracle"]), "rule": bool(row["su"]),
+                                                    "answered": bool(row["answer"])}
     return found
 
 
@@ -72,8 +84,15 @@ def test_baseline_scores_at_most_one_percent(brain: str, judge: str,
 
 
 def test_every_baseline_ran_every_sampled_task(verdicts: dict[str, dict[str, dict[str, bool]]]) -> None:
+    """Every brain but random ran every sampled task; random every one whose kind is judged on the phone
+    alone (a kind of each is sampled), and it answered none, the premise of leaving it out of the others."""
     assert set(verdicts) == set(BASELINES)
-    assert all(len(runs) == len(SAMPLE) for runs in verdicts.values())
+    assert all(len(runs) == len(SAMPLE) for brain, runs in verdicts.items() if brain != "random")
+    tasks = load_suite("world", seed=SEED, templates=",".join(SAMPLE)).tasks
+    acting = {t.id for t in tasks if t.kind not in ANSWER_KINDS}
+    assert set(verdicts["random"]) == acting and {t.kind for t in tasks} == set(KINDS)
+    assert not any(v["answered"] for v in verdicts["random"].values())
+    assert all(v["answered"] for v in verdicts["always-infeasible"].values())  # the flag reads answers
 
 
 def test_answer_at_once_brains_reply_without_acting(tmp_path: Path, world_engines: dict[str, Any]) -> None:
