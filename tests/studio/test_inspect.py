@@ -99,3 +99,13 @@ def test_a_long_list_of_look_alike_rows_gets_one_selector_per_row() -> None:
     assert len({s["u2"] for s in selectors}) == len({s["xpath"] for s in selectors}) == len(tree.nodes)
     for node, sel in list(zip(tree.nodes, selectors, strict=True))[::37]:  # found back, a sample
         assert tree.find(sel["u2"]) == [node.id] and tree.find(sel["xpath"]) == [node.id]
+
+
+@pytest.mark.filterwarnings("error")
+def test_a_selector_with_a_backslash_that_starts_no_escape_is_read_as_typed() -> None:
+    """'C:\\Files' typed into the search box made Python warn (an error where warnings are errors); it reads
+    as typed, and the same text written raw or with the backslash doubled finds the same node."""
+    tree = UiTree.parse(_dump("C:\\Files", "C:Files"))
+    assert tree.find(r"d(text='C:\Files')") == tree.find(r"d(text=r'C:\Files')") == [1]
+    assert tree.find(r"d(text='C:\\Files')") == [1]
+    assert tree.find(r"d(text='C:Files')") == [2]

@@ -15,6 +15,7 @@ import xml.etree.ElementTree as ET
 from dataclasses import dataclass, field
 from typing import Any
 
+from droidpilot.pyliteral import plain_escapes
 from droidpilot.studio.errors import StudioError
 
 Box = tuple[int, int, int, int]
@@ -265,7 +266,7 @@ class UiTree:
 def _parse_u2(text: str) -> dict[str, Any]:
     """The keywords of ``d(key=value, ...)`` (InspectError naming what is wrong)."""
     try:
-        tree = ast.parse(text.strip(), mode="eval")
+        tree = ast.parse(plain_escapes(text.strip()), mode="eval")
     except SyntaxError as exc:
         raise InspectError(f"cannot read the uiautomator2 selector {text[:80]!r}: {exc.msg} at column "
                            f"{exc.offset}") from None

@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from droidpilot.agent.actions import GRAMMAR_HELP, Action, ActionParseError
+from droidpilot.pyliteral import plain_escapes
 
 REPLY_GRAMMAR = (
     "Answer in this format: 'Observation: <what the screen shows>' then 'Thought: <what to do next>' "
@@ -89,7 +90,7 @@ def _python_dict(source: str, start: int) -> tuple[Any, int]:
             depth -= 1
             if depth == 0:
                 try:
-                    value = ast.literal_eval(_plain_escapes(source[start:i + 1]))
+                    value = ast.literal_eval(plain_escapes(source[start:i + 1]))
                 except (ValueError, SyntaxError, MemoryError, RecursionError):
                     return None, start
                 return (value, i + 1) if isinstance(value, dict) else (None, start)
@@ -97,46 +98,6 @@ def _python_dict(source: str, start: int) -> tuple[Any, int]:
     return None, start
 
 
-# What follows a backslash in a Python string literal to make an escape; any other character after a
-# backslash is kept as written, and Python warns about it (DeprecationWarning, SyntaxWarning from 3.12).
-_STR_ESCAPES = frozenset("\n\r\\'\"abfnrtv01234567xNuU")
-_BYTES_ESCAPES = _STR_ESCAPES - {"N", "u", "U"}
-
-
-def _prefix(before: str) -> str:
-    """The string prefix (r, b, rb...) at the end of ``before``, the text up to an opening quote, lowered."""
-    letters = ""
-    for ch in reversed(before):
-        if not ch.isalpha():
-            break
-        letters = ch.lower() + letters
-    return letters
-
-
-def _plain_escapes(literal: str) -> str:
-    """``literal`` with each backslash that starts no escape doubled: the value Python reads is the same
-    (such a backslash stays as written) but compiling it warns nothing. A model's text such as 'C:\\Files'
-    otherwise made every parse print a warning, or fail where warnings are errors. Raw strings are kept."""
-    out: list[str] = []
-    quote, escapes, i = "", _STR_ESCAPES, 0
-    while i < len(literal):
-        ch = literal[i]
-        if quote:
-            if ch == "\\" and i + 1 < len(literal):
-                nxt = literal[i + 1]
-                out.append(ch if escapes is None or nxt in escapes else "\\\\")
-                out.append(nxt)
-                i += 2
-                continue
-            if ch == quote:
-                quote = ""
-        elif ch in "'\"":
-            quote = ch
-            prefix = _prefix("".join(out[-2:]))
-            escapes = None if "r" in prefix else _BYTES_ESCAPES if "b" in prefix else _STR_ESCAPES
-        out.append(ch)
-        i += 1
-    return "".join(out)
 
 
 def numbers(value: Any, count: int, what: str) -> tuple[float, ...]:
