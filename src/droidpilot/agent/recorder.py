@@ -86,7 +86,8 @@ class TraceRecorder:
                      reasoning: str, function: dict[str, Any]) -> int:
         """Commit frame N: the screen before the action, the action (MobiFlow dict) and the react entry.
         ``screenshot`` is an image (encoded here) or the JPEG bytes already encoded (``ScreenView.for_trace``:
-        the bytes the agent's OCR read, written unchanged so the verifier's reading is a cache hit).
+        the bytes the agent's OCR read, written unchanged so the verifier's reading is a cache hit;
+        ``jpeg_quality`` applies to images only).
 
         Images go first, the JSON lists last, so the lists never name a frame whose files are missing.
         """
