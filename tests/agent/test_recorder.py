@@ -80,3 +80,31 @@ def test_a_trace_that_need_not_survive_a_crash_skips_only_the_fsyncs(tmp_path: P
     assert json.loads((folder / "actions.json").read_text())["action_count"] == 2  # written all the same
     assert sorted(p.name for p in folder.glob("*.jpg")) == ["1.jpg", "2.jpg"]
     assert json.loads((folder / "run.json").read_text())["termination"] == "completed"
+
+
+def test_a_frame_given_as_jpeg_bytes_is_written_byte_for_byte(tmp_path: Path) -> None:
+    """The agent's OCR reads ScreenView.for_trace(); the file must be those bytes, so the verifier's
+    reading of the file is the agent's reading (same OCR cache key), not a second recognition."""
+    from droidpilot.agent.frame_jpeg import encode_frame
+    from droidpilot.agent.screen import ScreenView
+
+    view = ScreenView(_screen("teal"), frame_quality=92)
+    data = view.for_trace()
+    assert isinstance(data, bytes) and data == encode_frame(_screen("teal")) and view.for_trace() is data
+    rec = TraceRecorder(tmp_path / "t", "Open Settings")
+    rec.record_frame(data, None, {"type": "click"}, "tap", {"name": "click", "parameters": {}})
+    rec.finish(view.for_trace(), None, "done", "completed", {})
+    assert (tmp_path / "t" / "1.jpg").read_bytes() == data == (tmp_path / "t" / "2.jpg").read_bytes()
+    assert ScreenView(_screen("teal")).for_trace().size == (108, 240)  # not recording: the image itself
+
+
+def test_frame_bytes_that_are_not_a_jpeg_are_refused_with_the_frame_named(tmp_path: Path) -> None:
+    import io
+
+    buffer = io.BytesIO()
+    _screen("white").save(buffer, format="PNG")  # a real screenshot, in the wrong format for N.jpg
+    rec = TraceRecorder(tmp_path / "t", "Open Settings")
+    for wrong in (buffer.getvalue(), b"\xff\xd8", b""):
+        with pytest.raises(InputError, match=r"frame 1: a trace frame must be JPEG bytes"):
+            rec.record_frame(wrong, None, {"type": "click"}, "tap", {"name": "click", "parameters": {}})
+    assert not list((tmp_path / "t").glob("*.jpg"))

@@ -19,6 +19,7 @@ from droidpilot.agent.actions import FINAL_ACTIONS, Action
 from droidpilot.agent.brains.base import Brain, BrainError, BrainReply, BrainRequest, HistoryEntry
 from droidpilot.agent.coords import CoordFrame, fit_size
 from droidpilot.agent.execute import NO_CHANGE_EXPECTED, perform, trace_entries
+from droidpilot.agent.frame_jpeg import JPEG_QUALITY
 from droidpilot.agent.grounding import Grounder, Grounding
 from droidpilot.agent.launcher import seek_if_missed
 from droidpilot.agent.outcome import Limits, RunResult, StopRequested, _Run, _Stop
@@ -105,7 +106,7 @@ class Agent:
                            run.completion_tokens, time.monotonic() - run.started, run.timings,
                            recorder.folder if recorder else None, self._final_state(), error, run.answer)
         if recorder:
-            recorder.finish(screen.image if screen else None, screen.xml if screen else None,
+            recorder.finish(screen.for_trace() if screen else None, screen.xml if screen else None,
                             run.last_thought, reason, {"status": "finished", "termination": reason,
                                                        "result": result.to_dict(), "final_state":
                                                        result.final_state, "finished_at": time.time()})
@@ -153,7 +154,7 @@ class Agent:
             if recorder:
                 entry = {"type": "answer", "text": action.text, "status": "ok"}
                 function = {"name": "answer", "parameters": {"text": action.text}}
-                record["frame"] = recorder.record_frame(screen.image, screen.xml, entry, parsed.thought,
+                record["frame"] = recorder.record_frame(screen.for_trace(), screen.xml, entry, parsed.thought,
                                                         function)
         if action.name in FINAL_ACTIONS:
             completed = self._confirm_stop(run, screen, record)
@@ -219,7 +220,7 @@ class Agent:
         run.actions += 1
         if recorder:  # recorded as soon as it is done, before anything else can fail
             entry, function = trace_entries(action, grounding)
-            record["frame"] = recorder.record_frame(screen.image, screen.xml, entry, thought, function)
+            record["frame"] = recorder.record_frame(screen.for_trace(), screen.xml, entry, thought, function)
         after = self._capture(run)
         diff = screen_diff(screen.image, after.image)
         failed = not diff.changed and action.name not in NO_CHANGE_EXPECTED
@@ -321,7 +322,7 @@ class Agent:
             detail = str(exc) if isinstance(exc, DeviceError) else f"{type(exc).__name__}: {exc}"
             raise _Stop("device_error", f"cannot take a screenshot: {detail}") from None
         run.timings["device"] += time.perf_counter() - start
-        return ScreenView(image, self.ocr_engine, xml)
+        return ScreenView(image, self.ocr_engine, xml, frame_quality=JPEG_QUALITY)
 
     def _finish_step(self, run: _Run, record: dict[str, Any], screen: ScreenView, after: ScreenView,
                      t0: dict[str, float], perception0: float, recorder: TraceRecorder | None) -> ScreenView:

@@ -9,7 +9,6 @@ images are already on disk.
 
 from __future__ import annotations
 
-import io
 import json
 import os
 from pathlib import Path
@@ -17,6 +16,7 @@ from typing import Any
 
 from PIL import Image
 
+from droidpilot.agent.frame_jpeg import JPEG_QUALITY, check_frame, encode_frame
 from droidpilot.atomicio import atomic_write_bytes as atomic_write
 from droidpilot.atomicio import atomic_write_json
 from droidpilot.errors import InputError
@@ -43,7 +43,7 @@ class TraceRecorder:
     recorded from seeds, where a dozen fsyncs a frame cost more than the episode."""
 
     def __init__(self, folder: str | Path, instruction: str, app_name: str = "",
-                 jpeg_quality: int = 92, overwrite: bool = False, durable: bool = True) -> None:
+                 jpeg_quality: int = JPEG_QUALITY, overwrite: bool = False, durable: bool = True) -> None:
         self.folder = Path(folder)
         if self.folder.exists() and not self.folder.is_dir():
             raise InputError(f"{self.folder}: the trace output exists and is not a folder")
@@ -82,18 +82,21 @@ class TraceRecorder:
             "actions": self.actions,
         })
 
-    def record_frame(self, screenshot: Image.Image, xml: str | None, action: dict[str, Any],
+    def record_frame(self, screenshot: Image.Image | bytes, xml: str | None, action: dict[str, Any],
                      reasoning: str, function: dict[str, Any]) -> int:
         """Commit frame N: the screen before the action, the action (MobiFlow dict) and the react entry.
+        ``screenshot`` is an image (encoded here) or the JPEG bytes already encoded (``ScreenView.for_trace``:
+        the bytes the agent's OCR read, written unchanged so the verifier's reading is a cache hit;
+        ``jpeg_quality`` applies to images only).
 
         Images go first, the JSON lists last, so the lists never name a frame whose files are missing.
         """
         if self.finished:
             raise RuntimeError("the trace is finished")
         index = len(self.actions) + 1
-        buffer = io.BytesIO()
-        screenshot.convert("RGB").save(buffer, format="JPEG", quality=self.jpeg_quality)
-        atomic_write(self.image_path(index), buffer.getvalue(), fsync=self.durable)
+        data = (check_frame(screenshot, f"{self.folder}: frame {index}") if isinstance(screenshot, bytes)
+                else encode_frame(screenshot, self.jpeg_quality))
+        atomic_write(self.image_path(index), data, fsync=self.durable)
         if xml:
             atomic_write(self.folder / f"{index}.xml", xml.encode("utf-8"), fsync=self.durable)
         self.actions.append({**action, "action_index": index})
@@ -120,7 +123,7 @@ class TraceRecorder:
                      json.dumps(self.run_info, ensure_ascii=False, indent=1, default=_jsonable).encode(),
                      fsync=self.durable)
 
-    def finish(self, screenshot: Image.Image | None, xml: str | None, reasoning: str, status: str,
+    def finish(self, screenshot: Image.Image | bytes | None, xml: str | None, reasoning: str, status: str,
                info: dict[str, Any]) -> None:
         """Close the trace: a final ``done`` frame on the last screen, then run.json's final state."""
         if self.finished:

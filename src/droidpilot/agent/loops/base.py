@@ -124,7 +124,7 @@ class RoleLoop(Agent):
         run.actions += 1
         if recorder:
             entry, function = trace_entries(action, grounding)
-            frame = recorder.record_frame(screen.image, screen.xml, entry, thought, function)
+            frame = recorder.record_frame(screen.for_trace(), screen.xml, entry, thought, function)
             record.setdefault("frames", []).append(frame)
             record.setdefault("frame", frame)
         return self._capture(run), "ok"
@@ -138,7 +138,8 @@ class RoleLoop(Agent):
             if recorder:
                 entry = {"type": "answer", "text": action.text, "status": "ok"}
                 function = {"name": "answer", "parameters": {"text": action.text}}
-                record["frame"] = recorder.record_frame(screen.image, screen.xml, entry, thought, function)
+                record["frame"] = recorder.record_frame(screen.for_trace(), screen.xml, entry, thought,
+                                                        function)
         completed = self._confirm_stop(run, screen, record)
         tracker.record("stop", failed=not completed)
         if not completed:
