@@ -1,11 +1,14 @@
 """Build the classifier's memory of labelled real icons (learned.memory) for a weights folder.
 
 Run: python -m droidpilot.perception.icons.learned.memory_build --weights DIR [--labels FILE ...]
-     [--hold-out-runs APP/RUN,...]
+     [--hold-out-runs APP/RUN,...] [--other-as-none]
 
-Each labelled icon of the label files (benchmarks/data/real_icon_train_*.yaml by default), brands and
-``other`` included, is read as ranking reads a candidate at its labelled box and at the finder's own
-candidates over it (real_crops); each reading's hidden layer becomes an entry, identical entries once.
+Each labelled glyph icon of the label files (benchmarks/data/real_icon_train_*.yaml by default) is read
+as ranking reads a candidate at its labelled box and at the finder's own candidates over it
+(real_crops); each reading's hidden layer becomes an entry, identical entries once. Brand and ``other``
+icons become NONE entries only with ``--other-as-none``: the two label files disagree on app tiles (one
+labels an unbranded launcher tile ``other``, the other by its glyph), and with them the leave-apps-out
+half a got 8 more sure-and-wrong answers, every one "no glyph" on a launcher tile.
 Writes DIR/memory.npz and a ``memory`` entry into DIR/icons.json (file, sha256, the weights' sha256,
 the label files with their sha256, the runs left out). train.py builds it after every fit.
 """
@@ -39,14 +42,16 @@ from droidpilot.perception.icons.learned.real_labels import (
 NAME = "icons"
 
 
-def memory_class(label: RealLabel, index: dict[str, int]) -> int | None:
-    """The class an entry of this label stands for: its glyph's, NONE for a brand or ``other`` icon,
-    None for a glyph the weights have no class for (a run on a few classes)."""
-    return index.get(label.glyph) if label.is_glyph else index[NONE]
+def memory_class(label: RealLabel, index: dict[str, int], other_as_none: bool = False) -> int | None:
+    """The class an entry of this label stands for: its glyph's; NONE for a brand or ``other`` icon with
+    ``other_as_none`` (else None); None for a glyph the weights have no class for (a run on a few)."""
+    if label.is_glyph:
+        return index.get(label.glyph)
+    return index[NONE] if other_as_none else None
 
 
-def label_readings(files: Sequence[LabelFile], index: dict[str, int], hold_out_runs: Sequence[str] = ()
-                   ) -> tuple[list[np.ndarray], list[int]]:
+def label_readings(files: Sequence[LabelFile], index: dict[str, int], hold_out_runs: Sequence[str] = (),
+                   other_as_none: bool = False) -> tuple[list[np.ndarray], list[int]]:
     """Descriptors of every label's readings (its box and the finder's candidates over it) with the
     class each stands for, leaving out the labels of ``hold_out_runs``."""
     held = set(hold_out_runs)
@@ -55,7 +60,7 @@ def label_readings(files: Sequence[LabelFile], index: dict[str, int], hold_out_r
     for lf in files:
         by_screen: dict[str, list[RealLabel]] = {}
         for lab in lf.labels:
-            if lab.run not in held and memory_class(lab, index) is not None:
+            if lab.run not in held and memory_class(lab, index, other_as_none) is not None:
                 by_screen.setdefault(lab.screen, []).append(lab)
         for screen, group in by_screen.items():
             image = screen_image(lf.root, screen, group[0].where)
@@ -66,14 +71,15 @@ def label_readings(files: Sequence[LabelFile], index: dict[str, int], hold_out_r
                     if iou(r.box, lab.box) >= MATCH_IOU:
                         found += readings_features(image, r.box, r.background)
                 feats += found
-                classes += [memory_class(lab, index)] * len(found)  # type: ignore[list-item]
+                classes += [memory_class(lab, index, other_as_none)] * len(found)  # type: ignore[list-item]
     return feats, classes
 
 
-def build_memory(model: Mlp, files: Sequence[LabelFile], hold_out_runs: Sequence[str] = ()) -> Memory:
+def build_memory(model: Mlp, files: Sequence[LabelFile], hold_out_runs: Sequence[str] = (),
+                 other_as_none: bool = False) -> Memory:
     """The memory of ``files``' labels (without ``hold_out_runs``) in ``model``'s hidden space."""
     index = {n: c for c, names in enumerate(model.classes) for n in names}
-    feats, classes = label_readings(files, index, hold_out_runs)
+    feats, classes = label_readings(files, index, hold_out_runs, other_as_none)
     if not feats:
         return Memory(np.zeros((0, model.w1.shape[1]), np.float32), np.zeros(0, np.int64))
     keys = unit_rows(model.hidden(np.stack(feats).astype(np.float32))).astype(np.float16)
@@ -87,10 +93,10 @@ def build_memory(model: Mlp, files: Sequence[LabelFile], hold_out_runs: Sequence
     return Memory(keys[keep].astype(np.float32), np.asarray(classes, np.int64)[keep])
 
 
-def write_memory(folder: Path, model: Mlp, files: Sequence[LabelFile], hold_out_runs: Sequence[str] = ()
-                 ) -> Path:
+def write_memory(folder: Path, model: Mlp, files: Sequence[LabelFile], hold_out_runs: Sequence[str] = (),
+                 other_as_none: bool = False) -> Path:
     """Build the memory for the weights in ``folder``, write memory.npz and its manifest entry."""
-    memory = build_memory(model, files, hold_out_runs)
+    memory = build_memory(model, files, hold_out_runs, other_as_none)
     path = save_memory(memory, folder)
     manifest_path = folder / f"{NAME}.json"
     manifest = json.loads(manifest_path.read_text(encoding="utf-8"))
@@ -99,7 +105,7 @@ def write_memory(folder: Path, model: Mlp, files: Sequence[LabelFile], hold_out_
         "entries": len(memory.classes), "none_entries": int((memory.classes == len(model.classes) - 1).sum()),
         "label_files": [{"file": shown_path(f.path), "sha256": f.digest(), "labels": len(f.labels)}
                         for f in files],
-        "held_out_runs": sorted(hold_out_runs),
+        "held_out_runs": sorted(hold_out_runs), "other_as_none": other_as_none,
     }
     manifest_path.write_text(json.dumps(manifest, indent=1) + "\n", encoding="utf-8")
     return path
@@ -113,6 +119,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     ap.add_argument("--labels", type=Path, nargs="*", default=None,
                     help="label files (default: benchmarks/data/real_icon_train_*.yaml)")
     ap.add_argument("--hold-out-runs", default="", help="APP/RUN,... whose labels are left out")
+    ap.add_argument("--other-as-none", action="store_true", help="brand and 'other' icons as NONE entries")
     args = ap.parse_args(argv)
     held = [r.strip() for r in args.hold_out_runs.split(",") if r.strip()]
     try:
@@ -120,7 +127,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                            glyph_names())
         known = set(glyph_names()) | {n for c in model.classes for n in c}
         files = [load_label_file(p, known) for p in label_files(args.labels)]
-        path = write_memory(args.weights, model, files, held)
+        path = write_memory(args.weights, model, files, held, args.other_as_none)
     except (InputError, ModelMismatch) as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
