@@ -81,8 +81,8 @@ def _busy(rng: np.random.Generator, h: int, w: int) -> np.ndarray:
     return np.clip(img + rng.normal(0, rng.uniform(0, 12), img.shape), 0, 255).astype(np.float32)
 
 
-def finish(rng: np.random.Generator, img: np.ndarray) -> np.ndarray:
-    """Blur and JPEG artefacts at random; uint8 BGR out (renders and real crops alike: real_crops)."""
+def _finish(rng: np.random.Generator, img: np.ndarray) -> np.ndarray:
+    """Blur and JPEG artefacts at random; uint8 BGR out."""
     out = np.clip(img, 0, 255).astype(np.uint8)
     if rng.random() < 0.35:
         out = cv2.GaussianBlur(out, (0, 0), float(rng.uniform(0.3, 0.9)))
@@ -228,7 +228,7 @@ def glyph_sample(rng: np.random.Generator, name: str) -> Sample:
         tint = under + (fg - under) * rng.uniform(0.25, 0.5)
         region[:] = region * (1 - fill[..., None]) + tint * fill[..., None]
     region[:] = region * (1 - alpha[..., None]) + fg * alpha[..., None]
-    out = finish(rng, img)
+    out = _finish(rng, img)
     return Sample(out, _jitter(rng, (margin, margin, margin + gw, margin + gh), out.shape), background)
 
 
@@ -251,7 +251,7 @@ def text_sample(rng: np.random.Generator) -> Sample:
     img = np.asarray(canvas).astype(np.float32)
     ink = np.abs(img - page).max(axis=2) > 40
     ys, xs = np.nonzero(ink)
-    out = finish(rng, img)
+    out = _finish(rng, img)
     if len(xs) == 0:
         return Sample(out, (0, 0, out.shape[1], out.shape[0]), None)
     box = (int(xs.min()), int(ys.min()), int(xs.max()) + 1, int(ys.max()) + 1)
@@ -262,4 +262,4 @@ def patch_sample(rng: np.random.Generator) -> Sample:
     """A patch of busy background with no icon on it (a photo's corner, a divider, a gradient)."""
     side = int(rng.integers(16, 72))
     img = _busy(rng, side + 8, side + 8)
-    return Sample(finish(rng, img), (4, 4, side + 4, side + 4), None)
+    return Sample(_finish(rng, img), (4, 4, side + 4, side + 4), None)

@@ -3,10 +3,9 @@ jitter real candidates have, small photometric changes, and the readings ranking
 
 Per label, ``copies`` variants: the first is the labelled box as drawn; the rest shift it, loosen or
 tighten it and rescale the screen around it (icons are found at many sizes), then change brightness,
-contrast and colour a little and blur and JPEG-compress at random as the renders are (augment.finish).
-Each variant is described as ranking describes a candidate (describe.describe_region,
-readings.readings_of) and contributes the descriptor of its whole-icon reading and, when a tile is found,
-of the glyph on the tile. Candidate regions the finder
+contrast and colour a little, blur and JPEG-compress at random. Each variant is described as ranking
+describes a candidate (describe.describe_region, readings.readings_of) and contributes the descriptor of
+its whole-icon reading and, when a tile is found, of the glyph on the tile. Candidate regions the finder
 itself proposes over the label (IoU >= MATCH_IOU) add their own readings. Deterministic for a seed.
 """
 
@@ -24,7 +23,6 @@ from droidpilot.errors import InputError
 from droidpilot.perception.icons.candidates import find_regions
 from droidpilot.perception.icons.describe import describe_region
 from droidpilot.perception.icons.imageio import read_image
-from droidpilot.perception.icons.learned.augment import finish
 from droidpilot.perception.icons.learned.classes import NONE
 from droidpilot.perception.icons.learned.features import FEATURE_SIZE
 from droidpilot.perception.icons.learned.real_labels import OTHER, LabelFile, RealLabel
@@ -84,9 +82,16 @@ def jitter_box(rng: np.random.Generator, box: Box) -> Box:
 
 
 def _photometric(rng: np.random.Generator, img: np.ndarray) -> np.ndarray:
-    """Brightness, contrast and colour changed a little, then the renders' blur and JPEG (augment.finish)."""
+    """Brightness, contrast and colour changed a little; blur and JPEG at random (uint8 BGR)."""
     out = img.astype(np.float32) * rng.uniform(0.85, 1.15) + rng.uniform(-18, 18) + rng.normal(0, 6, 3)
-    return finish(rng, out)
+    out = np.clip(out, 0, 255).astype(np.uint8)
+    if rng.random() < 0.3:
+        out = cv2.GaussianBlur(out, (0, 0), float(rng.uniform(0.3, 0.8)))
+    if rng.random() < 0.5:
+        ok, enc = cv2.imencode(".jpg", out, [cv2.IMWRITE_JPEG_QUALITY, int(rng.integers(40, 92))])
+        if ok:
+            out = cv2.imdecode(enc, cv2.IMREAD_COLOR)
+    return out
 
 
 def _window(image: np.ndarray, box: Box, scale: float) -> tuple[np.ndarray, Box]:
