@@ -58,6 +58,15 @@ def test_a_reading_like_a_remembered_other_icon_is_pulled_away_from_every_glyph(
     assert out[0, C - 1] > 0.5 and out[0, 1] < 0.5  # NONE now leads; the glyph is no longer sure
 
 
+def test_the_memory_never_brings_in_a_class_the_network_ruled_out() -> None:
+    wide = 8  # more classes than CHOICES
+    memory = Memory(E[:2].copy(), np.array([6, 2]))  # e0 remembered as class 6, e1 as class 2
+    probs = np.array([[0.30, 0.25, 0.15, 0.12, 0.10, 0.05, 0.02, 0.01]])  # class 6 is not among the top 5
+    assert np.allclose(memory.blend(E[:1].copy(), probs.copy()), probs, atol=1e-3)  # like e0, yet unchanged
+    lifted = memory.blend(E[1:2].copy(), probs.copy())  # class 2 is among them: it now leads
+    assert lifted[0].argmax() == 2 and lifted.sum() == pytest.approx(1.0) and lifted.shape == (1, wide)
+
+
 def _folder(tmp_path: Path, model, memory: Memory) -> Path:
     folder = tmp_path / "w"
     save_model(model, folder)

@@ -4,9 +4,10 @@ labelled brand or ``other`` icon is evidence against any library glyph: the NONE
 
 Each entry is the classifier's hidden layer (Mlp.hidden, unit length, float16) for one reading of a
 labelled crop, with its class. A reading's probabilities are blended with its nearest entries' classes,
-as kNN language models do: ``p' = (1 - l) p + l knn`` where ``knn`` weighs the ``NEIGHBOURS`` nearest
-entries by ``exp(similarity / TEMPERATURE)`` and ``l = WEIGHT`` scaled by how far the nearest similarity
-is above ``FLOOR`` (0 at or below it). The constants were chosen on four training runs left out of
+as kNN language models do: ``p' = (1 - l m) p + l knn`` where ``knn`` weighs the ``NEIGHBOURS``
+nearest entries by ``exp(similarity / TEMPERATURE)``, keeping only the votes for the network's
+``CHOICES`` likeliest classes (``m`` is what is kept), and ``l = WEIGHT`` scaled by how far the nearest
+similarity is above ``FLOOR`` (0 at or below it). The constants were chosen on four training runs left out of
 both the weights and the memory (benchmarks/icon_learned.py --real) and on leave-apps-out half b, and
 confirmed on half a (neither half gets worse; the held-out runs gain). Shipped as ``memory.npz`` beside
 the weights; the weights' manifest entry ``memory`` names it, its sha256, the weights' sha256 it was
@@ -29,6 +30,7 @@ WEIGHT = 0.7  # the memory's share of a reading's probabilities when its nearest
 FLOOR = 0.5  # hidden-layer cosine at or below which the memory says nothing
 TEMPERATURE = 0.1  # softness of the vote among the nearest entries
 NEIGHBOURS = 5
+CHOICES = 5  # the memory votes only among the network's likeliest classes of a reading (see blend)
 REBUILD = "python -m droidpilot.perception.icons.learned.memory_build --weights DIR"
 
 
@@ -50,7 +52,10 @@ class Memory:
     classes: np.ndarray  # int64 N; the NONE class for brand and ``other`` icons
 
     def blend(self, hidden: np.ndarray, probs: np.ndarray) -> np.ndarray:
-        """Probabilities (N x C) moved towards the classes of each reading's nearest entries."""
+        """Probabilities (N x C) moved towards the classes of each reading's nearest entries, among the
+        network's ``CHOICES`` likeliest classes only: the memory confirms or reorders what the network
+        considers, and never brings in a class it ruled out (unmasked, real neighbours of look-alike
+        glyphs flipped rendered lock/bell pairs the network told apart)."""
         if not len(self.keys) or not len(hidden):
             return probs
         sims = unit_rows(hidden.astype(np.float32)) @ self.keys.T
@@ -60,11 +65,14 @@ class Memory:
         best = top.max(axis=1)
         votes = np.exp((top - best[:, None]) / TEMPERATURE)
         votes /= votes.sum(axis=1, keepdims=True)
+        knn = np.zeros_like(probs)
+        np.add.at(knn, (np.repeat(np.arange(len(probs)), k), self.classes[near].ravel()), votes.ravel())
+        choices = np.argpartition(-probs, min(CHOICES, probs.shape[1]) - 1, axis=1)[:, :CHOICES]
+        allowed = np.zeros(probs.shape, bool)
+        np.put_along_axis(allowed, choices, True, axis=1)
+        knn *= allowed
         share = WEIGHT * np.clip((best - FLOOR) / (1.0 - FLOOR), 0.0, 1.0)
-        out = probs * (1.0 - share)[:, None]
-        rows = np.repeat(np.arange(len(probs)), k)
-        np.add.at(out, (rows, self.classes[near].ravel()), (votes * share[:, None]).ravel())
-        return out
+        return probs * (1.0 - share * knn.sum(axis=1))[:, None] + share[:, None] * knn
 
 
 def save_memory(memory: Memory, folder: Path) -> Path:
