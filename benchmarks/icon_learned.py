@@ -1,7 +1,7 @@
 """The learned icon classifier on held-out augmented renders: top-1 / top-5 accuracy over glyph classes.
 
 Run: .venv/bin/python benchmarks/icon_learned.py [--weights DIR] [--per-class N] [--seed S]
-     .venv/bin/python benchmarks/icon_learned.py --real [--weights DIR] [--labels FILE ...]
+     .venv/bin/python benchmarks/icon_learned.py --real [--weights DIR] [--labels FILE ...] [--no-memory]
 
 Renders every library glyph class ``per_class`` times with a seed the training never used (the
 shipped weights were trained with the seed in their manifest; this refuses that seed), plus negatives
@@ -10,8 +10,10 @@ is called NONE, how often a negative is, and milliseconds per classification (a 
 
 ``--real``: the classifier on the real labelled icons of the training label files (learned.real_labels),
 each read as ranking reads a candidate at its labelled box; the label's answer is the class of its
-surest reading. Labels of runs the weights left out of training (``--hold-out-runs`` of the training
-command, in the manifest) are the honest figure; runs it trained on are listed apart. Per group: top-1,
+surest reading, with the memory of labelled icons beside the weights (learned.memory) unless
+``--no-memory``. Labels the weights and their memory never saw (runs left out with ``--hold-out-runs``,
+or label files they were not built from: the cross-fitted halves) are the honest figure ``held_out``;
+the others are listed apart as ``trained_on``. Per group: top-1,
 top-5, called NONE, and how trustworthy a sure answer is: the share of labels with a top probability of
 at least 0.5 and how many of those are wrong (classifier_say trusts p >= 0.5). ``other`` labels (icons
 no library glyph fits) count how often one is called a glyph with p >= 0.5.
@@ -27,42 +29,50 @@ from pathlib import Path
 import numpy as np
 
 from droidpilot.errors import InputError
-from droidpilot.perception.icons.glyphs.catalogue import glyph_names
 from droidpilot.perception.icons.learned.classes import NONE
 from droidpilot.perception.icons.learned.data import build_set
-from droidpilot.perception.icons.learned.features import feature_version
-from droidpilot.perception.icons.learned.model import Mlp, ModelMismatch, load_model
+from droidpilot.perception.icons.learned.model import ModelMismatch
 from droidpilot.perception.icons.learned.real_crops import readings_features, screen_image
 from droidpilot.perception.icons.learned.real_labels import OTHER, RealLabel, label_files, load_label_file
-from droidpilot.perception.icons.learned.score import NAME, WEIGHTS_DIR
+from droidpilot.perception.icons.learned.score import WEIGHTS_DIR, Classifier, load_classifier
 
 SURE = 0.5  # classifier_say.LEARNED_SURE: a probability above all other classes' together
 
 
-def _group(label: RealLabel, manifest: dict) -> str:
-    real = manifest.get("real")
-    if not isinstance(real, dict):
-        return "untrained"  # weights that never saw a real crop
-    return "held_out" if label.run in real.get("held_out_runs", []) else "trained_on"
+def _seen(label: RealLabel, digest: str, part: object) -> bool:
+    """Did the manifest part (``real`` of the weights, or ``memory``) take crops of this label?"""
+    if not isinstance(part, dict):
+        return False
+    files = {f.get("sha256") for f in part.get("label_files", []) if isinstance(f, dict)}
+    return digest in files and label.run not in part.get("held_out_runs", [])
 
 
-def real_main(model: Mlp, paths: list[Path] | None) -> int:
+def _group(label: RealLabel, digest: str, manifest: dict, memory: bool) -> str:
+    seen = _seen(label, digest, manifest.get("real"))
+    seen = seen or (memory and _seen(label, digest, manifest.get("memory")))
+    return "trained_on" if seen else "held_out"
+
+
+def real_main(clf: Classifier, paths: list[Path] | None) -> int:
     """Top-1 / top-5 / sure-and-wrong of the classifier on the real labelled icons, per group of runs."""
+    model = clf.model
     index = {n: c for c, names in enumerate(model.classes) for n in names}
     none = index[NONE]
     rows: dict[str, list[tuple[int, np.ndarray]]] = {}  # group -> (true class or -1 for other, probs)
     for path in label_files(paths):
         lf = load_label_file(path, index)
+        digest = lf.digest()
         for lab in lf.labels:
             if not lab.is_glyph and lab.glyph != OTHER:
                 continue  # brands: the library has no brand classes
             feats = readings_features(screen_image(lf.root, lab.screen, lab.where), lab.box)
             if not feats:
                 continue
-            p = model.probabilities(np.stack(feats))
+            p = clf.probabilities(np.stack(feats))
             best = p[int(p.max(axis=1).argmax())]  # the surest reading
             truth = index[lab.glyph] if lab.is_glyph else -1
-            rows.setdefault(_group(lab, model.manifest), []).append((truth, best))
+            group = _group(lab, digest, model.manifest, clf.memory is not None)
+            rows.setdefault(group, []).append((truth, best))
     for group, items in sorted(rows.items()):
         glyphs = [(t, p) for t, p in items if t >= 0]
         others = [p for t, p in items if t < 0]
@@ -71,7 +81,8 @@ def real_main(model: Mlp, paths: list[Path] | None) -> int:
         sure = [(t, p) for t, p in glyphs if p.max() >= SURE]
         sure_wrong = sum(int(p.argmax()) != t for t, p in sure)
         other_sure = sum(p[:none].max() >= SURE for p in others)
-        print(f"icon_learned_real {group} labels={len(glyphs)} "
+        print(f"icon_learned_real {group} memory={'yes' if clf.memory is not None else 'no'} "
+              f"labels={len(glyphs)} "
               f"top1={sum(int(k[0] == t) for k, (t, _) in zip(top5, glyphs, strict=True)) / n:.3f} "
               f"top5={sum(int(t in k) for k, (t, _) in zip(top5, glyphs, strict=True)) / n:.3f} "
               f"called_none={sum(int(p.argmax()) == none for _, p in glyphs) / n:.3f} "
@@ -89,16 +100,17 @@ def main() -> int:
     ap.add_argument("--real", action="store_true", help="measure on the real labelled icons instead")
     ap.add_argument("--labels", type=Path, nargs="*", default=None,
                     help="label files for --real (default: benchmarks/data/real_icon_train_*.yaml)")
+    ap.add_argument("--no-memory", action="store_true", help="the network alone, without its memory")
     args = ap.parse_args()
     try:
-        model = load_model(args.weights / f"{NAME}.npz", args.weights / f"{NAME}.json", feature_version(),
-                           glyph_names())
+        clf = load_classifier(args.weights, use_memory=not args.no_memory)
     except ModelMismatch as exc:
         print(f"icon_learned: {exc}", file=sys.stderr)
         return 2
+    model = clf.model
     if args.real:
         try:
-            return real_main(model, args.labels)
+            return real_main(clf, args.labels)
         except InputError as exc:
             print(f"icon_learned: {exc}", file=sys.stderr)
             return 2
@@ -108,7 +120,7 @@ def main() -> int:
     classes = model.classes
     x, y = build_set(classes, args.per_class, args.seed, args.negatives)
     started = time.perf_counter()
-    p = model.probabilities(x)
+    p = clf.probabilities(x)
     ms = 1000 * (time.perf_counter() - started) / max(1, len(x))
     top5 = np.argsort(-p, axis=1)[:, :5]
     none = len(classes) - 1

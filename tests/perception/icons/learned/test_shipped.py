@@ -15,6 +15,7 @@ from droidpilot.perception.icons.learned import CLASSIFIER_ENV, classifier
 from droidpilot.perception.icons.learned.augment import glyph_sample
 from droidpilot.perception.icons.learned.features import sample_features
 from droidpilot.perception.icons.learned.real_labels import REPO, label_files
+from droidpilot.perception.icons.learned.score import WEIGHTS_DIR
 from droidpilot.perception.icons.rank import LEARNED, LEARNED_FLOOR, ScoredIcon, blend_fits, rank_icons
 
 pytestmark = pytest.mark.skipif(not available(), reason="the Material icon font is not installed")
@@ -100,3 +101,14 @@ def test_the_shipped_weights_were_trained_on_the_label_files_in_the_checkout() -
     now = {str(p.relative_to(REPO)): hashlib.sha256(p.read_bytes()).hexdigest()[:16] for p in files}
     assert trained == now, "the label files changed since training: retrain (learned/model.py RETRAIN)"
     assert real["held_out_runs"] == [] and real["crops"] > 0
+
+
+def test_the_shipped_memory_fits_the_shipped_weights_and_the_label_files_in_the_checkout() -> None:
+    model = classifier()
+    assert model is not None and model.memory is not None, "the shipped memory did not load"
+    entry = model.model.manifest["memory"]
+    now = {str(p.relative_to(REPO)): hashlib.sha256(p.read_bytes()).hexdigest()[:16] for p in label_files()}
+    built = {e["file"]: e["sha256"] for e in entry["label_files"]}
+    assert built == now, "the label files changed since the memory was built: memory_build --weights DIR"
+    assert entry["held_out_runs"] == [] and entry["entries"] == len(model.memory.classes) > 0
+    assert (WEIGHTS_DIR / entry["file"]).stat().st_size < 400_000  # beside 2.9 MB of weights, under 3 MB

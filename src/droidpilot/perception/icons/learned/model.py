@@ -54,12 +54,18 @@ class Mlp:
         with one_thread():
             return self.hidden(x) @ self.w2 + self.b2
 
-    def probabilities(self, x: np.ndarray) -> np.ndarray:
-        """Softmax over the classes (N x C)."""
-        z = self.logits(x.astype(np.float32))
+    def hidden_and_probabilities(self, x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """The hidden layer (N x H, what the memory compares) and the softmax over the classes (N x C)."""
+        with one_thread():
+            h = self.hidden(x.astype(np.float32))
+            z = h @ self.w2 + self.b2
         z -= z.max(axis=1, keepdims=True)
         e = np.exp(z)
-        return e / e.sum(axis=1, keepdims=True)
+        return h, e / e.sum(axis=1, keepdims=True)
+
+    def probabilities(self, x: np.ndarray) -> np.ndarray:
+        """Softmax over the classes (N x C)."""
+        return self.hidden_and_probabilities(x)[1]
 
 
 def save_model(model: Mlp, out: Path, name: str = "icons") -> tuple[Path, Path]:

@@ -1,7 +1,10 @@
 """The classifier's say in ranking: the probability that a candidate reading is one of the asked glyphs.
 
 The shipped weights (``weights/icons.npz`` + ``icons.json``) are loaded once per process; another folder
-with ``DROIDPILOT_ICON_CLASSIFIER=DIR``, none with ``DROIDPILOT_ICON_CLASSIFIER=none``. Weights that are
+with ``DROIDPILOT_ICON_CLASSIFIER=DIR``, none with ``DROIDPILOT_ICON_CLASSIFIER=none``. The memory of
+labelled real icons beside them (learned.memory) blends into every probability; ``DROIDPILOT_ICON_MEMORY=
+none`` leaves it out (to measure without it); a memory that does not fit its weights is left out with a
+warning. Weights that are
 missing or do not fit this library or descriptor log one warning line and ranking keeps its old path
 (``learned_fits`` returns None): never a crash, never probabilities for classes that are not the library's.
 """
@@ -19,9 +22,11 @@ import numpy as np
 
 from droidpilot.perception.icons.glyphs.catalogue import glyph_names
 from droidpilot.perception.icons.learned.features import feature_version
+from droidpilot.perception.icons.learned.memory import Memory, load_memory
 from droidpilot.perception.icons.learned.model import Mlp, ModelMismatch, load_model
 
 CLASSIFIER_ENV = "DROIDPILOT_ICON_CLASSIFIER"
+MEMORY_ENV = "DROIDPILOT_ICON_MEMORY"
 WEIGHTS_DIR = Path(__file__).resolve().parent / "weights"
 NAME = "icons"
 log = logging.getLogger("droidpilot.perception.icons.learned")
@@ -37,11 +42,17 @@ class Verdict:
 
 
 class Classifier:
-    """A loaded model with the class index of every glyph name it knows."""
+    """A loaded model (and its memory, if any) with the class index of every glyph name it knows."""
 
-    def __init__(self, model: Mlp) -> None:
+    def __init__(self, model: Mlp, memory: Memory | None = None) -> None:
         self.model = model
+        self.memory = memory
         self.index: dict[str, int] = {n: c for c, names in enumerate(model.classes) for n in names}
+
+    def probabilities(self, x: np.ndarray) -> np.ndarray:
+        """Class probabilities (N x C) of feature rows: the network's, blended with the memory's."""
+        hidden, probs = self.model.hidden_and_probabilities(x)
+        return probs if self.memory is None else self.memory.blend(hidden, probs)
 
     def glyph_probabilities(self, descriptors: Sequence[np.ndarray | None], wanted: Sequence[str]
                             ) -> list[float]:
@@ -58,7 +69,7 @@ class Classifier:
         if not classes or not present:
             return out
         x = np.stack([descriptors[i] for i in present]).astype(np.float32)  # type: ignore[misc]
-        probs = self.model.probabilities(x)
+        probs = self.probabilities(x)
         asked = probs[:, classes].sum(axis=1)
         others = probs[:, :-1].copy()  # the NONE class is last
         others[:, [c for c in classes if c < others.shape[1]]] = 0.0
@@ -68,16 +79,29 @@ class Classifier:
         return out
 
 
+def load_classifier(folder: Path, use_memory: bool = True, library: list[str] | None = None) -> Classifier:
+    """The weights in ``folder`` with their memory (unless ``use_memory`` is False, or it does not fit:
+    then one warning line); ModelMismatch when the weights do not fit ``library`` (the glyph library's
+    names by default) or the descriptor."""
+    names = glyph_names() if library is None else library
+    model = load_model(folder / f"{NAME}.npz", folder / f"{NAME}.json", feature_version(), names)
+    memory = None
+    if use_memory:
+        try:
+            memory = load_memory(folder, model.manifest, model.w1.shape[1], len(model.classes))
+        except ModelMismatch as exc:
+            log.warning("icon classifier's memory not used: %s", exc)
+    return Classifier(model, memory)
+
+
 @lru_cache(maxsize=4)
-def _load(folder: str, library_key: int) -> Classifier | None:
+def _load(folder: str, library_key: int, use_memory: bool) -> Classifier | None:
     del library_key  # cache key only: a changed library is checked again
-    where = Path(folder)
     try:
-        model = load_model(where / f"{NAME}.npz", where / f"{NAME}.json", feature_version(), glyph_names())
+        return load_classifier(Path(folder), use_memory)
     except ModelMismatch as exc:
         log.warning("icon classifier not used, ranking by glyph descriptors alone: %s", exc)
         return None
-    return Classifier(model)
 
 
 def classifier() -> Classifier | None:
@@ -85,7 +109,8 @@ def classifier() -> Classifier | None:
     choice = os.environ.get(CLASSIFIER_ENV, "").strip()
     if choice.lower() == "none" or not glyph_names():
         return None
-    return _load(str(Path(choice).expanduser() if choice else WEIGHTS_DIR), len(glyph_names()))
+    use_memory = os.environ.get(MEMORY_ENV, "").strip().lower() != "none"
+    return _load(str(Path(choice).expanduser() if choice else WEIGHTS_DIR), len(glyph_names()), use_memory)
 
 
 def learned_fits(descriptors: Sequence[np.ndarray | None], wanted: Sequence[str]) -> list[float] | None:

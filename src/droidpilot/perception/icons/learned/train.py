@@ -2,14 +2,16 @@
 
 Run: python -m droidpilot.perception.icons.learned.train --out DIR [--per-class N] [--epochs E]
      [--hidden H] [--seed S] [--real-copies N] [--other-as-none] [--labels FILE ...]
-     [--hold-out-runs APP/RUN,...]
+     [--hold-out-runs APP/RUN,...] [--no-memory]
 
 Renders every library glyph ``per_class`` times (learned.augment; kept on disk by learned.render_cache),
 adds real crops of the labelled icons in benchmarks/data/real_icon_train_*.yaml (or ``--labels``;
 learned.real_crops), describes each as ranking does (learned.features), fits a one-hidden-layer MLP
 with Adam on one BLAS thread, and writes DIR/icons.npz and DIR/icons.json (model.save_model), whose
-manifest names the label files and their hashes. ``--hold-out-runs`` leaves those runs' crops out (to
-measure on them: benchmarks/icon_learned.py --real). The defaults are the shipped weights' settings.
+manifest names the label files and their hashes. Then it builds the memory of the same labels from the
+weights as written (learned.memory_build; not with ``--no-memory``). ``--hold-out-runs`` leaves those
+runs' crops out of both (to measure on them: benchmarks/icon_learned.py --real). The defaults are the
+shipped weights' settings.
 """
 
 from __future__ import annotations
@@ -30,7 +32,8 @@ from droidpilot.perception.icons.glyphs.catalogue import font_path, glyph_names
 from droidpilot.perception.icons.learned.augment import TEXT_FONTS
 from droidpilot.perception.icons.learned.classes import glyph_classes
 from droidpilot.perception.icons.learned.features import feature_version
-from droidpilot.perception.icons.learned.model import Mlp, save_model
+from droidpilot.perception.icons.learned.memory_build import write_memory
+from droidpilot.perception.icons.learned.model import Mlp, load_model, save_model
 from droidpilot.perception.icons.learned.real_crops import CropSet, build_crops
 from droidpilot.perception.icons.learned.real_labels import (
     LabelFile,
@@ -179,6 +182,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     ap.add_argument("--labels", type=Path, nargs="*", default=None,
                     help="real-crop label files (default: benchmarks/data/real_icon_train_*.yaml)")
     ap.add_argument("--hold-out-runs", default="", help="APP/RUN,... whose crops are left out")
+    ap.add_argument("--no-memory", action="store_true", help="do not build the memory of labelled icons")
     args = ap.parse_args(argv)
     if not glyph_names():
         print("the glyph library is empty: install fonts-material-design-icons-iconfont (Makefile "
@@ -196,7 +200,13 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 2
     weights, manifest = save_model(model, args.out)
     print(f"wrote {weights} ({weights.stat().st_size / 1e6:.2f} MB) and {manifest} "
-          f"in {time.perf_counter() - started:.0f} s")
+          f"in {time.perf_counter() - started:.0f} s", flush=True)
+    if not args.no_memory:  # from the weights as written (float16), as ranking will load them
+        written = load_model(weights, manifest, feature_version(), glyph_names())
+        known = set(glyph_names()) | {n for c in written.classes for n in c}
+        files = [load_label_file(p, known) for p in label_files(args.labels)]
+        memory = write_memory(args.out, written, files, held)
+        print(f"wrote {memory} ({memory.stat().st_size / 1e3:.0f} kB)")
     return 0
 
 
