@@ -1,6 +1,6 @@
 """Icon localisation on real phone screens, scored on the labelled set benchmarks/data/real_icons.yaml.
 
-Run: .venv/bin/python benchmarks/icon_real.py [--ocr rapidocr|none] [--split tune|report|holdout|all]
+Run: .venv/bin/python benchmarks/icon_real.py [--ocr rapidocr|none] [--split tune|report|holdout|all ...]
      [--misses] [--exclude-runs-of benchmarks/data/real_icon_train_*.yaml]
 
 Per split (tune and report: screens looked at while developing; holdout: labelled blind, only measured),
@@ -159,7 +159,8 @@ def measure(labels: list[IconLabel], root: Path, ocr_name: str, misses: bool,
 def main(argv: list[str]) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--ocr", default="rapidocr", help="OCR engine for the text lines (rapidocr, none)")
-    ap.add_argument("--split", choices=[*SPLITS, "all"], default="all")
+    ap.add_argument("--split", choices=[*SPLITS, "all"], action="append", default=None,
+                    help="split to measure; repeat for several (default: all)")
     ap.add_argument("--root", type=Path, default=None, help="folder holding APP/RUN/STEP.jpg screens")
     ap.add_argument("--misses", action="store_true",
                     help="print every miss with what was chosen (not the holdout's: it is measured only)")
@@ -170,7 +171,8 @@ def main(argv: list[str]) -> int:
     try:
         written, labels = load_labels()
         root = screens_root(written, args.root)
-        chosen = [lb for lb in labels if args.split in ("all", lb.split)]
+        wanted = set(args.split or ["all"])
+        chosen = [lb for lb in labels if "all" in wanted or lb.split in wanted]
         excluded = trained_runs(args.exclude_runs_of) if args.exclude_runs_of else None
         tallies = measure(chosen, root, args.ocr, args.misses, excluded)
     except InputError as exc:
