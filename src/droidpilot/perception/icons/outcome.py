@@ -10,6 +10,9 @@
   (below CONFIDENT) or part of the words was not understood, or no shape fits but the asked colour and
   place single out a few (unsure_shape), or a weak shape reading is all that names the best and it has
   no clear lead (shape_alone_unsure): the model picks among them (set-of-marks).
+  Last, an ambiguous answer whose first candidate fits every asked part and leads in score and in the
+  classifier's probability by enough that a fitted rule (settle.py) puts it right at least 2/3 of the
+  time is tapped (a wrong tap costs two questions).
 - not_found: nothing fits colour and place (or too many do, with no shape to tell them apart); the
   closest candidates are named so the agent can scroll or rephrase.
 - too_many: more near-equal candidates than a model can be shown.
