@@ -2,7 +2,10 @@
 (perception/icons/settle.py), from icon_decide_data.py's dumps.
 
 Run: .venv/bin/python benchmarks/icon_decide_fit.py --half a=A.jsonl --half b=B.jsonl
-     [--check tune=T.jsonl ...] [--write]
+     [--check tune=T.jsonl ...] [--save-evidence] [--write]
+ or: .venv/bin/python benchmarks/icon_decide_fit.py --evidence benchmarks/data/settle_evidence.json
+(the dumps come from icon_decide_data.py: half a with classifier weights trained on half b's labels only,
+half b with weights trained on a's; the compact evidence file keeps the rows the stored fit came from).
 
 For each ambiguous answer, the features settle.features() reads of the offered candidates (the same code,
 so the fit and the locator cannot drift apart) and whether the first one is the true icon. A logistic rule
@@ -33,6 +36,7 @@ from droidpilot.perception.icons.settle import (
     probability,
 )
 
+EVIDENCE = Path(__file__).resolve().parent / "data" / "settle_evidence.json"
 L2 = 0.3  # ridge on the coefficients (not the intercept): few queries, keep the rule smooth
 
 
@@ -64,6 +68,19 @@ def rows(path: Path) -> tuple[np.ndarray, np.ndarray, int, int]:
         xs.append(features(offered))
         ys.append(bool(rec["answer_right"][0]))
     return np.array(xs, float).reshape(-1, len(FEATURES)), np.array(ys, float), n, hits
+
+
+def load_evidence(path: Path) -> dict[str, tuple[np.ndarray, np.ndarray, int, int]]:
+    """The halves' rows as --save-evidence wrote them (features, first-is-right, queries, hits)."""
+    try:
+        doc = json.loads(path.read_text(encoding="utf-8"))
+        if doc["features"] != list(FEATURES):
+            raise ValueError(f"features {doc['features']} are not settle.py's {list(FEATURES)}")
+        return {k: (np.array(h["x"], float).reshape(-1, len(FEATURES)), np.array(h["y"], float),
+                    int(h["queries"]), int(h["hits"])) for k, h in doc["halves"].items()}
+    except (OSError, ValueError, KeyError, TypeError) as exc:
+        raise SystemExit(f"error: {path}: not the evidence --save-evidence writes ({exc}); dump the halves "
+                         "again with icon_decide_data.py and pass them with --half") from None
 
 
 def fit(x: np.ndarray, y: np.ndarray) -> np.ndarray:
@@ -103,12 +120,24 @@ def hand_rules() -> dict[str, Callable[[np.ndarray], np.ndarray]]:
 
 def main(argv: list[str]) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--half", action="append", required=True, metavar="NAME=FILE")
+    ap.add_argument("--half", action="append", default=[], metavar="NAME=FILE")
     ap.add_argument("--check", action="append", default=[], metavar="NAME=FILE")
+    ap.add_argument("--evidence", type=Path, default=None,
+                    help=f"read the halves' rows from a compact file instead (the kept one: {EVIDENCE.name})")
+    ap.add_argument("--save-evidence", action="store_true", help=f"write the halves' rows to {EVIDENCE}")
     ap.add_argument("--write", action="store_true")
     args = ap.parse_args(argv)
-    halves = {k: rows(Path(v)) for k, v in (h.split("=", 1) for h in args.half)}
+    if bool(args.half) == bool(args.evidence):
+        print("error: give the halves either as --half NAME=DUMP.jsonl (twice) or as --evidence FILE",
+              file=sys.stderr)
+        return 2
+    halves = ({k: rows(Path(v)) for k, v in (h.split("=", 1) for h in args.half)} if args.half
+              else load_evidence(args.evidence))
     checks = {k: rows(Path(v)) for k, v in (h.split("=", 1) for h in args.check)}
+    if args.save_evidence:
+        doc = {k: {"queries": n, "hits": hits, "x": np.round(x, 6).tolist(), "y": y.astype(int).tolist()}
+               for k, (x, y, n, hits) in halves.items()}
+        EVIDENCE.write_text(json.dumps({"features": list(FEATURES), "halves": doc}) + "\n", encoding="utf-8")
     print(f"features {', '.join(FEATURES)}; tap at p_right >= {TAP_AT:.3f}")
     for name, (_x, y, n, hits) in {**halves, **checks}.items():
         print(f"{name}: {n} queries, {hits} hits as found, {len(y)} ambiguous (first right {int(y.sum())})")

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from tests.support.benchmarks import load_benchmark
 
 from droidpilot.errors import InputError
 from droidpilot.perception.icons import settle
@@ -96,3 +97,25 @@ def test_the_stored_rule_taps_only_above_the_cost_break_even() -> None:
     assert pytest.approx(2 / 3) == settle.TAP_AT
     coef = settle.COEFFICIENTS
     assert set(coef) == {"intercept", *settle.FEATURES}
+
+
+def test_the_stored_coefficients_are_the_fit_of_the_kept_evidence() -> None:
+    # benchmarks/data/settle_evidence.json keeps the rows settle.json was fitted on: refitting them must
+    # give the stored coefficients (no hand edit of the data file), and the stored rule adds no wrong tap
+    fitter = load_benchmark("icon_decide_fit")
+    halves = fitter.load_evidence(fitter.EVIDENCE)
+    x = np.vstack([h[0] for h in halves.values()])
+    y = np.concatenate([h[1] for h in halves.values()])
+    refit = fitter.fit(x, y)
+    stored = np.array([settle.COEFFICIENTS[k] for k in ("intercept", *settle.FEATURES)])
+    assert np.allclose(refit, stored, atol=1e-3)
+    for hx, hy, _, _ in halves.values():
+        assert fitter.judge(settle.probability(hx, stored) >= settle.TAP_AT, hy)[1] == 0
+
+
+def test_evidence_for_other_features_is_refused_with_the_fix(tmp_path) -> None:
+    fitter = load_benchmark("icon_decide_fit")
+    stale = tmp_path / "evidence.json"
+    stale.write_text('{"features": ["p", "score_lead"], "halves": {}}', encoding="utf-8")
+    with pytest.raises(SystemExit, match=r"not settle\.py's.*icon_decide_data\.py"):
+        fitter.load_evidence(stale)
