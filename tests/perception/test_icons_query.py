@@ -117,3 +117,18 @@ def test_tile_says_the_icon_is_an_app_tile_and_is_understood() -> None:
     assert q.colour == "orange" and "edit" in q.glyphs and q.unknown == ()
     # near miss: a word really not understood beside it is still kept
     assert parse_icon_query("crossed pencil tile").unknown == ("crossed",)
+
+
+def test_before_after_and_for_name_the_label_the_icon_goes_with() -> None:
+    # the training screens' phrasing: words once not understood, so the model was asked every time
+    person = parse_icon_query("small person before AHC")
+    assert person.anchor == "ahc" and person.unknown == ()
+    assert parse_icon_query("chevron after sports").anchor == "sports"
+    switch = parse_icon_query("gray switch for airplane mode")
+    assert switch.anchor == "airplane mode" and switch.colour == "gray" and switch.unknown == ()
+
+
+def test_for_inside_a_label_after_next_to_stays_part_of_the_label() -> None:
+    # near miss: the first place word starts the label; a later "for" is the label's own word
+    assert parse_icon_query("three dots next to Suggested for you").anchor == "suggested for you"
+    assert parse_icon_query("info circle beside Rated for 3+").anchor == "rated for"

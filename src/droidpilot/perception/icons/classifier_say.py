@@ -10,6 +10,11 @@ rules use the probabilities themselves where the scores leave a choice. A probab
 (of ~2000 classes) is more than all other classes together: the classifier is sure. LEARNED_LEAD is how
 much surer it must be of the named candidate than of any other offered one for its word to settle the
 choice.
+
+Checked again with the real-crop-trained classifier, cross-fitted by app (benchmarks/icon_decide_fit.py
+on the training halves): on the answers these rules leave ambiguous, loosening them loses on both halves
+(p >= 0.35 with the 2x lead: 0 and -2; p >= 0.5 without it: -10 and -6, as hits gained - 2 x wrong
+taps); what is left to settle is settled by the fitted rule of settle.py.
 """
 
 from __future__ import annotations

@@ -10,6 +10,9 @@
   (below CONFIDENT) or part of the words was not understood, or no shape fits but the asked colour and
   place single out a few (unsure_shape), or a weak shape reading is all that names the best and it has
   no clear lead (shape_alone_unsure): the model picks among them (set-of-marks).
+  Last, an ambiguous answer whose first candidate fits every asked part and leads in score and in the
+  classifier's probability by enough that a fitted rule (settle.py) puts it right at least 2/3 of the
+  time is tapped (a wrong tap costs two questions).
 - not_found: nothing fits colour and place (or too many do, with no shape to tell them apart); the
   closest candidates are named so the agent can scroll or rephrase.
 - too_many: more near-equal candidates than a model can be shown.
@@ -36,6 +39,7 @@ from droidpilot.perception.icons.scored import (
     crop_with_box,
     suppress,
 )
+from droidpilot.perception.icons.settle import Offered, settles
 from droidpilot.perception.types import LocateResult, OcrLine, box_center
 
 MAX_AMBIGUOUS = 4
@@ -50,16 +54,35 @@ SURE_SHAPE = 0.8  # a shape fit from here on reads the asked glyph surely; below
 
 
 def decide(bgr: np.ndarray, query: IconQuery, scene: Scene, scored: list[ScoredIcon],
-           lines: Sequence[OcrLine]) -> LocateResult:
+           lines: Sequence[OcrLine], settle: bool = True) -> LocateResult:
     """The answer for the scored candidates (best first): the rules of icon_outcome, then the one
     candidate inside a named container when nothing else was found, then the few that colour and place
-    single out when only the shape is unsure (the model picks among them)."""
+    single out when only the shape is unsure (the model picks among them); last, with ``settle``, an
+    ambiguous answer whose first candidate the fitted rule (settle.py) trusts is tapped."""
     result = icon_outcome(bgr, query, scored)
     if result.status == "not_found" and (alone := alone_inside(query, scene, scored, lines)):
         return LocateResult("found", [candidate(alone)])
     if result.status == "not_found" and (few := unsure_shape(query, scored)):
-        return LocateResult("ambiguous", [candidate(s, crop_with_box(bgr, s.region.box)) for s in few])
+        result = LocateResult("ambiguous", [candidate(s, crop_with_box(bgr, s.region.box)) for s in few])
+    if settle and result.status == "ambiguous" and not query.unknown and (
+            first := settled(query, scored, result)) is not None:
+        return LocateResult("found", [candidate(first)])
     return result
+
+
+def settled(query: IconQuery, scored: list[ScoredIcon], result: LocateResult) -> ScoredIcon | None:
+    """The first of an ambiguous answer's candidates when the fitted rule (settle.py) says tapping it
+    beats asking, else None."""
+    by_box = {}
+    for s in suppress(scored):
+        by_box.setdefault(s.region.box, s)
+    offered = [by_box.get(c.box) for c in result.candidates]
+    if any(s is None for s in offered):
+        return None
+    shown = [s for s in offered if s is not None]
+    parts = [Offered(s.score, s.verdict.asked if s.verdict else None, s.shape, s.colour, s.position,
+                     s.matches) for s in shown]
+    return shown[0] if settles(parts) else None
 
 
 def unsure_shape(query: IconQuery, scored: list[ScoredIcon]) -> list[ScoredIcon]:

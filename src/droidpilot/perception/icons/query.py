@@ -87,9 +87,10 @@ class Position:
 # Drawn classes that are plain geometry: their words do not also name glyphs ("circle", "bar").
 GEOMETRIC = {"circle", "square", "rounded square", "rectangle", "triangle", "line"}
 # Words that start a phrase about the icon's surroundings ("in the search bar", "next to Home", "under the
-# video"): what follows names another thing, so it is neither the icon's shape nor a word not understood.
+# video", "before All", "switch for Airplane mode"): what follows names another thing, so it is neither the
+# icon's shape nor a word not understood.
 CONTEXT_WORDS = {"in", "inside", "within", "next", "beside", "near", "under", "below", "above", "between",
-                 "beneath", "underneath"}
+                 "beneath", "underneath", "before", "after", "for"}
 # Words that say text is written in the icon ("circle with letter W"): what follows is the text.
 TEXT_MARKERS = {"letter", "letters", "text", "word", "reading", "saying", "says", "labelled", "labeled",
                 "initial", "with"}
@@ -241,7 +242,7 @@ def written_texts(desc: str, n_words: int) -> tuple[str, ...]:
 
 
 ANCHOR_HEADS = {"next", "to", "beside", "near", "by", "the", "a", "an", "under", "below", "above",
-                "beneath", "underneath", "between"}
+                "beneath", "underneath", "between", "before", "after", "for"}
 
 
 def _anchor(context: list[str]) -> str | None:
