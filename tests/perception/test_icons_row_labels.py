@@ -48,6 +48,8 @@ def test_near_misses_name_no_row() -> None:
     assert _named("gray chevron, right", [_line("Gray", (30, 300, 90, 325))]) == []
     assert _named("chevron on the top row", [_line("Top", (30, 300, 90, 325))]) == []
     assert _named("vpn key, status bar", [_line("VPN", (300, 10, 340, 30))]) == []
+    # "next to X" is anchors.py's label: no line reads it, so no row is guessed from its words ("Recent")
+    assert _named("clock next to the second recent place", [_line("Recent", (30, 300, 120, 325))]) == []
     # the text written in the icon is not the row it sits in
     assert _named("'GO' button", [_line("GO", (30, 300, 90, 325))]) == []
 

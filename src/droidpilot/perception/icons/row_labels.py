@@ -3,7 +3,8 @@ for airplane mode"): OCR lines whose words the query says, and how near a candid
 
 A settings list, a search's suggestions and a map's places repeat one icon per row; the words naming the
 row are all that set the asked one apart. A line is named when every word of it (its stop words aside)
-is a word of the query, or it reads the whole phrase the query puts after "in", "on", "next to";
+is a word of the query, or it reads the whole phrase the query puts after "in" or "on" (a label after
+"next to" is anchors.py's: when no line reads it, no row is guessed from its words);
 of several named lines the ones naming most words are kept, and only if they are in one row (else the
 words pick no row: "west lake" typed in the search field and suggested below it). Nearness is by rows:
 a candidate in the label's row (their heights overlap) is nearest however far along the row it sits (a
@@ -36,8 +37,10 @@ def _content(words: Sequence[str]) -> list[str]:
 
 def named_rows(lines: Sequence[OcrLine], query: IconQuery, height: int) -> list[Box]:
     """Boxes of the OCR lines the query's words name (see the module docstring); [] when none is."""
+    if query.anchor:  # anchors.py's label: read by a line or ignored, never guessed from its words
+        return []
     said = set(_content(_words(query.raw)))
-    phrases = [" ".join(_words(p)) for p in (query.container, query.anchor) if p]
+    phrases = [" ".join(_words(p)) for p in (query.container,) if p]
     phrases = [p for p in phrases if any(len(w) >= MIN_LETTERS for w in _content(p.split()))]
     own = {" ".join(_words(t)) for t in query.texts}
     best, out = 0, []
