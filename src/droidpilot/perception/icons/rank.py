@@ -9,7 +9,7 @@ decided in outcome.py.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
@@ -27,6 +27,7 @@ from droidpilot.perception.icons.placement import position_score, where_on_scree
 from droidpilot.perception.icons.plugins import Detector, Ranker, plugins_from_env
 from droidpilot.perception.icons.query import IconQuery, parse_icon_query
 from droidpilot.perception.icons.readings import Reading, readings_of
+from droidpilot.perception.icons.row_labels import named_rows, row_nearness
 from droidpilot.perception.icons.scene import (
     Scene,
     avatar_discs,
@@ -47,6 +48,7 @@ FILLED_ABOVE, OUTLINED_BELOW = 0.8, 0.55  # ink share of the silhouette of a fil
 LABEL_PEERS = 0.25  # candidates within this share of the best score are ordered by nearness to a label
 STATUS_BAR = 0.04  # the top share of the screen taken by the system status bar
 LEARNED = 1.0  # share of what the descriptor fit leaves to 1 that the classifier may add (tune and report)
+ROW_FLOOR = 0.3  # share of its score a candidate far from the row the query names keeps
 LEARNED_FLOOR = 0.1  # a probability up to this (of ~2000 classes) is the classifier unsure: it adds nothing
 
 
@@ -112,6 +114,7 @@ class _TextCues:
     inside: list[Box]
     labels: list[Box]
     scene: Scene  # the app's label, the named container
+    rows: list[Box] = field(default_factory=list)  # text rows the query's words name (row_labels)
 
 
 def score_regions(image: np.ndarray, regions: Sequence[Region], query: IconQuery,
@@ -125,8 +128,10 @@ def score_regions(image: np.ndarray, regions: Sequence[Region], query: IconQuery
     text ("LIVE") is a candidate and a label the icon is next to weighs candidates by nearness. The
     ``scene`` (scene.read_scene) makes the tile an app's label names the icon and weighs by a container.
     """
-    cues = _TextCues(icon_text_boxes(image, regions, query, lines), anchor_boxes(lines, query.anchor),
-                     scene or Scene())
+    scene = scene or Scene()
+    labels = anchor_boxes(lines, query.anchor)
+    rows = [] if labels or scene.labels or scene.container else named_rows(lines, query, image.shape[0])
+    cues = _TextCues(icon_text_boxes(image, regions, query, lines), labels, scene, rows)
     known = [r.box for r in regions]
     regions = [*regions, *(Region(b, "text") for b in cues.inside
                            if (query.status_bar or not in_status_bar(b, image.shape[0]))
@@ -189,6 +194,8 @@ def _score(image: np.ndarray, regions: Sequence[Region], query: IconQuery, ranke
             s.score *= weight
     if cues.labels:
         _weigh_by_label(out, cues.labels)
+    elif cues.rows:
+        _weigh_by_row(out, cues.rows)
     out.sort(key=lambda x: x.score, reverse=True)
     return out
 
@@ -209,6 +216,17 @@ def _weigh_by_label(scored: list[ScoredIcon], labels: list[Box]) -> None:
     top = max((n for s, n in zip(scored, near, strict=True) if s.score >= LABEL_PEERS * best), default=1.0)
     for s, n in zip(scored, near, strict=True):
         s.score *= min(1.0, n / top)
+
+
+def _weigh_by_row(scored: list[ScoredIcon], rows: list[Box]) -> None:
+    """Weigh scores by nearness to the rows the query names (row_labels), relative to the nearest of
+    the candidates that look at all like the icon, as _weigh_by_label does: of one icon repeated down a
+    list, the one in the named row keeps its score and the others fall toward ROW_FLOOR."""
+    near = [row_nearness(s.region.box, rows) for s in scored]
+    best = max((s.score for s in scored), default=0.0)
+    top = max((n for s, n in zip(scored, near, strict=True) if s.score >= LABEL_PEERS * best), default=1.0)
+    for s, n in zip(scored, near, strict=True):
+        s.score *= ROW_FLOOR + (1.0 - ROW_FLOOR) * min(1.0, n / max(top, 1e-9))
 
 
 def locate_icon(image: Any, description: str, position: str | None = None,

@@ -16,6 +16,9 @@ from droidpilot.perception.icons.learned import Verdict
 from droidpilot.perception.types import Box, Candidate, box_center
 
 MIN_COLOUR, MIN_SHAPE, MIN_POSITION = 0.6, 0.45, 0.5
+INNER_GLYPH = 0.5  # a candidate inside a better-scored container that reads the asked glyph this well...
+INNER_AREA = 0.5  # ...and covers at most this share of it is where the container is tapped
+INNER_LEAD = 0.8  # ...and reads it at least this share as well as the container does
 
 
 @dataclass
@@ -50,7 +53,9 @@ class ScoredIcon:
 
 def suppress(scored: list[ScoredIcon]) -> list[ScoredIcon]:
     """Keep the best of regions that are the same icon (overlapping or one inside the other), with the
-    best glyph fit any of them had: a disc's glyph may read best from the region of its inside alone."""
+    best glyph fit any of them had: a disc's glyph may read best from the region of its inside alone.
+    A kept container (an avatar with its badge, a card around its button) is tapped on the asked glyph
+    inside it (``_onto_inner``), not at its own centre, which may miss the glyph."""
     kept: list[ScoredIcon] = []
     for s in scored:
         b = s.region.box
@@ -65,9 +70,24 @@ def suppress(scored: list[ScoredIcon]) -> list[ScoredIcon]:
                 break
         if dup is None:
             kept.append(s)
-        elif s.glyph > kept[dup].glyph:
+            continue
+        if _onto_inner(kept[dup], s):
+            kept[dup] = replace(kept[dup], glyph_box=s.region.box)
+        if s.glyph > kept[dup].glyph:
             kept[dup] = replace(kept[dup], glyph=s.glyph)
     return kept
+
+
+def _onto_inner(outer: ScoredIcon, inner: ScoredIcon) -> bool:
+    """Is ``inner`` the asked glyph inside the better-scored ``outer`` (so the tap belongs on it)? It must
+    lie inside, be clearly smaller, and read the asked glyph surely and nearly as well as the outer; an
+    outer whose tap point is already on a glyph of its own keeps it."""
+    ob, ib = outer.region.box, inner.region.box
+    o_area = max(1, (ob[2] - ob[0]) * (ob[3] - ob[1]))
+    i_area = (ib[2] - ib[0]) * (ib[3] - ib[1])
+    within = ob[0] <= ib[0] and ob[1] <= ib[1] and ib[2] <= ob[2] and ib[3] <= ob[3]
+    return (outer.glyph_box is None and within and i_area <= INNER_AREA * o_area
+            and inner.glyph >= max(INNER_GLYPH, INNER_LEAD * outer.glyph))
 
 
 def crop_with_box(image: np.ndarray, box: Box) -> Image.Image:
