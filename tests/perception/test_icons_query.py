@@ -126,6 +126,10 @@ def test_before_after_and_for_name_the_label_the_icon_goes_with() -> None:
     assert parse_icon_query("chevron after sports").anchor == "sports"
     switch = parse_icon_query("gray switch for airplane mode")
     assert switch.anchor == "airplane mode" and switch.colour == "gray" and switch.unknown == ()
+    # "for X" is the row the icon serves; "before"/"after"/"next to" are places beside a label
+    assert switch.anchor_row and not person.anchor_row
+    assert not parse_icon_query("chevron next to airplane mode").anchor_row
+    assert not parse_icon_query("three dots next to Suggested for you").anchor_row
 
 
 def test_for_inside_a_label_after_next_to_stays_part_of_the_label() -> None:

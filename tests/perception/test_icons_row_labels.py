@@ -32,8 +32,11 @@ def test_a_line_is_named_when_the_query_says_all_its_words() -> None:
     lines = [_line("VPN", (30, 300, 80, 325)), _line("Airplane mode", (30, 400, 190, 425)),
              _line("Mode", (30, 500, 90, 525))]
     assert _named("chevron on the vpn row", lines) == [(30, 300, 80, 325)]
-    assert _named("gray switch for airplane mode", lines) == [(30, 400, 190, 425)]  # two words beat "Mode"
-    assert _named("gray switch for vpn", [_line("VPN settings & more", (30, 300, 260, 325))]) == []
+    assert _named("gray switch on the airplane mode row", lines) == [(30, 400, 190, 425)]  # two beat "Mode"
+    assert _named("gray switch on the vpn row", [_line("VPN settings & more", (30, 300, 260, 325))]) == []
+    # "for X" names the label the icon goes with (query.anchor): anchors.py weighs by it, rows stay out
+    assert parse_icon_query("gray switch for airplane mode", names_ok=True).anchor == "airplane mode"
+    assert _named("gray switch for airplane mode", lines) == []
     assert _named("gear, top right", lines) == []  # no line's words are said
     # the phrase after "in"/"on" read inside a longer line names it too
     assert _named("arrow to fill in jpmorgan chase",
@@ -89,8 +92,8 @@ def _inside(point: tuple[int, int], box: tuple[int, int, int, int]) -> bool:
 
 def test_the_chevron_of_the_named_row_is_ranked_first_and_tapped() -> None:
     img, lines, chevrons = _settings_screen()
-    for row in (1, 3):
-        query = f"chevron on the {ROWS[row].lower()} row"
+    for row, query in ((1, "chevron on the vpn row"), (3, "chevron on the screen sharing row"),
+                       (2, "gray chevron for airplane mode")):
         ranked = rank_icons(as_rgb(img), query, ocr_lines=lines)
         assert _inside(ranked[0].point, chevrons[row]), (query, ranked[0].region.box)
         result = locate_icon(as_rgb(img), query, ocr_lines=lines)

@@ -114,6 +114,7 @@ class IconQuery:
     names: tuple[str, ...] = ()  # words that may name the app whose label is on screen ("youtube")
     brands: tuple[str, ...] = ()  # brands of brands.yaml the words name ("youtube", "play store")
     container: str | None = None  # the thing the icon is in or on ("search bar", "cyan button")
+    anchor_row: bool = False  # the anchor is the row the icon serves ("switch for Airplane mode")
 
     @property
     def text(self) -> str:
@@ -132,7 +133,8 @@ class IconQuery:
                 "glyph_words": list(self.glyph_words), "position": str(self.position),
                 "unknown": list(self.unknown), "status_bar": self.status_bar, "style": self.style,
                 "texts": list(self.texts), "anchor": self.anchor, "names": list(self.names),
-                "brands": list(self.brands), "container": self.container}
+                "brands": list(self.brands), "container": self.container,
+                "anchor_row": self.anchor_row}
 
 
 def _words(text: str) -> list[str]:
@@ -206,7 +208,7 @@ def parse_icon_query(description: str, position: str | None = None, names_ok: bo
     style = next((STYLE_WORDS[w] for w in words if w in STYLE_WORDS), None)
     return IconQuery(colour, shape, parse_position(pos_text), tuple(unknown), raw, tuple(glyphs),
                      tuple(glyph_words), status_bar, style, texts, _anchor(context), names, brands,
-                     _container(context))
+                     _container(context), bool(context) and context[0] == "for")
 
 
 def _brand_spans(words: list[str]) -> tuple[tuple[str, ...], list[str]]:

@@ -27,7 +27,7 @@ from droidpilot.perception.icons.placement import position_score, where_on_scree
 from droidpilot.perception.icons.plugins import Detector, Ranker, plugins_from_env
 from droidpilot.perception.icons.query import IconQuery, parse_icon_query
 from droidpilot.perception.icons.readings import Reading, readings_of
-from droidpilot.perception.icons.row_labels import named_rows, row_nearness
+from droidpilot.perception.icons.row_labels import named_rows, one_row, row_nearness
 from droidpilot.perception.icons.scene import (
     Scene,
     avatar_discs,
@@ -131,6 +131,8 @@ def score_regions(image: np.ndarray, regions: Sequence[Region], query: IconQuery
     scene = scene or Scene()
     labels = anchor_boxes(lines, query.anchor)
     rows = [] if labels or scene.labels or scene.container else named_rows(lines, query, image.shape[0])
+    if labels and query.anchor_row and one_row(labels):  # "switch for Airplane mode": that row's switch
+        labels, rows = [], labels
     cues = _TextCues(icon_text_boxes(image, regions, query, lines), labels, scene, rows)
     known = [r.box for r in regions]
     regions = [*regions, *(Region(b, "text") for b in cues.inside

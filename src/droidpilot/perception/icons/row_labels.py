@@ -4,7 +4,8 @@ for airplane mode"): OCR lines whose words the query says, and how near a candid
 A settings list, a search's suggestions and a map's places repeat one icon per row; the words naming the
 row are all that set the asked one apart. A line is named when every word of it (its stop words aside)
 is a word of the query, or it reads the whole phrase the query puts after "in" or "on" (a label after
-"next to" is anchors.py's: when no line reads it, no row is guessed from its words);
+"next to" is anchors.py's: when no line reads it, no row is guessed from its words; a label after "for"
+that a line reads is the row itself, query.anchor_row);
 of several named lines the ones naming most words are kept, and only if they are in one row (else the
 words pick no row: "west lake" typed in the search field and suggested below it). Nearness is by rows:
 a candidate in the label's row (their heights overlap) is nearest however far along the row it sits (a
@@ -62,7 +63,12 @@ def named_rows(lines: Sequence[OcrLine], query: IconQuery, height: int) -> list[
             best, out = count, []
         if count == best:
             out.append(ln.box)
-    return out if all(_same_row(b, out[0]) for b in out[1:]) else []
+    return out if one_row(out) else []
+
+
+def one_row(boxes: Sequence[Box]) -> bool:
+    """Do the boxes sit in one row (each one's height overlaps the first's by more than half)?"""
+    return all(_same_row(b, boxes[0]) for b in boxes[1:])
 
 
 def _same_row(a: Box, b: Box) -> bool:
