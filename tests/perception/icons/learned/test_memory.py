@@ -12,7 +12,12 @@ from pathlib import Path
 import cv2
 import numpy as np
 import pytest
-from tests.perception.icons.learned.test_real_crops import FEW, SMALL, TRAIN_AT, _labels, _screen
+from tests.perception.icons.learned.test_real_crops import (
+    FEW,
+    SMALL,
+    _labels,
+    _mixed_labels,
+)
 
 from droidpilot.perception.icons.glyphs.catalogue import available
 from droidpilot.perception.icons.learned.memory import FLOOR, WEIGHT, Memory, load_memory, save_memory, sha16
@@ -144,13 +149,7 @@ def test_a_memory_alone_teaches_a_drawing_on_a_run_it_never_saw(tmp_path: Path, 
 
 
 def test_brand_and_other_icons_are_none_entries_only_when_asked(tmp_path: Path, tiny) -> None:
-    shots = tmp_path / "shots"
-    boxes = _screen(shots / "V/1/1.png", TRAIN_AT[:3], 250)
-    path = tmp_path / "labels.yaml"
-    path.write_text(f"root: {shots}\nscreens:\n  - path: V/1/1.png\n    split: train\n    icons:\n"
-                    f"      - {{query: a, box: {list(boxes[0])}, glyph: 'brand:vendor'}}\n"
-                    f"      - {{query: b, box: {list(boxes[1])}, glyph: other}}\n"
-                    f"      - {{query: c, box: {list(boxes[2])}, glyph: store}}\n", encoding="utf-8")
+    path = _mixed_labels(tmp_path)
     files = [load_label_file(path, FEW)]
     none = len(tiny.classes) - 1
     glyphs_only = build_memory(tiny, files)

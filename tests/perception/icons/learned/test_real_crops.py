@@ -97,7 +97,8 @@ def test_crops_are_deterministic_and_held_out_runs_are_left_out(tmp_path: Path) 
     assert set(kept.runs) == {"Vendor/1"} and 0 < len(kept.y) < len(a.y)
 
 
-def test_labels_that_train_no_class_are_left_out_and_other_can_be_none(tmp_path: Path) -> None:
+def _mixed_labels(tmp_path: Path) -> Path:
+    """A label file of one screen with a brand icon, an 'other' icon and a library glyph."""
     shots = tmp_path / "shots"
     boxes = _screen(shots / "V/1/1.png", TRAIN_AT[:3], 250)
     path = tmp_path / "labels.yaml"
@@ -105,6 +106,11 @@ def test_labels_that_train_no_class_are_left_out_and_other_can_be_none(tmp_path:
                     f"      - {{query: a, box: {list(boxes[0])}, glyph: 'brand:vendor'}}\n"
                     f"      - {{query: b, box: {list(boxes[1])}, glyph: other}}\n"
                     f"      - {{query: c, box: {list(boxes[2])}, glyph: store}}\n", encoding="utf-8")
+    return path
+
+
+def test_labels_that_train_no_class_are_left_out_and_other_can_be_none(tmp_path: Path) -> None:
+    path = _mixed_labels(tmp_path)
     lf = load_label_file(path, FEW)
     index = {"store": 0, "__none__": 1}
     assert set(build_crops([lf], index, 2, 1).labels) == {2}  # the brand and ``other`` train nothing
