@@ -76,6 +76,17 @@ def phone_page(studio: Studio, chromium: Any, pid: str = "phone1", *, width: int
     assert [e for e in errors if not any(f"status of {code} " in e for code in expected)] == []
 
 
+def press_key(page: Any, key: str) -> None:
+    """Click a key button (home, back, ...) and wait until the studio has answered its request.
+
+    The message line is empty before the request is answered too, so waiting on it lets the key land
+    after whatever the test does next (a Home arriving after ``open_app`` leaves the launcher showing).
+    """
+    with page.expect_response(lambda r: r.url.endswith("/op") and r.request.method == "POST") as answer:
+        page.click(f"button[data-key={key}]")
+    assert answer.value.ok, f"the {key} key was answered {answer.value.status}"
+
+
 def tap_device(page: Any, x: int, y: int, size: tuple[int, int] = (1080, 2400)) -> None:
     """Click the screen image where device pixel (x, y) is shown, and wait for the next frame."""
     before = page.evaluate("window.__studio.frames.length")

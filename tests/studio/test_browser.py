@@ -16,7 +16,7 @@ import pytest
 from droidpilot.bench.suite import load_task, suite_folder
 from droidpilot.studio.server import Studio
 
-from .conftest import phone_page, sim_label_center, tap_device
+from .conftest import phone_page, press_key, sim_label_center, tap_device
 
 pytestmark = [pytest.mark.slow]
 
@@ -41,8 +41,7 @@ def _tap_label(page: Any, studio: Studio, label: str) -> None:
 
 
 def _home(page: Any, studio: Studio) -> None:
-    page.click("button[data-key=home]")
-    page.wait_for_function("document.getElementById('msg').textContent === ''")
+    press_key(page, "home")
     while _device(studio).current_app() != "com.simphone.launcher":
         page.wait_for_timeout(50)
 
@@ -106,8 +105,7 @@ def test_agent_from_the_page_with_take_over_and_stop(page: Any, studio: Studio) 
     page.click("#ag-take")
     page.wait_for_function("window.__studio.status.agent && window.__studio.status.agent.state === 'paused'")
     steps = page.evaluate("document.querySelectorAll('#ag-log > div').length")
-    page.click("button[data-key=home]")  # a person operates the paused agent's phone
-    page.wait_for_function("document.getElementById('msg').textContent === ''")
+    press_key(page, "home")  # a person operates the paused agent's phone
     page.wait_for_timeout(300)
     assert page.evaluate("document.querySelectorAll('#ag-log > div').length") == steps  # paused: no steps
     last_step = page.evaluate("window.__studio.lastStep.step")

@@ -17,7 +17,7 @@ from droidpilot.studio.manual import execute, faithful, resolve
 from droidpilot.studio.recording import Recording
 from droidpilot.studio.server import Studio
 
-from .conftest import phone_page, sim_label_center
+from .conftest import phone_page, press_key, sim_label_center
 
 pytestmark = [pytest.mark.slow]
 HOSTILE = '<img src=x onerror="window.__pwned=1">'
@@ -37,8 +37,7 @@ def _screen_click(page: Any, x: int, y: int, selector: str = "#frame") -> None:
 
 def test_click_selects_the_deepest_node_and_its_selectors_copy(page: Any, studio: Studio) -> None:
     device = studio.sessions["phone1"].device
-    page.click("button[data-key=home]")
-    page.wait_for_function("window.__studio.status && document.getElementById('msg').textContent === ''")
+    press_key(page, "home")  # answered before Notes opens: a late Home would leave the launcher showing
     device.inner.open_app("Notes")
     device.changed()
     page.check("#inspect-toggle")
