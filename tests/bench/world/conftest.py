@@ -9,17 +9,16 @@ import pytest
 
 @pytest.fixture(scope="session")
 def world_engines() -> dict[str, Any]:
-    """A SimPhone, a cached RapidOCR engine and the verifier's options, made once per session."""
+    """A SimPhone, a cached RapidOCR engine and verifier options that read with it, made once a session."""
     from droidpilot.device.sim.phone import SimDevice
     from droidpilot.perception.cache import cached
     from droidpilot.perception.ocr import make_ocr_engine
     from droidpilot.verify.setup import VerifierChoices, build_options
 
-    return {
-        "device": SimDevice(),
-        "ocr_engine": cached(make_ocr_engine("rapidocr")),
-        "options": build_options(VerifierChoices(ocr="rapidocr")),
-    }
+    engine = cached(make_ocr_engine("rapidocr"))
+    options = build_options(VerifierChoices(ocr="none"))
+    options.ocr_engine = engine  # the agent's engine: one model in memory, and its readings memoised once
+    return {"device": SimDevice(), "ocr_engine": engine, "options": options}
 
 
 def pytest_terminal_summary(terminalreporter: Any, exitstatus: int, config: pytest.Config) -> None:
