@@ -16,6 +16,7 @@ from droidpilot.errors import InputError
 from droidpilot.perception.icons.apps import name_words
 from droidpilot.perception.icons.brands import find_brands
 from droidpilot.perception.icons.glyphs.vocabulary import longest_glyph_phrase, synonyms
+from droidpilot.perception.icons.purpose import PURPOSE_VERBS, object_words, split_purpose
 
 COLOUR_WORDS: dict[str, str] = {
     "red": "red", "crimson": "red", "scarlet": "red", "maroon": "brown",
@@ -190,12 +191,19 @@ def parse_icon_query(description: str, position: str | None = None, names_ok: bo
         if words[k] in ("status", "notification") and words[k + 1] == "bar":
             status_bar, words = True, [*words[:k], "in", "the", *words[k + 2:]]
             break
+    words, purpose = split_purpose(words)
+    purpose, purpose_context = _split_context(purpose)
     words, context = _split_context(words)
+    context = context or purpose_context  # "arrow to fill in jpmorgan chase": the row reading it
     texts = written_texts(desc, len(words))
     brands, icon_words = _brand_spans(words)
     colour, shape, glyphs, glyph_words, unknown, trailing = _read_words(icon_words)
+    if purpose and not glyphs:  # "icon to open the menu": what it does names what it shows
+        _, p_shape, p_glyphs, p_words, _, _ = _read_words(object_words(purpose))
+        shape, glyphs, glyph_words = shape or p_shape, p_glyphs, glyph_words + p_words
     unknown = [w for w in unknown if w not in texts and w not in TEXT_MARKERS]
-    names = name_words(words, set(COLOUR_WORDS) | set(POSITION_WORDS) | FILLER | TEXT_MARKERS)
+    said = words + [w for w in object_words(purpose) if w not in PURPOSE_VERBS]
+    names = name_words(said, set(COLOUR_WORDS) | set(POSITION_WORDS) | FILLER | TEXT_MARKERS)
     trailing += [w for w in context if w in POSITION_WORDS and w not in ("up", "down")]
     if not pos_text and trailing:
         pos_text = " ".join(trailing)
