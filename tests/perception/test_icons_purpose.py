@@ -29,11 +29,19 @@ def test_a_purpose_after_a_named_glyph_is_understood_but_not_read_as_the_icon() 
     assert "keyboard" not in q.glyphs and str(q.position) == "right"
 
 
-def test_fill_in_names_the_row_the_arrow_serves() -> None:
+def test_fill_in_names_the_row_and_the_fill_in_arrow() -> None:
     q = parse_icon_query("arrow to fill in jpmorgan chase", names_ok=True)
     assert q.unknown == ()
-    assert q.container == "jpmorgan chase"
+    assert (q.anchor, q.anchor_row, q.container) == ("jpmorgan chase", True, None)
+    assert q.glyphs == ("north_west",)  # the suggestion's arrow points up-left, not back
     assert "fill" not in q.names and "to" not in q.names
+
+
+def test_a_named_glyph_is_not_narrowed_by_the_purpose() -> None:
+    q = parse_icon_query("chevron to fill in west lake", names_ok=True)
+    assert "north_west" not in q.glyphs and "chevron_right" in q.glyphs
+    q = parse_icon_query("arrow to go back, top left", names_ok=True)
+    assert "arrow_back" in q.glyphs and "arrow_forward" not in q.glyphs
 
 
 def test_near_misses_stay_places_words_or_not_understood() -> None:

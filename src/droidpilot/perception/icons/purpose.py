@@ -33,6 +33,11 @@ NOT_PURPOSE_BEFORE = {"next", "close", "up", "down", "due", "according", "prior"
 # words of a purpose that say nothing of what the icon shows ("open the menu": "the")
 PURPOSE_FILLER = {"to", "used", "meant", "that", "which", "the", "a", "an", "your", "my", "this", "it",
                   "up", "out", "off", "new", "current", "previous", "page", "screen", "one", "you"}
+# what some purposes draw, where the icon's own words name only a kind of icon ("arrow to fill in west
+# lake": a search suggestion's fill-in arrow points up and left, not back)
+PURPOSE_LOOKS: dict[tuple[str, ...], str] = {("fill", "in"): "arrow pointing up left",
+                                             ("go", "back"): "back arrow"}
+GENERIC = {"arrow", "icon", "button"}  # the icon's words that name only a kind of icon
 
 
 def split_purpose(words: list[str]) -> tuple[list[str], list[str]]:
@@ -53,3 +58,22 @@ def object_words(purpose: list[str]) -> list[str]:
     """The words of a purpose that may name what the icon shows, its verb included ("open the menu" ->
     open, menu; "search" names the magnifier itself): all but its particles and articles."""
     return [w for w in purpose if w not in PURPOSE_FILLER]
+
+
+def purpose_looks(purpose: list[str], glyph_words: list[str]) -> list[str]:
+    """The words of what the purpose draws (PURPOSE_LOOKS), when the icon's glyph words name only a kind
+    of icon ("arrow"); else []."""
+    if not all(w in GENERIC for w in glyph_words):
+        return []
+    for verb, looks in PURPOSE_LOOKS.items():
+        if tuple(purpose[:len(verb)]) == verb:
+            return looks.split()
+    return []
+
+
+def filled_row(purpose: list[str]) -> str | None:
+    """The row label a fill-in purpose names ("fill in west lake" -> "west lake"): the suggestion reading
+    it is the row whose arrow is asked for, read as "for" names a row (query.anchor_row); else None."""
+    if purpose[:2] == ["fill", "in"] and len(purpose) > 2:
+        return " ".join(purpose[2:])
+    return None

@@ -16,7 +16,13 @@ from droidpilot.errors import InputError
 from droidpilot.perception.icons.apps import name_words
 from droidpilot.perception.icons.brands import find_brands
 from droidpilot.perception.icons.glyphs.vocabulary import longest_glyph_phrase, synonyms
-from droidpilot.perception.icons.purpose import PURPOSE_VERBS, object_words, split_purpose
+from droidpilot.perception.icons.purpose import (
+    PURPOSE_VERBS,
+    filled_row,
+    object_words,
+    purpose_looks,
+    split_purpose,
+)
 
 COLOUR_WORDS: dict[str, str] = {
     "red": "red", "crimson": "red", "scarlet": "red", "maroon": "brown",
@@ -192,6 +198,7 @@ def parse_icon_query(description: str, position: str | None = None, names_ok: bo
             status_bar, words = True, [*words[:k], "in", "the", *words[k + 2:]]
             break
     words, purpose = split_purpose(words)
+    raw_purpose = purpose
     purpose, purpose_context = _split_context(purpose)
     words, context = _split_context(words)
     context = context or purpose_context  # "arrow to fill in jpmorgan chase": the row reading it
@@ -201,6 +208,8 @@ def parse_icon_query(description: str, position: str | None = None, names_ok: bo
     if purpose and not glyphs:  # "icon to open the menu": what it does names what it shows
         _, p_shape, p_glyphs, p_words, _, _ = _read_words(object_words(purpose))
         shape, glyphs, glyph_words = shape or p_shape, p_glyphs, glyph_words + p_words
+    if looks := purpose_looks(raw_purpose, glyph_words):  # "arrow to fill in X": the fill-in arrow
+        _, _, glyphs, glyph_words, _, _ = _read_words(looks)
     unknown = [w for w in unknown if w not in texts and w not in TEXT_MARKERS]
     said = words + [w for w in object_words(purpose) if w not in PURPOSE_VERBS]
     names = name_words(said, set(COLOUR_WORDS) | set(POSITION_WORDS) | FILLER | TEXT_MARKERS)
@@ -214,9 +223,14 @@ def parse_icon_query(description: str, position: str | None = None, names_ok: bo
                          "orange, yellow, green, cyan, blue, purple, pink, brown, black, white, gray; "
                          f"not understood: {', '.join(unknown) or '-'})")
     style = next((STYLE_WORDS[w] for w in words if w in STYLE_WORDS), None)
+    if row := filled_row(raw_purpose):  # "arrow to fill in west lake": the row reading "west lake"
+        anchor, container, anchor_row = row, None, True
+    else:
+        anchor, container = _anchor(context), _container(context)
+        anchor_row = bool(context) and context[0] == "for"
     return IconQuery(colour, shape, parse_position(pos_text), tuple(unknown), raw, tuple(glyphs),
-                     tuple(glyph_words), status_bar, style, texts, _anchor(context), names, brands,
-                     _container(context), bool(context) and context[0] == "for")
+                     tuple(glyph_words), status_bar, style, texts, anchor, names, brands, container,
+                     anchor_row)
 
 
 def _brand_spans(words: list[str]) -> tuple[tuple[str, ...], list[str]]:
