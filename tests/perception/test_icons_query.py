@@ -136,3 +136,14 @@ def test_for_inside_a_label_after_next_to_stays_part_of_the_label() -> None:
     # near miss: the first place word starts the label; a later "for" is the label's own word
     assert parse_icon_query("three dots next to Suggested for you").anchor == "suggested for you"
     assert parse_icon_query("info circle beside Rated for 3+").anchor == "rated for"
+
+
+def test_arrow_right_is_the_arrow_a_person_means_not_only_the_fonts_caret() -> None:
+    # Material's "arrow_right" is a small caret; "arrow right beside About this app" is the -> arrow
+    q = parse_icon_query("arrow right beside About this app", names_ok=True)
+    assert {"arrow_forward", "arrow_right"} <= set(q.glyphs) and "arrow_back" not in q.glyphs
+    assert q.anchor == "about this app"
+    left = parse_icon_query("arrow left", names_ok=True)
+    assert "arrow_back" in left.glyphs and "arrow_forward" not in left.glyphs
+    # near miss: an arrow pointing up and left stays the one diagonal glyph
+    assert parse_icon_query("arrow pointing up left", names_ok=True).glyphs == ("north_west",)
