@@ -70,7 +70,9 @@ POSITION_WORDS: dict[str, str] = {
 FILLER = {"a", "an", "the", "icon", "shaped", "shape", "of", "at", "in", "on", "with", "and", "corner",
           "side", "screen", "area", "part", "symbol", "logo", "light", "dark", "bright", "small", "big",
           "large", "filled", "outlined", "outline", "solid", "hollow", "like", "-", "s", "glass",
-          "sign", "mark", "pointing", "facing", "app", "apps", "application", "tile"}
+          "sign", "mark", "pointing", "facing", "app", "apps", "application", "tile",
+          # how it moves or bends, and the bar it sits in: nothing the looks are matched by
+          "curved", "spinning", "rotating", "toolbar"}
 
 
 @dataclass(frozen=True)
