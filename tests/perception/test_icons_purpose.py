@@ -33,7 +33,7 @@ def test_fill_in_names_the_row_and_the_fill_in_arrow() -> None:
     q = parse_icon_query("arrow to fill in jpmorgan chase", names_ok=True)
     assert q.unknown == ()
     assert (q.anchor, q.anchor_row, q.container) == ("jpmorgan chase", True, None)
-    assert q.glyphs == ("north_west",)  # the suggestion's arrow points up-left, not back
+    assert q.glyphs == ("north_west",) and q.shape is None  # the up-left arrow, not any drawn arrow
     assert "fill" not in q.names and "to" not in q.names
 
 

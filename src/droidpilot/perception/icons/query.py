@@ -210,8 +210,8 @@ def parse_icon_query(description: str, position: str | None = None, names_ok: bo
     if purpose and not glyphs:  # "icon to open the menu": what it does names what it shows
         _, p_shape, p_glyphs, p_words, _, _ = _read_words(object_words(purpose))
         shape, glyphs, glyph_words = shape or p_shape, p_glyphs, glyph_words + p_words
-    if looks := purpose_looks(raw_purpose, glyph_words):  # "arrow to fill in X": the fill-in arrow
-        _, _, glyphs, glyph_words, _, _ = _read_words(looks)
+    if looks := purpose_looks(raw_purpose, glyph_words):  # "arrow to fill in X": the fill-in arrow,
+        _, shape, glyphs, glyph_words, _, _ = _read_words(looks)  # not any drawn arrow
     unknown = [w for w in unknown if w not in texts and w not in TEXT_MARKERS]
     said = words + [w for w in object_words(purpose) if w not in PURPOSE_VERBS]
     names = name_words(said, set(COLOUR_WORDS) | set(POSITION_WORDS) | FILLER | TEXT_MARKERS)
