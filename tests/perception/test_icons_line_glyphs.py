@@ -38,6 +38,45 @@ def test_a_trailing_symbol_is_cut_off_the_line(path: str, line: Box, text: str, 
 
 
 @real
+def test_a_circled_character_ending_a_line_is_cut_off() -> None:
+    # Google Play (training screen): "Rated for 3+ ①", the ① an info circle the OCR read as a digit
+    cut = text_part(read_image(REAL / "Google Play/3/3.jpg"), (385, 372, 514, 393), "Rated for 3+ ①")
+    assert cut[2] <= 497 and cut[0] == 385
+
+
+@real
+def test_a_glyph_ocr_left_unread_after_the_text_is_cut_off() -> None:
+    # Google Play (training screen): "182M reviews" read, the info circle after it (136-150) not
+    cut = text_part(read_image(REAL / "Google Play/3/3.jpg"), (17, 371, 153, 394), "182M reviews")
+    assert 125 <= cut[2] <= 136 and cut[0] == 17
+
+
+@real
+@pytest.mark.parametrize(("path", "line", "text"), [
+    ("Multi-App/3/10.jpg", (34, 172, 222, 195), "1/26/2024,15:57|70"),  # words read without spaces
+    ("Google Maps/3/6.jpg", (346, 243, 446, 279), "4hr 5"),  # its last word is the read "5"
+    ("Google Play/3/3.jpg", (17, 371, 131, 394), "182M reviews"),  # the text alone: nothing unread
+])
+def test_a_line_whose_ink_holds_only_its_read_words_keeps_its_end(path: str, line: Box, text: str) -> None:
+    assert text_part(read_image(REAL / path), line, text)[2] == line[2]
+
+
+def test_an_unread_glyph_needs_one_extra_word_set_well_apart() -> None:
+    from droidpilot.perception.icons.line_glyphs import split_unread_glyph
+
+    box = (0, 0, 200, 20)
+    unread = _line([(0, 40), (48, 100), (110, 124)])  # two words, then a glyph 10 px (0.71 h) apart
+    assert split_unread_glyph(unread, box, 2) == (0, 0, 105, 20)
+    assert split_unread_glyph(unread, box, 3) == box  # the OCR read three words: the last is one
+    close = _line([(0, 40), (48, 100), (106, 120)])  # a gap of 5 px (0.36 h): a word gap, not a glyph's
+    assert split_unread_glyph(close, box, 2) == box
+    wide = _line([(0, 40), (48, 100), (110, 150)])  # a last part wider than a glyph: a word
+    assert split_unread_glyph(wide, box, 2) == box
+    many = _line([(0, 20), (28, 50), (60, 80), (90, 104)])  # three parts more than the one word read
+    assert split_unread_glyph(many, box, 1) == box
+
+
+@real
 def test_a_line_read_as_ending_in_a_letter_keeps_its_end() -> None:
     image = read_image(REAL / "Multi-App/3/5.jpg")
     assert text_part(image, (79, 496, 168, 525), "Sports")[2] == 168  # OCR saw no symbol: keep it
@@ -61,6 +100,8 @@ def test_a_symbol_followed_by_a_word_is_not_cut() -> None:
 
 def test_symbols_are_told_from_letters_and_punctuation() -> None:
     assert ends_with_symbol("4.0★") and ends_with_symbol("Sports >") and ends_with_symbol("More ›")
+    assert ends_with_symbol("Rated for 3+ ①") and ends_with_symbol("Info ⓘ")
+    assert not ends_with_symbol("Step 1") and not ends_with_symbol("Level 3")
     assert not ends_with_symbol("Sports") and not ends_with_symbol("Done.") and not ends_with_symbol("50%")
     assert not ends_with_symbol("") and not ends_with_symbol("设置")
 

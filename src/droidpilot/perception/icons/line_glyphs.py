@@ -1,7 +1,9 @@
 """Glyphs OCR glues to a text line: a leading icon read as part of the line ("+ Add song", a bed before
-"Hotels") and a trailing symbol the line ends with ("4.0★", "Sports >"). The line's box is cut so the
-glyph is left to the icon proposals. Ink is measured against the line's own background (the colour
-along its box's rim), so a glyph on a chip or pill splits as one on the page does."""
+"Hotels"), a trailing symbol the line ends with ("4.0★", "Sports >", a circled "①"), and a trailing
+glyph OCR did not read at all (an info circle after "182M reviews": the ink holds one word more than
+the text). The line's box is cut so the glyph is left to the icon proposals. Ink is measured against
+the line's own background (the colour along its box's rim), so a glyph on a chip or pill splits as one
+on the page does."""
 
 from __future__ import annotations
 
@@ -15,6 +17,8 @@ from droidpilot.perception.types import Box
 INK = 35  # a pixel this unlike the line's background is ink
 ARROWS = "›»‹«"  # quotation marks that OCR reads for chevrons; other quotes close words, without a gap
 GLYPH_WIDTH = (0.5, 1.6)  # a leading glyph is this wide, in line heights
+WORD_GAP = 0.3  # a gap this wide (in line heights) parts two words of the ink
+UNREAD_GAP = 0.45  # a glyph OCR did not read stands at least this far (line heights) after the text
 
 
 def line_ink(work: np.ndarray, box: Box) -> np.ndarray:
@@ -30,7 +34,16 @@ def line_ink(work: np.ndarray, box: Box) -> np.ndarray:
 def ends_with_symbol(text: str) -> bool:
     """Does the OCR text end with a symbol (★, >, ›), not a letter, digit or punctuation mark?"""
     stripped = text.rstrip()
-    return bool(stripped) and (unicodedata.category(stripped[-1]).startswith("S") or stripped[-1] in ARROWS)
+    if not stripped:
+        return False
+    last = stripped[-1]
+    return unicodedata.category(last).startswith("S") or last in ARROWS or _enclosed(last)
+
+
+def _enclosed(ch: str) -> bool:
+    """A circled or parenthesised character ("①", "ⓘ", "⑴"): an icon drawn as text, not a letter."""
+    name = unicodedata.name(ch, "")
+    return "CIRCLED" in name or "PARENTHESIZED" in name
 
 
 def _ink_height(ink: np.ndarray) -> int:
@@ -78,10 +91,37 @@ def split_trailing_symbol(ink: np.ndarray, box: Box) -> Box:
     return box
 
 
+def split_unread_glyph(ink: np.ndarray, box: Box, words: int) -> Box:
+    """The text part of a line box whose ink holds exactly one word more than the OCR text has words,
+    the extra one last, glyph-sized, about as tall as the line and set apart by at least a wide word gap:
+    a glyph OCR left unread ("182M reviews ⓘ"). A line whose words OCR read without spaces (a date and
+    time, "1/26/2024,15:57") holds several more and is left, as is a last word of letters too narrow or
+    too close to be set apart."""
+    x1, y1, _, y2 = box
+    h = _ink_height(ink)
+    cols = np.flatnonzero(ink.any(axis=0))
+    if h < 6 or words < 1:
+        return box
+    gaps = np.flatnonzero(np.diff(cols) > max(2, round(WORD_GAP * h)))
+    if len(gaps) != words:  # one gap per word boundary, and one more before the unread glyph
+        return box
+    text_end, last_start = cols[gaps[-1]], cols[gaps[-1] + 1]
+    width = cols[-1] - last_start + 1
+    rows = np.flatnonzero(ink[:, last_start:].any(axis=1))
+    tall = len(rows) > 0 and rows[-1] - rows[0] + 1 >= 0.6 * h
+    apart = last_start - text_end - 1 >= UNREAD_GAP * h
+    if tall and apart and GLYPH_WIDTH[0] * h <= width <= GLYPH_WIDTH[1] * h:
+        return (x1, y1, x1 + int(text_end + last_start + 1) // 2, y2)  # to the gap's middle
+    return box
+
+
 def text_part(work: np.ndarray, box: Box, text: str) -> Box:
-    """The part of an OCR line's box that is text: leading glyph and trailing symbol cut off."""
+    """The part of an OCR line's box that is text: leading glyph and trailing symbol (read or unread)
+    cut off."""
     ink = line_ink(work, box)
     cut = split_leading_glyph(ink, box)
     if ends_with_symbol(text):
         cut = split_trailing_symbol(ink[:, cut[0] - box[0]:], cut)
+    else:
+        cut = split_unread_glyph(ink[:, cut[0] - box[0]:], cut, len(text.split()))
     return cut
