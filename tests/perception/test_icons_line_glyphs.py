@@ -113,3 +113,46 @@ def test_ink_is_measured_against_the_line_s_own_background() -> None:
     dark = np.full((30, 100, 3), 30, np.uint8)  # the same line on a dark card: the white is the ink
     dark[8:22, 10:30] = 240
     assert line_ink(dark, (0, 0, 100, 30)).sum() == 14 * 20
+
+
+def _badge_scene(key: bool) -> tuple[np.ndarray, Box]:
+    """A white box holding dark "CC" letters (its OCR box is the white box) on a gray disc; with
+    ``key``, the white box is a keyboard key larger than the letters' box, so white surrounds it too."""
+    image = np.full((400, 400, 3), 245, np.uint8)
+    image[150:250, 150:250] = 90  # the gray button
+    if key:
+        image[175:225, 170:230] = 255  # a key wider than the letters' box: white on both sides of it
+    else:
+        image[188:212, 186:214] = 255  # the white box, exactly the OCR box
+    image[194:206, 190:198] = 30  # "C"
+    image[194:206, 202:210] = 30  # "C"
+    return image, (186, 188, 214, 212)
+
+
+def test_a_short_word_on_its_own_tile_is_a_badge() -> None:
+    from droidpilot.perception.icons.line_glyphs import badge
+
+    image, box = _badge_scene(key=False)
+    assert badge(image, box, "CC")
+    assert not badge(image, box, "Subtitles on")  # a longer text is a label, on whatever it is drawn
+
+
+def test_a_word_on_a_key_or_on_the_page_is_no_badge() -> None:
+    from droidpilot.perception.icons.line_glyphs import badge
+
+    image, box = _badge_scene(key=True)
+    assert not badge(image, box, "CC")  # a key's letters: the key's white on both sides of the rim
+    page = np.full((400, 400, 3), 245, np.uint8)
+    page[194:206, 190:198] = 30
+    assert not badge(page, box, "A")  # a letter on the page
+
+
+@real
+def test_a_captions_badge_read_as_text_is_proposed() -> None:
+    # YouTube (report screen): the white "CC" box on a gray disc, read "CC" at 0.98, was text before
+    from droidpilot.perception.icons.candidates import find_regions, iou
+    from droidpilot.perception.types import OcrLine
+
+    image = read_image(REAL / "YouTube/3/5.jpg")
+    lines = [OcrLine("CC", (484, 255, 512, 277), 0.982)]
+    assert any(iou(r.box, (484, 254, 513, 279)) >= 0.5 for r in find_regions(image, lines))

@@ -19,6 +19,10 @@ ARROWS = "›»‹«"  # quotation marks that OCR reads for chevrons; other quot
 GLYPH_WIDTH = (0.5, 1.6)  # a leading glyph is this wide, in line heights
 WORD_GAP = 0.3  # a gap this wide (in line heights) parts two words of the ink
 UNREAD_GAP = 0.45  # a glyph OCR did not read stands at least this far (line heights) after the text
+BADGE_CHARS = 3  # a word of at most this many characters drawn on its own small tile is a badge icon
+BADGE_SIDE = 0.1  # such a tile is at most this share of the screen's short side
+FLAT = 20  # pixels within this of the colour around a badge are that colour
+FLAT_AROUND = 0.6  # share of the pixels around a badge's box that are one colour (the button it is on)
 
 
 def line_ink(work: np.ndarray, box: Box) -> np.ndarray:
@@ -113,6 +117,30 @@ def split_unread_glyph(ink: np.ndarray, box: Box, words: int) -> Box:
     if tall and apart and GLYPH_WIDTH[0] * h <= width <= GLYPH_WIDTH[1] * h:
         return (x1, y1, x1 + int(text_end + last_start + 1) // 2, y2)  # to the gap's middle
     return box
+
+
+def badge(work: np.ndarray, box: Box, text: str) -> bool:
+    """Is this OCR line a short word drawn on its own small tile, an icon rather than text (the white
+    "CC" box of a video's captions button, on a gray disc)? Its box's rim is the tile's colour, and a
+    thin ring just outside the box is one other colour, unlike the tile. A word on a button or key
+    larger than its text (a keyboard's "A", an "OK" button) has the button's colour on both sides of the
+    box's rim, and a word on the page has the page there."""
+    x1, y1, x2, y2 = box
+    h, w = work.shape[:2]
+    chars = len(text.replace(" ", ""))
+    pad = max(2, round(0.15 * (y2 - y1)))
+    if not 1 <= chars <= BADGE_CHARS or max(x2 - x1, y2 - y1) > BADGE_SIDE * min(h, w):
+        return False
+    if x1 - pad < 0 or y1 - pad < 0 or x2 + pad > w or y2 + pad > h or min(x2 - x1, y2 - y1) < 3:
+        return False
+    crop = work[y1:y2, x1:x2].astype(np.int16)
+    rim = np.concatenate([crop[0], crop[-1], crop[:, 0], crop[:, -1]])
+    big = work[y1 - pad:y2 + pad, x1 - pad:x2 + pad].astype(np.int16)
+    ring = np.concatenate([big[:pad].reshape(-1, 3), big[-pad:].reshape(-1, 3),
+                           big[pad:-pad, :pad].reshape(-1, 3), big[pad:-pad, -pad:].reshape(-1, 3)])
+    around = np.median(ring, axis=0)
+    flat = (channel_max(np.abs(ring - around)) <= FLAT).mean() >= FLAT_AROUND
+    return bool(flat and np.abs(np.median(rim, axis=0) - around).max() > INK)
 
 
 def text_part(work: np.ndarray, box: Box, text: str) -> Box:
