@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import unicodedata
 
+import cv2
 import numpy as np
 
 from droidpilot.perception.icons.imageio import channel_max
@@ -21,8 +22,8 @@ WORD_GAP = 0.3  # a gap this wide (in line heights) parts two words of the ink
 UNREAD_GAP = 0.45  # a glyph OCR did not read stands at least this far (line heights) after the text
 BADGE_CHARS = 3  # a word of at most this many characters drawn on its own small tile is a badge icon
 BADGE_SIDE = 0.1  # such a tile is at most this share of the screen's short side
-FLAT = 20  # pixels within this of the colour around a badge are that colour
-FLAT_AROUND = 0.6  # share of the pixels around a badge's box that are one colour (the button it is on)
+BADGE_MARGIN = 0.25  # a badge's tile ends within this many line heights around its OCR box
+BADGE_RIM = 0.8  # share of the OCR box's rim that is the tile's one colour
 
 
 def line_ink(work: np.ndarray, box: Box) -> np.ndarray:
@@ -121,26 +122,31 @@ def split_unread_glyph(ink: np.ndarray, box: Box, words: int) -> Box:
 
 def badge(work: np.ndarray, box: Box, text: str) -> bool:
     """Is this OCR line a short word drawn on its own small tile, an icon rather than text (the white
-    "CC" box of a video's captions button, on a gray disc)? Its box's rim is the tile's colour, and a
-    thin ring just outside the box is one other colour, unlike the tile. A word on a button or key
-    larger than its text (a keyboard's "A", an "OK" button) has the button's colour on both sides of the
-    box's rim, and a word on the page has the page there."""
+    "CC" box of a video's captions button)? The box's rim is one colour, and the pixels of that colour
+    joined to it form a tile that ends within a small margin around the box, on something else. A word
+    on the page, or on a key or button larger than its letters (a keyboard's "A", an "OK" button), has
+    that colour reaching past the margin; a word on a photo has no one colour along its rim."""
     x1, y1, x2, y2 = box
     h, w = work.shape[:2]
-    chars = len(text.replace(" ", ""))
-    pad = max(2, round(0.15 * (y2 - y1)))
-    if not 1 <= chars <= BADGE_CHARS or max(x2 - x1, y2 - y1) > BADGE_SIDE * min(h, w):
+    pad = max(3, round(BADGE_MARGIN * (y2 - y1)))
+    if not 1 <= len(text.replace(" ", "")) <= BADGE_CHARS or max(x2 - x1, y2 - y1) > BADGE_SIDE * min(h, w):
         return False
     if x1 - pad < 0 or y1 - pad < 0 or x2 + pad > w or y2 + pad > h or min(x2 - x1, y2 - y1) < 3:
         return False
-    crop = work[y1:y2, x1:x2].astype(np.int16)
-    rim = np.concatenate([crop[0], crop[-1], crop[:, 0], crop[:, -1]])
-    big = work[y1 - pad:y2 + pad, x1 - pad:x2 + pad].astype(np.int16)
-    ring = np.concatenate([big[:pad].reshape(-1, 3), big[-pad:].reshape(-1, 3),
-                           big[pad:-pad, :pad].reshape(-1, 3), big[pad:-pad, -pad:].reshape(-1, 3)])
-    around = np.median(ring, axis=0)
-    flat = (channel_max(np.abs(ring - around)) <= FLAT).mean() >= FLAT_AROUND
-    return bool(flat and np.abs(np.median(rim, axis=0) - around).max() > INK)
+    inset = 2 if min(x2 - x1, y2 - y1) >= 12 else 0  # an OCR box may straddle the tile's edge
+    crop = work[y1 + inset:y2 - inset, x1 + inset:x2 - inset].astype(np.int16)
+    tile = np.median(np.concatenate([crop[0], crop[-1], crop[:, 0], crop[:, -1]]), axis=0)
+    window = work[y1 - pad:y2 + pad, x1 - pad:x2 + pad].astype(np.int16)
+    alike = (channel_max(np.abs(window - tile)) <= INK).astype(np.uint8)
+    _, labels = cv2.connectedComponents(alike, connectivity=4)
+    inner = labels[pad + inset:labels.shape[0] - pad - inset, pad + inset:labels.shape[1] - pad - inset]
+    rim = np.concatenate([inner[0], inner[-1], inner[:, 0], inner[:, -1]])
+    ids, counts = np.unique(rim[rim > 0], return_counts=True)
+    if len(ids) == 0 or counts.max() < BADGE_RIM * len(rim):
+        return False  # no one colour along the rim: a word on a photo
+    own = labels == ids[np.argmax(counts)]
+    edge = own[0].any() or own[-1].any() or own[:, 0].any() or own[:, -1].any()
+    return not edge
 
 
 def text_part(work: np.ndarray, box: Box, text: str) -> Box:
