@@ -59,7 +59,7 @@ def report(labels: list[IconLabel], root: Path, crops: Path | None) -> int:
         if res.status == "found" and label.contains(res.candidates[0].point):
             continue
         missed += 1
-        q = parse_icon_query(label.query)
+        q = parse_icon_query(label.query, names_ok=True)
         ranked = rank_icons(image, label.query, ocr_lines=lines)
         truth = next(((i, s) for i, s in enumerate(ranked) if label.contains(s.point)), None)
         print(f"[{n}] {label.screen} {label.query!r} truth={list(label.box)} -> {res.status}")

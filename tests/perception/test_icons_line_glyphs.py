@@ -38,6 +38,45 @@ def test_a_trailing_symbol_is_cut_off_the_line(path: str, line: Box, text: str, 
 
 
 @real
+def test_a_circled_character_ending_a_line_is_cut_off() -> None:
+    # Google Play (training screen): "Rated for 3+ ①", the ① an info circle the OCR read as a digit
+    cut = text_part(read_image(REAL / "Google Play/3/3.jpg"), (385, 372, 514, 393), "Rated for 3+ ①")
+    assert cut[2] <= 497 and cut[0] == 385
+
+
+@real
+def test_a_glyph_ocr_left_unread_after_the_text_is_cut_off() -> None:
+    # Google Play (training screen): "182M reviews" read, the info circle after it (136-150) not
+    cut = text_part(read_image(REAL / "Google Play/3/3.jpg"), (17, 371, 153, 394), "182M reviews")
+    assert 125 <= cut[2] <= 136 and cut[0] == 17
+
+
+@real
+@pytest.mark.parametrize(("path", "line", "text"), [
+    ("Multi-App/3/10.jpg", (34, 172, 222, 195), "1/26/2024,15:57|70"),  # words read without spaces
+    ("Google Maps/3/6.jpg", (346, 243, 446, 279), "4hr 5"),  # its last word is the read "5"
+    ("Google Play/3/3.jpg", (17, 371, 131, 394), "182M reviews"),  # the text alone: nothing unread
+])
+def test_a_line_whose_ink_holds_only_its_read_words_keeps_its_end(path: str, line: Box, text: str) -> None:
+    assert text_part(read_image(REAL / path), line, text)[2] == line[2]
+
+
+def test_an_unread_glyph_needs_one_extra_word_set_well_apart() -> None:
+    from droidpilot.perception.icons.line_glyphs import split_unread_glyph
+
+    box = (0, 0, 200, 20)
+    unread = _line([(0, 40), (48, 100), (110, 124)])  # two words, then a glyph 10 px (0.71 h) apart
+    assert split_unread_glyph(unread, box, 2) == (0, 0, 105, 20)
+    assert split_unread_glyph(unread, box, 3) == box  # the OCR read three words: the last is one
+    close = _line([(0, 40), (48, 100), (106, 120)])  # a gap of 5 px (0.36 h): a word gap, not a glyph's
+    assert split_unread_glyph(close, box, 2) == box
+    wide = _line([(0, 40), (48, 100), (110, 150)])  # a last part wider than a glyph: a word
+    assert split_unread_glyph(wide, box, 2) == box
+    many = _line([(0, 20), (28, 50), (60, 80), (90, 104)])  # three parts more than the one word read
+    assert split_unread_glyph(many, box, 1) == box
+
+
+@real
 def test_a_line_read_as_ending_in_a_letter_keeps_its_end() -> None:
     image = read_image(REAL / "Multi-App/3/5.jpg")
     assert text_part(image, (79, 496, 168, 525), "Sports")[2] == 168  # OCR saw no symbol: keep it
@@ -61,6 +100,8 @@ def test_a_symbol_followed_by_a_word_is_not_cut() -> None:
 
 def test_symbols_are_told_from_letters_and_punctuation() -> None:
     assert ends_with_symbol("4.0★") and ends_with_symbol("Sports >") and ends_with_symbol("More ›")
+    assert ends_with_symbol("Rated for 3+ ①") and ends_with_symbol("Info ⓘ")
+    assert not ends_with_symbol("Step 1") and not ends_with_symbol("Level 3")
     assert not ends_with_symbol("Sports") and not ends_with_symbol("Done.") and not ends_with_symbol("50%")
     assert not ends_with_symbol("") and not ends_with_symbol("设置")
 
@@ -72,3 +113,46 @@ def test_ink_is_measured_against_the_line_s_own_background() -> None:
     dark = np.full((30, 100, 3), 30, np.uint8)  # the same line on a dark card: the white is the ink
     dark[8:22, 10:30] = 240
     assert line_ink(dark, (0, 0, 100, 30)).sum() == 14 * 20
+
+
+def _badge_scene(key: bool) -> tuple[np.ndarray, Box]:
+    """A white box holding dark "CC" letters (its OCR box is the white box) on a gray disc; with
+    ``key``, the white box is a keyboard key larger than the letters' box, so white surrounds it too."""
+    image = np.full((400, 400, 3), 245, np.uint8)
+    image[150:250, 150:250] = 90  # the gray button
+    if key:
+        image[175:225, 170:230] = 255  # a key wider than the letters' box: white on both sides of it
+    else:
+        image[188:212, 186:214] = 255  # the white box, exactly the OCR box
+    image[194:206, 190:198] = 30  # "C"
+    image[194:206, 202:210] = 30  # "C"
+    return image, (186, 188, 214, 212)
+
+
+def test_a_short_word_on_its_own_tile_is_a_badge() -> None:
+    from droidpilot.perception.icons.line_glyphs import badge
+
+    image, box = _badge_scene(key=False)
+    assert badge(image, box, "CC")
+    assert not badge(image, box, "Subtitles on")  # a longer text is a label, on whatever it is drawn
+
+
+def test_a_word_on_a_key_or_on_the_page_is_no_badge() -> None:
+    from droidpilot.perception.icons.line_glyphs import badge
+
+    image, box = _badge_scene(key=True)
+    assert not badge(image, box, "CC")  # a key's letters: the key's white on both sides of the rim
+    page = np.full((400, 400, 3), 245, np.uint8)
+    page[194:206, 190:198] = 30
+    assert not badge(page, box, "A")  # a letter on the page
+
+
+@real
+def test_a_captions_badge_read_as_text_is_proposed() -> None:
+    # YouTube (report screen): the white "CC" box on a gray disc, read "CC" at 0.98, was text before
+    from droidpilot.perception.icons.candidates import find_regions, iou
+    from droidpilot.perception.types import OcrLine
+
+    image = read_image(REAL / "YouTube/3/5.jpg")
+    lines = [OcrLine("CC", (484, 255, 512, 277), 0.982)]
+    assert any(iou(r.box, (484, 254, 513, 279)) >= 0.5 for r in find_regions(image, lines))

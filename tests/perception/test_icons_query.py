@@ -136,3 +136,23 @@ def test_for_inside_a_label_after_next_to_stays_part_of_the_label() -> None:
     # near miss: the first place word starts the label; a later "for" is the label's own word
     assert parse_icon_query("three dots next to Suggested for you").anchor == "suggested for you"
     assert parse_icon_query("info circle beside Rated for 3+").anchor == "rated for"
+
+
+def test_arrow_right_is_the_arrow_a_person_means_not_only_the_fonts_caret() -> None:
+    # Material's "arrow_right" is a small caret; "arrow right beside About this app" is the -> arrow
+    q = parse_icon_query("arrow right beside About this app", names_ok=True)
+    assert {"arrow_forward", "arrow_right"} <= set(q.glyphs) and "arrow_back" not in q.glyphs
+    assert q.anchor == "about this app"
+    left = parse_icon_query("arrow left", names_ok=True)
+    assert "arrow_back" in left.glyphs and "arrow_forward" not in left.glyphs
+    # near miss: an arrow pointing up and left stays the one diagonal glyph
+    assert parse_icon_query("arrow pointing up left", names_ok=True).glyphs == ("north_west",)
+
+
+def test_how_an_icon_moves_or_bends_is_understood_but_a_word_not_known_is_not() -> None:
+    assert parse_icon_query("curved share arrow, right", names_ok=True).unknown == ()
+    assert parse_icon_query("spinning music disc, bottom right", names_ok=True).unknown == ()
+    q = parse_icon_query("camera, toolbar", names_ok=True)
+    assert q.unknown == () and "photo_camera" in q.glyphs
+    # near miss: a word the parser does not know still sends the query to the model
+    assert parse_icon_query("squiggly share arrow", names_ok=True).unknown == ("squiggly",)

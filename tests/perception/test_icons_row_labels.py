@@ -10,6 +10,7 @@ import numpy as np
 from PIL import Image, ImageDraw, ImageFont
 
 from droidpilot.perception.icons import locate_icon, parse_icon_query
+from droidpilot.perception.icons.anchors import anchor_boxes
 from droidpilot.perception.icons.drawing import as_rgb, blank_screen
 from droidpilot.perception.icons.rank import rank_icons
 from droidpilot.perception.icons.row_labels import named_rows, row_nearness
@@ -39,14 +40,18 @@ def test_a_line_is_named_when_the_query_says_all_its_words() -> None:
     assert _named("gray switch for airplane mode", lines) == []
     assert _named("gear, top right", lines) == []  # no line's words are said
     # the phrase after "in"/"on" read inside a longer line names it too
-    assert _named("arrow to fill in jpmorgan chase",
+    assert _named("gray chevron in jpmorgan chase",
                   [_line("JPMorgan Chase & Co.", (30, 300, 260, 325))]) == [(30, 300, 260, 325)]
+    # "to fill in X" names the row as "for X" does: the label read inside a longer line (anchors.py)
+    q = parse_icon_query("arrow to fill in jpmorgan chase", names_ok=True)
+    assert q.anchor_row and anchor_boxes([_line("JPMorgan Chase & Co.", (30, 300, 260, 325))],
+                                         q.anchor) == [(30, 300, 260, 325)]
 
 
 def test_near_misses_name_no_row() -> None:
     # the same words in two rows (typed in the search field and suggested below): no row is picked
     twice = [_line("West Lake", (80, 100, 200, 125)), _line("West Lake", (80, 200, 200, 225))]
-    assert _named("arrow to fill in west lake", twice) == []
+    assert _named("gray chevron in west lake", twice) == []
     # a colour, a place or a stop word is not a row's name; the status bar's text is no row
     assert _named("gray chevron, right", [_line("Gray", (30, 300, 90, 325))]) == []
     assert _named("chevron on the top row", [_line("Top", (30, 300, 90, 325))]) == []

@@ -31,7 +31,7 @@ from droidpilot.perception.icons.grounds import (
 )
 from droidpilot.perception.icons.imageio import channel_max
 from droidpilot.perception.icons.keys import caption_boxes, letter_keys
-from droidpilot.perception.icons.line_glyphs import text_part
+from droidpilot.perception.icons.line_glyphs import badge, text_part
 from droidpilot.perception.types import Box, OcrLine
 
 SINGLE_CHAR_SCORE = 0.9  # OCR confidence above which a lone letter or digit is text, not an icon
@@ -213,7 +213,8 @@ def find_regions(image: np.ndarray, ocr_lines: Sequence[OcrLine] | None = None,
     page = _background(work)
     diff = channel_max(cv2.absdiff(work, page))
     fg = (diff > 35).astype(np.uint8)
-    texts = [ln for ln in (ocr_lines or []) if _is_text(ln)]
+    texts = [ln for ln in (ocr_lines or []) if _is_text(ln)
+             and not badge(work, _clip(tuple(round(v * scale) for v in ln.box), work.shape), ln.text)]
     chars = [ln.box for ln in texts if _lone_char(ln)]
     work_text = [text_part(work, _clip(tuple(round(v * scale) for v in ln.box), work.shape), ln.text)
                  for ln in texts if not _lone_char(ln)]

@@ -1,12 +1,15 @@
 """Glyphs OCR glues to a text line: a leading icon read as part of the line ("+ Add song", a bed before
-"Hotels") and a trailing symbol the line ends with ("4.0★", "Sports >"). The line's box is cut so the
-glyph is left to the icon proposals. Ink is measured against the line's own background (the colour
-along its box's rim), so a glyph on a chip or pill splits as one on the page does."""
+"Hotels"), a trailing symbol the line ends with ("4.0★", "Sports >", a circled "①"), and a trailing
+glyph OCR did not read at all (an info circle after "182M reviews": the ink holds one word more than
+the text). The line's box is cut so the glyph is left to the icon proposals. Ink is measured against
+the line's own background (the colour along its box's rim), so a glyph on a chip or pill splits as one
+on the page does."""
 
 from __future__ import annotations
 
 import unicodedata
 
+import cv2
 import numpy as np
 
 from droidpilot.perception.icons.imageio import channel_max
@@ -15,6 +18,12 @@ from droidpilot.perception.types import Box
 INK = 35  # a pixel this unlike the line's background is ink
 ARROWS = "›»‹«"  # quotation marks that OCR reads for chevrons; other quotes close words, without a gap
 GLYPH_WIDTH = (0.5, 1.6)  # a leading glyph is this wide, in line heights
+WORD_GAP = 0.3  # a gap this wide (in line heights) parts two words of the ink
+UNREAD_GAP = 0.45  # a glyph OCR did not read stands at least this far (line heights) after the text
+BADGE_CHARS = 3  # a word of at most this many characters drawn on its own small tile is a badge icon
+BADGE_SIDE = 0.1  # such a tile is at most this share of the screen's short side
+BADGE_MARGIN = 0.25  # a badge's tile ends within this many line heights around its OCR box
+BADGE_RIM = 0.8  # share of the OCR box's rim that is the tile's one colour
 
 
 def line_ink(work: np.ndarray, box: Box) -> np.ndarray:
@@ -30,7 +39,16 @@ def line_ink(work: np.ndarray, box: Box) -> np.ndarray:
 def ends_with_symbol(text: str) -> bool:
     """Does the OCR text end with a symbol (★, >, ›), not a letter, digit or punctuation mark?"""
     stripped = text.rstrip()
-    return bool(stripped) and (unicodedata.category(stripped[-1]).startswith("S") or stripped[-1] in ARROWS)
+    if not stripped:
+        return False
+    last = stripped[-1]
+    return unicodedata.category(last).startswith("S") or last in ARROWS or _enclosed(last)
+
+
+def _enclosed(ch: str) -> bool:
+    """A circled or parenthesised character ("①", "ⓘ", "⑴"): an icon drawn as text, not a letter."""
+    name = unicodedata.name(ch, "")
+    return "CIRCLED" in name or "PARENTHESIZED" in name
 
 
 def _ink_height(ink: np.ndarray) -> int:
@@ -78,10 +96,66 @@ def split_trailing_symbol(ink: np.ndarray, box: Box) -> Box:
     return box
 
 
+def split_unread_glyph(ink: np.ndarray, box: Box, words: int) -> Box:
+    """The text part of a line box whose ink holds exactly one word more than the OCR text has words,
+    the extra one last, glyph-sized, about as tall as the line and set apart by at least a wide word gap:
+    a glyph OCR left unread ("182M reviews ⓘ"). A line whose words OCR read without spaces (a date and
+    time, "1/26/2024,15:57") holds several more and is left, as is a last word of letters too narrow or
+    too close to be set apart."""
+    x1, y1, _, y2 = box
+    h = _ink_height(ink)
+    cols = np.flatnonzero(ink.any(axis=0))
+    if h < 6 or words < 1:
+        return box
+    gaps = np.flatnonzero(np.diff(cols) > max(2, round(WORD_GAP * h)))
+    if len(gaps) != words:  # one gap per word boundary, and one more before the unread glyph
+        return box
+    text_end, last_start = cols[gaps[-1]], cols[gaps[-1] + 1]
+    width = cols[-1] - last_start + 1
+    rows = np.flatnonzero(ink[:, last_start:].any(axis=1))
+    tall = len(rows) > 0 and rows[-1] - rows[0] + 1 >= 0.6 * h
+    apart = last_start - text_end - 1 >= UNREAD_GAP * h
+    if tall and apart and GLYPH_WIDTH[0] * h <= width <= GLYPH_WIDTH[1] * h:
+        return (x1, y1, x1 + int(text_end + last_start + 1) // 2, y2)  # to the gap's middle
+    return box
+
+
+def badge(work: np.ndarray, box: Box, text: str) -> bool:
+    """Is this OCR line a short word drawn on its own small tile, an icon rather than text (the white
+    "CC" box of a video's captions button)? The box's rim is one colour, and the pixels of that colour
+    joined to it form a tile that ends within a small margin around the box, on something else. A word
+    on the page, or on a key or button larger than its letters (a keyboard's "A", an "OK" button), has
+    that colour reaching past the margin; a word on a photo has no one colour along its rim."""
+    x1, y1, x2, y2 = box
+    h, w = work.shape[:2]
+    pad = max(3, round(BADGE_MARGIN * (y2 - y1)))
+    if not 1 <= len(text.replace(" ", "")) <= BADGE_CHARS or max(x2 - x1, y2 - y1) > BADGE_SIDE * min(h, w):
+        return False
+    if x1 - pad < 0 or y1 - pad < 0 or x2 + pad > w or y2 + pad > h or min(x2 - x1, y2 - y1) < 3:
+        return False
+    inset = 2 if min(x2 - x1, y2 - y1) >= 12 else 0  # an OCR box may straddle the tile's edge
+    crop = work[y1 + inset:y2 - inset, x1 + inset:x2 - inset].astype(np.int16)
+    tile = np.median(np.concatenate([crop[0], crop[-1], crop[:, 0], crop[:, -1]]), axis=0)
+    window = work[y1 - pad:y2 + pad, x1 - pad:x2 + pad].astype(np.int16)
+    alike = (channel_max(np.abs(window - tile)) <= INK).astype(np.uint8)
+    _, labels = cv2.connectedComponents(alike, connectivity=4)
+    inner = labels[pad + inset:labels.shape[0] - pad - inset, pad + inset:labels.shape[1] - pad - inset]
+    rim = np.concatenate([inner[0], inner[-1], inner[:, 0], inner[:, -1]])
+    ids, counts = np.unique(rim[rim > 0], return_counts=True)
+    if len(ids) == 0 or counts.max() < BADGE_RIM * len(rim):
+        return False  # no one colour along the rim: a word on a photo
+    own = labels == ids[np.argmax(counts)]
+    edge = own[0].any() or own[-1].any() or own[:, 0].any() or own[:, -1].any()
+    return not edge
+
+
 def text_part(work: np.ndarray, box: Box, text: str) -> Box:
-    """The part of an OCR line's box that is text: leading glyph and trailing symbol cut off."""
+    """The part of an OCR line's box that is text: leading glyph and trailing symbol (read or unread)
+    cut off."""
     ink = line_ink(work, box)
     cut = split_leading_glyph(ink, box)
     if ends_with_symbol(text):
         cut = split_trailing_symbol(ink[:, cut[0] - box[0]:], cut)
+    else:
+        cut = split_unread_glyph(ink[:, cut[0] - box[0]:], cut, len(text.split()))
     return cut

@@ -24,12 +24,13 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from droidpilot.perception.icons.anchors import reads_text
+from droidpilot.perception.icons.anchors import anchor_boxes, reads_text
 from droidpilot.perception.icons.classifier_say import named_among
 from droidpilot.perception.icons.context import inside
 from droidpilot.perception.icons.describe import named
 from droidpilot.perception.icons.placement import most_toward, where_on_screen
 from droidpilot.perception.icons.query import IconQuery
+from droidpilot.perception.icons.row_labels import named_rows
 from droidpilot.perception.icons.scene import Scene
 from droidpilot.perception.icons.scored import (
     MIN_COLOUR,
@@ -64,22 +65,57 @@ def decide(bgr: np.ndarray, query: IconQuery, scene: Scene, scored: list[ScoredI
         return LocateResult("found", [candidate(alone)])
     if result.status == "not_found" and (few := unsure_shape(query, scored)):
         result = LocateResult("ambiguous", [candidate(s, crop_with_box(bgr, s.region.box)) for s in few])
+    if result.status == "ambiguous" and not query.unknown and (
+            row := alone_in_row(bgr, query, scene, scored, result, lines)) is not None:
+        return LocateResult("found", [candidate(row)])
     if settle and result.status == "ambiguous" and not query.unknown and (
             first := settled(query, scored, result)) is not None:
         return LocateResult("found", [candidate(first)])
     return result
 
 
-def settled(query: IconQuery, scored: list[ScoredIcon], result: LocateResult) -> ScoredIcon | None:
-    """The first of an ambiguous answer's candidates when the fitted rule (settle.py) says tapping it
-    beats asking, else None."""
-    by_box = {}
+def _offered(scored: list[ScoredIcon], result: LocateResult) -> list[ScoredIcon] | None:
+    """The scored candidates an ambiguous answer offers, in its order (None if one is not among them)."""
+    by_box: dict[tuple[int, int, int, int], ScoredIcon] = {}
     for s in suppress(scored):
         by_box.setdefault(s.region.box, s)
     offered = [by_box.get(c.box) for c in result.candidates]
-    if any(s is None for s in offered):
+    return None if any(s is None for s in offered) else [s for s in offered if s is not None]
+
+
+def alone_in_row(bgr: np.ndarray, query: IconQuery, scene: Scene, scored: list[ScoredIcon],
+                 result: LocateResult, lines: Sequence[OcrLine]) -> ScoredIcon | None:
+    """The first of an ambiguous answer's candidates when it is the only one offered in the row of a
+    label the query names ("arrow pointing up left next to gas station": a list repeats the arrow once a
+    row, and the label's row holds one), fitting every asked part; else None. The labels are the lines
+    "next to" names (anchors.py) or the row the query's words name (row_labels.py); the label typed in
+    the search field as well holds no offered candidate in its row. Two offered in labels' rows (an icon
+    left of the label and a chevron right of it, or two rows reading the label) stay a question."""
+    labels = anchor_boxes(lines, query.anchor)
+    if not labels and not scene.labels and scene.container is None:
+        labels = named_rows(lines, query, bgr.shape[0])
+    offered = _offered(scored, result) if labels else None
+    if not offered or len(offered) < 2:
         return None
-    shown = [s for s in offered if s is not None]
+    in_row = [s for s in offered if any(in_label_row(s.region.box, lb) for lb in labels)]
+    first = offered[0]
+    return first if in_row == [first] and first.matches else None
+
+
+def in_label_row(box: tuple[int, int, int, int], label: tuple[int, int, int, int]) -> bool:
+    """Is the candidate's middle level with the label: within its height, give or take half of it (a
+    row's icon is centred on its title and the line under it)?"""
+    h = label[3] - label[1]
+    middle = (box[1] + box[3]) / 2
+    return label[1] - 0.5 * h <= middle <= label[3] + 0.5 * h
+
+
+def settled(query: IconQuery, scored: list[ScoredIcon], result: LocateResult) -> ScoredIcon | None:
+    """The first of an ambiguous answer's candidates when the fitted rule (settle.py) says tapping it
+    beats asking, else None."""
+    shown = _offered(scored, result)
+    if shown is None:
+        return None
     parts = [Offered(s.score, s.verdict.asked if s.verdict else None, s.shape, s.colour, s.position,
                      s.matches) for s in shown]
     return shown[0] if settles(parts) else None

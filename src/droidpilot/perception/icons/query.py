@@ -16,6 +16,13 @@ from droidpilot.errors import InputError
 from droidpilot.perception.icons.apps import name_words
 from droidpilot.perception.icons.brands import find_brands
 from droidpilot.perception.icons.glyphs.vocabulary import longest_glyph_phrase, synonyms
+from droidpilot.perception.icons.purpose import (
+    PURPOSE_VERBS,
+    filled_row,
+    object_words,
+    purpose_looks,
+    split_purpose,
+)
 
 COLOUR_WORDS: dict[str, str] = {
     "red": "red", "crimson": "red", "scarlet": "red", "maroon": "brown",
@@ -63,7 +70,9 @@ POSITION_WORDS: dict[str, str] = {
 FILLER = {"a", "an", "the", "icon", "shaped", "shape", "of", "at", "in", "on", "with", "and", "corner",
           "side", "screen", "area", "part", "symbol", "logo", "light", "dark", "bright", "small", "big",
           "large", "filled", "outlined", "outline", "solid", "hollow", "like", "-", "s", "glass",
-          "sign", "mark", "pointing", "facing", "app", "apps", "application", "tile"}
+          "sign", "mark", "pointing", "facing", "app", "apps", "application", "tile",
+          # how it moves or bends, and the bar it sits in: nothing the looks are matched by
+          "curved", "spinning", "rotating", "toolbar"}
 
 
 @dataclass(frozen=True)
@@ -190,12 +199,22 @@ def parse_icon_query(description: str, position: str | None = None, names_ok: bo
         if words[k] in ("status", "notification") and words[k + 1] == "bar":
             status_bar, words = True, [*words[:k], "in", "the", *words[k + 2:]]
             break
+    words, purpose = split_purpose(words)
+    raw_purpose = purpose
+    purpose, purpose_context = _split_context(purpose)
     words, context = _split_context(words)
+    context = context or purpose_context  # "arrow to fill in jpmorgan chase": the row reading it
     texts = written_texts(desc, len(words))
     brands, icon_words = _brand_spans(words)
     colour, shape, glyphs, glyph_words, unknown, trailing = _read_words(icon_words)
+    if purpose and not glyphs:  # "icon to open the menu": what it does names what it shows
+        _, p_shape, p_glyphs, p_words, _, _ = _read_words(object_words(purpose))
+        shape, glyphs, glyph_words = shape or p_shape, p_glyphs, glyph_words + p_words
+    if looks := purpose_looks(raw_purpose, glyph_words):  # "arrow to fill in X": the fill-in arrow,
+        _, shape, glyphs, glyph_words, _, _ = _read_words(looks)  # not any drawn arrow
     unknown = [w for w in unknown if w not in texts and w not in TEXT_MARKERS]
-    names = name_words(words, set(COLOUR_WORDS) | set(POSITION_WORDS) | FILLER | TEXT_MARKERS)
+    said = words + [w for w in object_words(purpose) if w not in PURPOSE_VERBS]
+    names = name_words(said, set(COLOUR_WORDS) | set(POSITION_WORDS) | FILLER | TEXT_MARKERS)
     trailing += [w for w in context if w in POSITION_WORDS and w not in ("up", "down")]
     if not pos_text and trailing:
         pos_text = " ".join(trailing)
@@ -206,9 +225,14 @@ def parse_icon_query(description: str, position: str | None = None, names_ok: bo
                          "orange, yellow, green, cyan, blue, purple, pink, brown, black, white, gray; "
                          f"not understood: {', '.join(unknown) or '-'})")
     style = next((STYLE_WORDS[w] for w in words if w in STYLE_WORDS), None)
+    if row := filled_row(raw_purpose):  # "arrow to fill in west lake": the row reading "west lake"
+        anchor, container, anchor_row = row, None, True
+    else:
+        anchor, container = _anchor(context), _container(context)
+        anchor_row = bool(context) and context[0] == "for"
     return IconQuery(colour, shape, parse_position(pos_text), tuple(unknown), raw, tuple(glyphs),
-                     tuple(glyph_words), status_bar, style, texts, _anchor(context), names, brands,
-                     _container(context), bool(context) and context[0] == "for")
+                     tuple(glyph_words), status_bar, style, texts, anchor, names, brands, container,
+                     anchor_row)
 
 
 def _brand_spans(words: list[str]) -> tuple[tuple[str, ...], list[str]]:

@@ -50,6 +50,7 @@ STATUS_BAR = 0.04  # the top share of the screen taken by the system status bar
 LEARNED = 1.0  # share of what the descriptor fit leaves to 1 that the classifier may add (tune and report)
 ROW_FLOOR = 0.3  # share of its score a candidate far from the row the query names keeps
 LEARNED_FLOOR = 0.1  # a probability up to this (of ~2000 classes) is the classifier unsure: it adds nothing
+LOGO_OVER_LABEL = 0.5  # a candidate the classifier is this sure is the asked brand's logo keeps its score
 
 
 def blend_fits(fits: list[float], learned: list[float] | None) -> list[float]:
@@ -193,13 +194,20 @@ def _score(image: np.ndarray, regions: Sequence[Region], query: IconQuery, ranke
         out.append(ScoredIcon(region, desc, c, s, p, rs, score, label, glyph_fit, glyph_box, verdict))
     if cues.scene.labels:
         for s, weight in zip(out, cues.scene.naming_weights([s.region.box for s in out]), strict=True):
-            s.score *= weight
+            s.score *= 1.0 if query.brands and sure_logo(s) else weight
     if cues.labels:
         _weigh_by_label(out, cues.labels)
     elif cues.rows:
         _weigh_by_row(out, cues.rows)
     out.sort(key=lambda x: x.score, reverse=True)
     return out
+
+
+def sure_logo(s: ScoredIcon) -> bool:
+    """Is the classifier sure the candidate is the asked brand's logo (LOGO_OVER_LABEL)? Then a label
+    naming the brand elsewhere (a store's "WhatsApp Business" row for "small whatsapp icon") does not
+    push it below the tile that label names: a brand's logo is its own name."""
+    return s.verdict is not None and s.verdict.asked >= LOGO_OVER_LABEL
 
 
 def _verdict_of(verdicts: list[Verdict], fits: list[float]) -> Verdict | None:
