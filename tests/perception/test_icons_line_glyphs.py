@@ -156,3 +156,39 @@ def test_a_captions_badge_read_as_text_is_proposed() -> None:
     image = read_image(REAL / "YouTube/3/5.jpg")
     lines = [OcrLine("CC", (484, 255, 512, 277), 0.982)]
     assert any(iou(r.box, (484, 254, 513, 279)) >= 0.5 for r in find_regions(image, lines))
+
+
+@real
+def test_a_row_of_status_icons_read_as_text_is_icons() -> None:
+    # Gmail (training screen): "VPN ×" read over the VPN key, a muted bell, wifi, a SIM's cross and the
+    # battery; the bell (387-403) was blanked as text before
+    from droidpilot.perception.icons.candidates import find_regions, iou
+    from droidpilot.perception.icons.line_glyphs import status_icons
+    from droidpilot.perception.types import OcrLine
+
+    image = read_image(REAL / "Gmail/3/2.jpg")
+    assert status_icons(image, (349, 15, 502, 39), "VPN ×")
+    assert not status_icons(image, (26, 15, 86, 39), "15:06")  # the clock holds what it reads
+    lines = [OcrLine("15:06", (26, 15, 86, 39), 1.0), OcrLine("VPN ×", (349, 15, 502, 39), 0.72)]
+    assert any(iou(r.box, (387, 19, 403, 36)) >= 0.5 for r in find_regions(image, lines))
+
+
+@real
+def test_a_status_bar_word_holding_its_own_ink_stays_text() -> None:
+    from droidpilot.perception.icons.line_glyphs import status_icons
+
+    # Amazon Music (training screen): "VPN" read over the VPN key alone
+    assert not status_icons(read_image(REAL / "Amazon Music/1/2.jpg"), (352, 17, 382, 36), "VPN")
+
+
+def test_status_icons_are_only_in_the_status_bar_and_never_the_clock() -> None:
+    from droidpilot.perception.icons.line_glyphs import status_icons
+
+    screen = np.full((1170, 540, 3), 245, np.uint8)
+    for x in (360, 390, 420, 450):  # four icon-sized blobs, well apart
+        screen[18:34, x:x + 16] = 40
+        screen[618:634, x:x + 16] = 40  # the same row mid-screen: a line of text, not the status bar
+    assert status_icons(screen, (350, 14, 480, 38), "VPN")
+    assert not status_icons(screen, (350, 614, 480, 638), "VPN")  # below the status bar
+    assert not status_icons(screen, (350, 14, 480, 38), "12:34")  # the clock stays text
+    assert not status_icons(screen, (350, 14, 480, 38), "one two three")  # the words it holds

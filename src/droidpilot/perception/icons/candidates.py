@@ -31,7 +31,7 @@ from droidpilot.perception.icons.grounds import (
 )
 from droidpilot.perception.icons.imageio import channel_max
 from droidpilot.perception.icons.keys import caption_boxes, letter_keys
-from droidpilot.perception.icons.line_glyphs import badge, text_part
+from droidpilot.perception.icons.line_glyphs import badge, status_icons, text_part
 from droidpilot.perception.types import Box, OcrLine
 
 SINGLE_CHAR_SCORE = 0.9  # OCR confidence above which a lone letter or digit is text, not an icon
@@ -97,6 +97,12 @@ def _guessed_pair(line: OcrLine) -> bool:
     characters read sure ("41" on a badge) stay text."""
     ch = line.text.strip()
     return len(ch) == 2 and all(c.isalnum() for c in ch) and line.score < GUESSED_SCORE
+
+
+def _icons_read_as_text(work: np.ndarray, box: Box, text: str) -> bool:
+    """Is an OCR line (box in working-copy pixels) icons the OCR read as text: a short word on its own
+    tile (a captions badge), or a row of the status bar's icons?"""
+    return badge(work, box, text) or status_icons(work, box, text)
 
 
 def _clip(box: tuple[int, ...], shape: tuple[int, ...]) -> Box:
@@ -213,8 +219,8 @@ def find_regions(image: np.ndarray, ocr_lines: Sequence[OcrLine] | None = None,
     page = _background(work)
     diff = channel_max(cv2.absdiff(work, page))
     fg = (diff > 35).astype(np.uint8)
-    texts = [ln for ln in (ocr_lines or []) if _is_text(ln)
-             and not badge(work, _clip(tuple(round(v * scale) for v in ln.box), work.shape), ln.text)]
+    texts = [ln for ln in (ocr_lines or []) if _is_text(ln) and not _icons_read_as_text(
+        work, _clip(tuple(round(v * scale) for v in ln.box), work.shape), ln.text)]
     chars = [ln.box for ln in texts if _lone_char(ln)]
     work_text = [text_part(work, _clip(tuple(round(v * scale) for v in ln.box), work.shape), ln.text)
                  for ln in texts if not _lone_char(ln)]

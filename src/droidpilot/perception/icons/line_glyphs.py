@@ -7,6 +7,7 @@ on the page does."""
 
 from __future__ import annotations
 
+import re
 import unicodedata
 
 import cv2
@@ -24,6 +25,9 @@ BADGE_CHARS = 3  # a word of at most this many characters drawn on its own small
 BADGE_SIDE = 0.1  # such a tile is at most this share of the screen's short side
 BADGE_MARGIN = 0.25  # a badge's tile ends within this many line heights around its OCR box
 BADGE_RIM = 0.8  # share of the OCR box's rim that is the tile's one colour
+STATUS_BAR = 0.04  # the top share of the screen: the system's status bar (the clock, then status icons)
+STATUS_EXTRA = 2  # ink words beyond the words read that make a status-bar line a row of icons
+CLOCK = re.compile(r"\d{1,2}:\d{2}")
 
 
 def line_ink(work: np.ndarray, box: Box) -> np.ndarray:
@@ -147,6 +151,28 @@ def badge(work: np.ndarray, box: Box, text: str) -> bool:
     own = labels == ids[np.argmax(counts)]
     edge = own[0].any() or own[-1].any() or own[:, 0].any() or own[:, -1].any()
     return not edge
+
+
+def _ink_words(ink: np.ndarray) -> int:
+    """How many words the ink holds: parts set apart by more than a word gap (0 for no ink)."""
+    cols = np.flatnonzero(ink.any(axis=0))
+    if len(cols) == 0:
+        return 0
+    return 1 + int((np.diff(cols) > max(2, round(WORD_GAP * _ink_height(ink)))).sum())
+
+
+def status_icons(work: np.ndarray, box: Box, text: str) -> bool:
+    """Is this OCR line in the system status bar a row of its icons read as a word or two ("VPN ×" over a
+    VPN key, a muted bell, wifi, a SIM's cross and the battery)? The status bar holds the clock and
+    icons; a line there whose ink holds STATUS_EXTRA words or more beyond the words read is icons, not
+    text. A carrier's name holds the words it reads; the clock ("15:06") stays text whatever its ink
+    holds (on a map, or with notification icons beside it)."""
+    if box[3] > STATUS_BAR * work.shape[0] or CLOCK.fullmatch(text.strip()):
+        return False
+    ink = line_ink(work, box)
+    if _ink_height(ink) < 6:
+        return False
+    return _ink_words(ink) >= len(text.split()) + STATUS_EXTRA
 
 
 def text_part(work: np.ndarray, box: Box, text: str) -> Box:
