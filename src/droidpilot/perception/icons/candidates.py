@@ -31,7 +31,7 @@ from droidpilot.perception.icons.grounds import (
 )
 from droidpilot.perception.icons.imageio import channel_max
 from droidpilot.perception.icons.keys import caption_boxes, letter_keys
-from droidpilot.perception.icons.line_glyphs import badge, status_icons, text_part
+from droidpilot.perception.icons.line_glyphs import badge, status_icons, text_parts
 from droidpilot.perception.types import Box, OcrLine
 
 SINGLE_CHAR_SCORE = 0.9  # OCR confidence above which a lone letter or digit is text, not an icon
@@ -222,8 +222,8 @@ def find_regions(image: np.ndarray, ocr_lines: Sequence[OcrLine] | None = None,
     texts = [ln for ln in (ocr_lines or []) if _is_text(ln) and not _icons_read_as_text(
         work, _clip(tuple(round(v * scale) for v in ln.box), work.shape), ln.text)]
     chars = [ln.box for ln in texts if _lone_char(ln)]
-    work_text = [text_part(work, _clip(tuple(round(v * scale) for v in ln.box), work.shape), ln.text)
-                 for ln in texts if not _lone_char(ln)]
+    work_text = [part for ln in texts if not _lone_char(ln) for part in
+                 text_parts(work, _clip(tuple(round(v * scale) for v in ln.box), work.shape), ln.text)]
     text_boxes = [(int(b[0] / scale), int(b[1] / scale), int(np.ceil(b[2] / scale)),
                    int(np.ceil(b[3] / scale))) for b in work_text]
     gray = cv2.cvtColor(work, cv2.COLOR_BGR2GRAY)
