@@ -117,6 +117,18 @@ def _overlap_share(box: Box, other: Box) -> float:
     return ix * iy / area
 
 
+def mostly_inside(boxes: Sequence[Box], others: Sequence[Box], share: float = 0.6) -> list[bool]:
+    """For each box, does at least ``share`` of its area lie inside one of ``others``? (_overlap_share for
+    every pair at once: the same integer overlaps and the same division.)"""
+    if not boxes or not others:
+        return [False] * len(boxes)
+    b, o = np.asarray(boxes, np.int64)[:, None, :], np.asarray(others, np.int64)[None, :, :]
+    ix = np.maximum(0, np.minimum(b[..., 2], o[..., 2]) - np.maximum(b[..., 0], o[..., 0]))
+    iy = np.maximum(0, np.minimum(b[..., 3], o[..., 3]) - np.maximum(b[..., 1], o[..., 1]))
+    area = np.maximum(1, (b[..., 2] - b[..., 0]) * (b[..., 3] - b[..., 1]))
+    return [bool(v) for v in (ix * iy / area >= share).any(axis=1)]
+
+
 def iou(a: Box, b: Box) -> float:
     """Intersection over union of two boxes."""
     inter = _overlap_share(a, b) * max(1, (a[2] - a[0]) * (a[3] - a[1]))
@@ -262,15 +274,16 @@ def find_regions(image: np.ndarray, ocr_lines: Sequence[OcrLine] | None = None,
     short_side, area = float(min(h, w)), float(h * w)
     regions: list[Region] = []
     buckets: dict[int, list[Box]] = {}  # boxes by left edge, so near-duplicates are found quickly
-    for box, source, parts in proposals:
-        full = (int(box[0] / scale), int(box[1] / scale), min(w, int(np.ceil(box[2] / scale))),
-                min(h, int(np.ceil(box[3] / scale))))
+    fulls = [(int(box[0] / scale), int(box[1] / scale), min(w, int(np.ceil(box[2] / scale))),
+              min(h, int(np.ceil(box[3] / scale)))) for box, _, _ in proposals]
+    in_text = mostly_inside(fulls, text_boxes)
+    for (box, source, parts), full, texty in zip(proposals, fulls, in_text, strict=True):
         # a row of dots is as narrow as one dot: only its length is held to the limits
         long_side = max(full[2] - full[0], full[3] - full[1])
         narrow_ok = source == "dots" and long_side >= limits.min_long_side * short_side
         if not (narrow_ok or _keep(full, short_side, area, limits)) or _cut_at_side(full, w):
             continue
-        if any(_overlap_share(full, t) >= 0.6 for t in text_boxes):
+        if texty:
             continue
         # An icon filling most of its tile is kept next to the tile (they are described differently).
         kind = 1 if source == "inner" else 0
