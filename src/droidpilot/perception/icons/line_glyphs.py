@@ -149,11 +149,25 @@ def badge(work: np.ndarray, box: Box, text: str) -> bool:
     return not edge
 
 
+def _lead_unread(ink: np.ndarray, text: str) -> bool:
+    """May the line's first blob be a glyph? Not when OCR read the line as starting with a letter or
+    digit and its ink holds no more words than the text has (the "All" of "All notes" is its first word,
+    however glyph-sized); yes when the text starts with a symbol ("+ Add song") or the ink holds a word
+    more than was read (a bed before "Hotels")."""
+    words = text.split()
+    if not words or not words[0][0].isalnum():
+        return True
+    h = _ink_height(ink)
+    cols = np.flatnonzero(ink.any(axis=0))
+    gaps = np.flatnonzero(np.diff(cols) > max(2, round(WORD_GAP * h))) if len(cols) else cols
+    return len(gaps) + 1 > len(words)
+
+
 def text_part(work: np.ndarray, box: Box, text: str) -> Box:
     """The part of an OCR line's box that is text: leading glyph and trailing symbol (read or unread)
     cut off."""
     ink = line_ink(work, box)
-    cut = split_leading_glyph(ink, box)
+    cut = split_leading_glyph(ink, box) if _lead_unread(ink, text) else box
     if ends_with_symbol(text):
         cut = split_trailing_symbol(ink[:, cut[0] - box[0]:], cut)
     else:
