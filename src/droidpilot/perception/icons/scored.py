@@ -19,6 +19,8 @@ MIN_COLOUR, MIN_SHAPE, MIN_POSITION = 0.6, 0.45, 0.5
 INNER_GLYPH = 0.5  # a candidate inside a better-scored container that reads the asked glyph this well...
 INNER_AREA = 0.5  # ...and covers at most this share of it is where the container is tapped
 INNER_LEAD = 0.8  # ...and reads it at least this share as well as the container does
+SLIVER = 0.007  # a candidate at most this share of the screen's short side thick...
+SLIVER_LONG = 7.0  # ...and this many times as long is a line, no icon (a three-dot menu is about 5)
 
 
 @dataclass
@@ -76,6 +78,21 @@ def suppress(scored: list[ScoredIcon]) -> list[ScoredIcon]:
         if s.glyph > kept[dup].glyph:
             kept[dup] = replace(kept[dup], glyph=s.glyph)
     return kept
+
+
+def without_slivers(kept: list[ScoredIcon], size: tuple[int, int], asked_line: bool) -> list[ScoredIcon]:
+    """The kept candidates (best first) without the runners-up that are slivers: SLIVER of the screen's
+    short side thick or thinner and SLIVER_LONG times as long (a photo's edge, a disc's rim, a divider),
+    no icon to tap, so no reason to doubt the best. The best stays whatever it is, and so do thin
+    candidates when the query asks for a line ("minus sign")."""
+    if asked_line or len(kept) < 2:
+        return kept
+    return kept[:1] + [s for s in kept[1:] if not _sliver(s.region.box, size)]
+
+
+def _sliver(box: Box, size: tuple[int, int]) -> bool:
+    short, long = sorted((box[2] - box[0], box[3] - box[1]))
+    return short <= SLIVER * min(size) and long >= SLIVER_LONG * max(1, short)
 
 
 def _onto_inner(outer: ScoredIcon, inner: ScoredIcon) -> bool:
