@@ -118,6 +118,17 @@ def test_which_box_a_label_names() -> None:
 
 
 # -- the brand table -----------------------------------------------------------------------------------
+def test_a_name_written_on_a_tile_names_that_tile() -> None:
+    # Google Play's Tigo listing: "Tigo" written on the purple logo tile (training screen Google Play/3/4)
+    tigo, label = (352, 618, 507, 774), (386, 666, 476, 717)
+    assert labelled(tigo, label) == 1.0
+    assert labelled((184, 618, 338, 772), label) < 1.0  # the neighbour's tile beside it, less surely
+    # near misses: a row or a card holding the title is wide, not a tile; a box far taller than the text
+    assert labelled((20, 650, 520, 730), label) == 0.0
+    assert labelled((380, 500, 480, 900), label) == 0.0
+    assert labelled((372, 600, 490, 712), label) == 0.0  # a tile whose text is along its bottom edge
+
+
 def test_every_brand_look_is_a_description_the_parser_reads() -> None:
     for brand in brand_table().values():
         if brand.looks:
