@@ -1,6 +1,7 @@
 """A runner-up that is a sliver (a photo's edge, a disc's rim, a divider: two or three pixels thick and
 long) does not make the best candidate ambiguous (perception/icons/scored.without_slivers); a thin but
-real icon does, and so does a sliver when the query asks for a line."""
+real icon does, and so does a sliver when the query asks for a line. Nor does another piece of the best's
+own icon (touching it, not much larger: the two arrows of a swap glyph); an equal icon a little apart does."""
 
 from __future__ import annotations
 
@@ -11,7 +12,7 @@ from droidpilot.perception.icons.describe import IconDescription
 from droidpilot.perception.icons.outcome import decide
 from droidpilot.perception.icons.query import parse_icon_query
 from droidpilot.perception.icons.scene import Scene
-from droidpilot.perception.icons.scored import ScoredIcon, without_slivers
+from droidpilot.perception.icons.scored import ScoredIcon, without_fragments, without_slivers
 from droidpilot.perception.types import Box
 
 PAGE = np.full((1170, 540, 3), 255, np.uint8)
@@ -45,3 +46,19 @@ def test_slivers_stay_when_a_line_is_asked_or_the_best_is_one() -> None:
     assert without_slivers([heart, sliver], (540, 1170), asked_line=True) == [heart, sliver]
     assert without_slivers([sliver, heart], (540, 1170), asked_line=False) == [sliver, heart]
     assert without_slivers([heart, sliver], (540, 1170), asked_line=False) == [heart]
+
+
+def test_another_piece_of_the_best_icon_leaves_it_found() -> None:
+    # Google Maps' swap glyph read as two arrows, overlapping; a share glyph's part split off its disc
+    pairs = (((472, 188, 487, 205), (461, 172, 478, 191)), ((496, 919, 517, 945), (484, 931, 495, 945)))
+    for best, piece in pairs:
+        result = _decide("white heart", [_icon(best, 1.0), _icon(piece, 0.95)])
+        assert result.status == "found" and result.candidates[0].box == best, piece
+
+
+def test_an_equal_icon_apart_or_a_larger_one_around_still_makes_it_ambiguous() -> None:
+    best = _icon((472, 188, 487, 205), 1.0)
+    beside = _icon((492, 188, 507, 205), 0.95)  # 5 px apart: the next icon of a row
+    around = _icon((440, 150, 500, 215), 0.95)  # larger and overlapping: a button or card, not a piece
+    assert without_fragments([best, beside, around]) == [best, beside, around]
+    assert _decide("white heart", [best, beside]).status == "ambiguous"

@@ -39,6 +39,7 @@ from droidpilot.perception.icons.scored import (
     candidate,
     crop_with_box,
     suppress,
+    without_fragments,
     without_slivers,
 )
 from droidpilot.perception.icons.settle import Offered, settles
@@ -226,8 +227,9 @@ def glyph_over_drawn(ties: list[ScoredIcon]) -> list[ScoredIcon]:
 
 
 def _thick(query: IconQuery, kept: list[ScoredIcon], bgr: np.ndarray) -> list[ScoredIcon]:
-    """The kept candidates without the slivers among the runners-up (scored.without_slivers)."""
-    return without_slivers(kept, (bgr.shape[1], bgr.shape[0]), query.shape == "line")
+    """The kept candidates without the slivers among the runners-up and the other pieces of the best's
+    own icon (scored.without_slivers, scored.without_fragments)."""
+    return without_fragments(without_slivers(kept, (bgr.shape[1], bgr.shape[0]), query.shape == "line"))
 
 
 def icon_outcome(bgr: np.ndarray, query: IconQuery, scored: list[ScoredIcon]) -> LocateResult:
