@@ -95,6 +95,7 @@ def test_a_leading_blob_is_a_glyph_when_unread_or_read_as_a_symbol() -> None:
     assert not _lead_unread(ink, "All notes now")  # each part a word OCR read
     assert _lead_unread(ink, "notes now")  # near miss: a part more than the words read
     assert _lead_unread(ink, "+ notes now")  # near miss: read, but as a symbol
+    assert _lead_unread(_line([(0, 20), (30, 60)]), "Q Search")  # near miss: a magnifier read as a letter
 
 
 def _line(blobs: list[tuple[int, int]], height: int = 20) -> np.ndarray:

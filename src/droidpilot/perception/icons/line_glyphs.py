@@ -150,12 +150,13 @@ def badge(work: np.ndarray, box: Box, text: str) -> bool:
 
 
 def _lead_unread(ink: np.ndarray, text: str) -> bool:
-    """May the line's first blob be a glyph? Not when OCR read the line as starting with a letter or
-    digit and its ink holds no more words than the text has (the "All" of "All notes" is its first word,
-    however glyph-sized); yes when the text starts with a symbol ("+ Add song") or the ink holds a word
-    more than was read (a bed before "Hotels")."""
+    """May the line's first blob be a glyph? Not when OCR read the line as starting with a word of two
+    or more letters or digits and its ink holds no more words than the text has (the "All" of "All
+    notes" is its first word, however glyph-sized); yes when the text starts with a symbol ("+ Add
+    song") or one character (a magnifier read "Q" before "Search"), or the ink holds a word more than
+    was read (a bed before "Hotels")."""
     words = text.split()
-    if not words or not words[0][0].isalnum():
+    if not words or not words[0][0].isalnum() or len(words[0]) == 1:
         return True
     h = _ink_height(ink)
     cols = np.flatnonzero(ink.any(axis=0))
