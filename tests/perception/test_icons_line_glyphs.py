@@ -82,6 +82,22 @@ def test_a_line_read_as_ending_in_a_letter_keeps_its_end() -> None:
     assert text_part(image, (79, 496, 168, 525), "Sports")[2] == 168  # OCR saw no symbol: keep it
 
 
+@real
+def test_a_short_first_word_read_by_ocr_is_not_cut_off_as_a_glyph() -> None:
+    # Notes (training screen): the "All" of "All notes" is glyph-sized, but OCR read it as the first word
+    assert text_part(read_image(REAL / "Notes/2/4.jpg"), (28, 168, 304, 234), "All notes")[0] == 28
+
+
+def test_a_leading_blob_is_a_glyph_when_unread_or_read_as_a_symbol() -> None:
+    from droidpilot.perception.icons.line_glyphs import _lead_unread
+
+    ink = _line([(0, 20), (30, 60), (70, 110)])  # three parts: a glyph-sized one, then two words
+    assert not _lead_unread(ink, "All notes now")  # each part a word OCR read
+    assert _lead_unread(ink, "notes now")  # near miss: a part more than the words read
+    assert _lead_unread(ink, "+ notes now")  # near miss: read, but as a symbol
+    assert _lead_unread(_line([(0, 20), (30, 60)]), "Q Search")  # near miss: a magnifier read as a letter
+
+
 def _line(blobs: list[tuple[int, int]], height: int = 20) -> np.ndarray:
     ink = np.zeros((height, 200), bool)
     for x1, x2 in blobs:

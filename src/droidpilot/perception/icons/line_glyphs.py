@@ -231,11 +231,23 @@ def text_parts(work: np.ndarray, box: Box, text: str) -> list[Box]:
     return split_inner_glyph(line_ink(work, cut), cut, len(text.split()))
 
 
+def _lead_unread(ink: np.ndarray, text: str) -> bool:
+    """May the line's first blob be a glyph? Not when OCR read the line as starting with a word of two
+    or more letters or digits and its ink holds no more words than the text has (the "All" of "All
+    notes" is its first word, however glyph-sized); yes when the text starts with a symbol ("+ Add
+    song") or one character (a magnifier read "Q" before "Search"), or the ink holds a word more than
+    was read (a bed before "Hotels")."""
+    words = text.split()
+    if not words or not words[0][0].isalnum() or len(words[0]) == 1:
+        return True
+    return _ink_words(ink) > len(words)
+
+
 def text_part(work: np.ndarray, box: Box, text: str) -> Box:
     """The part of an OCR line's box that is text: leading glyph and trailing symbol (read or unread)
     cut off."""
     ink = line_ink(work, box)
-    cut = split_leading_glyph(ink, box)
+    cut = split_leading_glyph(ink, box) if _lead_unread(ink, text) else box
     if ends_with_symbol(text):
         cut = split_trailing_symbol(ink[:, cut[0] - box[0]:], cut)
     else:
