@@ -58,8 +58,12 @@ lint: venv
 # Hypothesis policy: `make test` (and CI, which runs it) uses the derandomized `ci` profile registered in
 # tests/support/hypothesis_profiles.py, so each run tries the same examples; `make fuzz` uses `fuzz`:
 # fresh seeds and 20x the examples, for the property tests only. Keep what fuzz finds as @example(...).
+# Tests run on every core, up to four (pytest-xdist); a test file stays on one worker (--dist loadfile), so
+# its module fixtures (a played world, a Ray cluster, a studio server) are built once. TEST_WORKERS=0 runs
+# in this process, as does `pytest` by hand without -n.
+TEST_WORKERS ?= $(shell n=$$(nproc 2>/dev/null || echo 1); [ $$n -gt 4 ] && n=4; echo $$n)
 test: venv system-deps lint
-	$(BIN)/python -m pytest
+	$(BIN)/python -m pytest -n $(TEST_WORKERS) --dist loadfile
 
 FUZZ_TESTS = $(shell grep -rl --include='test_*.py' '^from hypothesis' tests 2>/dev/null)
 fuzz: venv

@@ -10,6 +10,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from tests.support.ray_cluster import LoopbackCluster, short_temp_dir
 
 from droidpilot.cli._ray import bare_ray_flag
 from droidpilot.errors import InputError
@@ -38,9 +39,16 @@ with connect(None, num_cpus=1) as ray:
 
 
 @pytest.mark.slow
-def test_a_local_ray_uses_loopback_only() -> None:
-    proc = subprocess.run([sys.executable, "-c", LOCAL_RAY.format(root=str(ROOT))], capture_output=True,
-                          text=True, timeout=180, cwd=ROOT)
+def test_a_local_ray_uses_loopback_only_and_is_its_own() -> None:
+    """Run while another cluster is up on this machine (as after `ray start`, or a parallel test run's):
+    a plain ``ray.init`` would join that one and refuse the CPU count; droidpilot's local Ray is its own."""
+    with short_temp_dir() as root:
+        other = LoopbackCluster(root / "r").start({}, {})
+        try:
+            proc = subprocess.run([sys.executable, "-c", LOCAL_RAY.format(root=str(ROOT))],
+                                  capture_output=True, text=True, timeout=180, cwd=ROOT)
+        finally:
+            other.shutdown()
     assert proc.returncode == 0, proc.stderr[-2000:]
     report = json.loads(proc.stdout.strip().splitlines()[-1])
     assert report["ips"] == ["127.0.0.1"]

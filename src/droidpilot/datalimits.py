@@ -15,6 +15,7 @@ from typing import Any
 
 import yaml
 
+from droidpilot import yamlfast
 from droidpilot.errors import InputError
 
 MAX_DEPTH = 100  # nested mappings/lists; real rules and traces use under 10
@@ -24,7 +25,7 @@ MAX_DIGITS = 300  # digits of a number: up to here every number is a finite floa
 
 _STRING = re.compile(r'"(?:[^"\\]|\\.)*"', re.DOTALL)
 _BRACKET = re.compile(r"[\[\]{}\n]")
-_EventLoader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+_EventLoader = yamlfast.SafeLoader
 # JSON numbers outside strings; scanned only when the text holds a long digit run or a 3-digit exponent.
 _JSON_NUMBER = re.compile(r"-?[0-9]+(?:\.[0-9]+)?(?:[eE][-+]?[0-9]+)?")
 _SUSPECT_NUMBER = re.compile(r"[0-9]{%s}|[eE][-+]?[0-9]{3}" % (MAX_DIGITS + 1,))  # noqa: UP031

@@ -169,9 +169,9 @@ def connect(address: str | None, *, num_cpus: int | None = None, timeout: float 
     common: dict[str, Any] = {"log_to_driver": False, "logging_level": logging.WARNING,
                               "include_dashboard": False if address is None else None}
     try:
-        if address is None:
-            ray.init(num_cpus=num_cpus, object_store_memory=OBJECT_STORE_BYTES, _node_ip_address=LOOPBACK,
-                     **common)
+        if address is None:  # "local": a Ray of its own, even when another cluster runs on this machine
+            ray.init(address="local", num_cpus=num_cpus, object_store_memory=OBJECT_STORE_BYTES,
+                     _node_ip_address=LOOPBACK, **common)
             _check_loopback(ray)
         else:
             common.pop("include_dashboard")

@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from tests.support.ray_cluster import LoopbackCluster, open_sockets
+from tests.support.ray_cluster import LoopbackCluster, open_sockets, short_temp_dir
 
 from droidpilot.bench.ray_runner import run_suite_ray
 from droidpilot.bench.worker import RunConfig
@@ -31,13 +31,14 @@ SAME = ("su", "su_oracle", "cr", "re", "ps", "steps", "effective_steps", "refere
 
 
 @pytest.fixture(scope="module")
-def cluster(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LoopbackCluster]:
-    root = tmp_path_factory.mktemp("ray")
-    running = LoopbackCluster(root / "r").start({}, {"w1": {}, "w2": {"resources": {f"phone:{PHONE}": 1}}})
-    try:
-        yield running
-    finally:
-        running.shutdown()
+def cluster() -> Iterator[LoopbackCluster]:
+    with short_temp_dir() as root:
+        workers = {"w1": {}, "w2": {"resources": {f"phone:{PHONE}": 1}}}
+        running = LoopbackCluster(root / "r").start({}, workers)
+        try:
+            yield running
+        finally:
+            running.shutdown()
 
 
 def _config(out: Path, **kw: Any) -> RunConfig:

@@ -8,17 +8,18 @@ from collections.abc import Iterator
 import pytest
 
 # Before anything imports ray: its node-IP lookup must answer 127.0.0.1 (see tests/support/ray_cluster.py).
-from tests.support.ray_cluster import LoopbackCluster
+from tests.support.ray_cluster import LoopbackCluster, short_temp_dir
 
 pytest.importorskip("gymnasium")
 
 
 # module-scoped: a cluster left up for the rest of the session makes later tests' own ray.init fail
 @pytest.fixture(scope="module")
-def ray_cluster(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LoopbackCluster]:
+def ray_cluster() -> Iterator[LoopbackCluster]:
     pytest.importorskip("ray")
-    running = LoopbackCluster(tmp_path_factory.mktemp("ray") / "r").start({}, {"w1": {}})
-    try:
-        yield running
-    finally:
-        running.shutdown()
+    with short_temp_dir() as root:
+        running = LoopbackCluster(root / "r").start({}, {"w1": {}})
+        try:
+            yield running
+        finally:
+            running.shutdown()

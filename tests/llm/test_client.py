@@ -30,7 +30,8 @@ def _clean_env(monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 def fast_client(server: OpenAITestServer, **kw: object) -> ChatClient:
-    settings: dict[str, object] = {"timeout": 0.3, "max_retries": 2, "backoff": 0.01}
+    # Tests of timeouts pass their own (short) timeout; the others get one a loaded machine cannot miss.
+    settings: dict[str, object] = {"timeout": 5.0, "max_retries": 2, "backoff": 0.01}
     settings.update(kw)
     return ChatClient(base_url=server.base_url, model="test-model", **settings)  # type: ignore[arg-type]
 
@@ -89,8 +90,8 @@ def test_500_then_success_uses_exponential_backoff(openai_server: OpenAITestServ
 
 
 def test_timeout_is_retried(openai_server: OpenAITestServer) -> None:
-    openai_server.push(Reply(text="too late", delay=2.0), "in time")
-    reply = fast_client(openai_server, timeout=0.2).chat("hi")
+    openai_server.push(Reply(text="too late", delay=3.0), "in time")
+    reply = fast_client(openai_server, timeout=1.0).chat("hi")
     assert reply.text == "in time" and reply.attempts == 2
 
 

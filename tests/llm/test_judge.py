@@ -26,7 +26,9 @@ def screen_png(label: str, size: tuple[int, int] = (240, 480)) -> bytes:
 
 
 def make_judge(server: OpenAITestServer, cache_dir: Path, **kw: object) -> LlmJudge:
-    settings: dict[str, object] = {"timeout": 0.3, "max_retries": 1, "backoff": 0.01}
+    # A generous timeout: the loopback server answers at once, but a loaded machine (the suite runs on
+    # every core) can take more than 0.3 s to schedule it; no test here waits for a timeout.
+    settings: dict[str, object] = {"timeout": 5.0, "max_retries": 1, "backoff": 0.01}
     settings.update(kw)
     return LlmJudge(server.base_url, "test-model", None, 512, cache_dir, **settings)  # type: ignore[arg-type]
 
@@ -134,7 +136,7 @@ def test_cache_key_covers_model_prompt_and_images(openai_server: OpenAITestServe
     judge.ask("Q?", [screen_png("a")])
     assert judge.ask("Q?", [screen_png("b")]).answer is False          # other image
     assert judge.ask("Other question?", [screen_png("a")]).answer is False  # other prompt
-    other_model = LlmJudge(openai_server.base_url, "other-model", cache_dir=tmp_path, timeout=0.3)
+    other_model = LlmJudge(openai_server.base_url, "other-model", cache_dir=tmp_path, timeout=5.0)
     assert other_model.ask("Q?", [screen_png("a")]).answer is True
     assert len(openai_server.chat_requests) == 4
 
@@ -143,7 +145,7 @@ def test_cache_dir_from_environment(openai_server: OpenAITestServer, tmp_path: P
                                     monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("DROIDPILOT_CACHE_DIR", str(tmp_path / "env-cache"))
     openai_server.push(YES)
-    judge = LlmJudge(openai_server.base_url, "test-model", timeout=0.3)
+    judge = LlmJudge(openai_server.base_url, "test-model", timeout=5.0)
     assert judge.ask("Q?", [screen_png("a")]).answer is True
     assert list((tmp_path / "env-cache" / "llm-answers").rglob("*.json"))
 

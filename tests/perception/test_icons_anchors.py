@@ -42,6 +42,38 @@ def test_written_text_is_read_from_capitals_or_quotes_only() -> None:
     assert parse_icon_query("red heart").texts == ()
 
 
+def test_one_letter_in_both_cases_is_the_text_written_in_the_icon() -> None:
+    # Notes' text-size button reads "Aa": the text, and "text style" after it names the icon, not a text
+    aa = parse_icon_query("Aa text style", names_ok=True)
+    assert aa.texts == ("aa",) and aa.unknown == ()
+    assert parse_icon_query("Aa text format button", names_ok=True).texts == ("aa",)
+    assert parse_icon_query("letter W").texts == ("w",)  # a marker before the text still marks it
+    # near misses: capitalised words of the language are no text ("All", "Go"), nor a lower-case "aa"
+    assert parse_icon_query("triangle beside All notes").texts == ()
+    assert parse_icon_query("Go button", names_ok=True).texts == ()
+    assert parse_icon_query("aa text style", names_ok=True).texts == ("style",)
+
+
+def test_a_numbered_label_keeps_its_numbers() -> None:
+    assert parse_icon_query("small star beside Tigo's 3.9").anchor == "tigo s 3 9"
+    assert parse_icon_query("info circle beside 182M reviews").anchor == "182m reviews"
+    assert parse_icon_query("chevron down next to To").anchor == "to"
+
+
+def test_a_possessive_label_is_the_one_nearest_its_owner() -> None:
+    # two apps' tiles side by side, each with its name and a rating "4.5★" under it (Google Play)
+    lines = [OcrLine("Bigo Live-Live", (15, 784, 139, 808), 0.99),
+             OcrLine("Rakuten Viber", (183, 784, 302, 806), 0.99),
+             OcrLine("4.5★", (14, 836, 64, 859), 0.99), OcrLine("4.5★", (182, 836, 232, 859), 0.99),
+             OcrLine("3.9★", (349, 836, 397, 859), 0.99)]
+    assert anchor_boxes(lines, "bigo s 4 5") == [(14, 836, 64, 859)]
+    assert anchor_boxes(lines, "viber s 4 5") == [(182, 836, 232, 859)]
+    assert anchor_boxes(lines, "tigo s 3 9") == [(349, 836, 397, 859)]  # one line reads it: the owner unread
+    # near misses: an owner no line names leaves both ratings; a rating no line reads is no label
+    assert anchor_boxes(lines, "voya s 4 5") == [(14, 836, 64, 859), (182, 836, 232, 859)]
+    assert anchor_boxes(lines, "bigo s 4 4") == []
+
+
 def test_anchor_is_the_label_after_next_to_not_an_enclosing_thing() -> None:
     assert parse_icon_query("chevron down next to To").anchor == "to"
     assert parse_icon_query("house icon beside Home, top").anchor == "home"

@@ -118,6 +118,36 @@ def test_which_box_a_label_names() -> None:
 
 
 # -- the brand table -----------------------------------------------------------------------------------
+def test_a_name_written_on_a_tile_names_that_tile() -> None:
+    # Google Play's Tigo listing: "Tigo" written on the purple logo tile (training screen Google Play/3/4)
+    tigo, label = (352, 618, 507, 774), (386, 666, 476, 717)
+    assert labelled(tigo, label) == 1.0
+    assert labelled((184, 618, 338, 772), label) < 1.0  # the neighbour's tile beside it, less surely
+    # near misses: a row or a card holding the title is wide, not a tile; a box far taller than the text
+    assert labelled((20, 650, 520, 730), label) == 0.0
+    assert labelled((380, 500, 480, 900), label) == 0.0
+    assert labelled((372, 600, 490, 712), label) == 0.0  # a tile whose text is along its bottom edge
+
+
+def test_a_label_saying_part_of_a_name_settles_the_words_running_on_from_it() -> None:
+    from droidpilot.perception.icons.scene import name_run, read_scene
+
+    assert name_run(["chicago", "bulls", "logo"], ("chicago", "bulls"), ("bulls",)) == {"chicago", "bulls"}
+    # near misses: a label naming none; a place word between ("at the") breaks the run; a label naming a
+    # word only with an OCR slip ("Shopping" for "showing") settles that word but runs on to no other
+    assert name_run(["chicago", "bulls"], ("chicago", "bulls"), ("lakers",)) == set()
+    assert name_run(["tree", "pin", "at", "the", "park"], ("tree", "pin", "park"), ("park",)) == {"park"}
+    assert name_run(["tab", "switcher", "showing"], ("tab", "switcher", "showing"), ("shopping",)) \
+        == {"showing"}
+    page = blank_screen(540, 1170, "light")
+    bulls = [OcrLine("Bulls", (461, 814, 522, 846), 0.99)]  # a scoreboard's team name under its logo
+    query, scene = read_scene(page, parse_icon_query("chicago bulls logo", names_ok=True), bulls)
+    assert scene.labels and query.unknown == ()
+    lakers = [OcrLine("Lakers", (18, 815, 99, 845), 0.99)]
+    query, scene = read_scene(page, parse_icon_query("chicago bulls logo", names_ok=True), lakers)
+    assert not scene.labels and "chicago" in query.unknown  # nothing on screen says the name
+
+
 def test_every_brand_look_is_a_description_the_parser_reads() -> None:
     for brand in brand_table().values():
         if brand.looks:

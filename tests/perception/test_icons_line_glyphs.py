@@ -82,6 +82,22 @@ def test_a_line_read_as_ending_in_a_letter_keeps_its_end() -> None:
     assert text_part(image, (79, 496, 168, 525), "Sports")[2] == 168  # OCR saw no symbol: keep it
 
 
+@real
+def test_a_short_first_word_read_by_ocr_is_not_cut_off_as_a_glyph() -> None:
+    # Notes (training screen): the "All" of "All notes" is glyph-sized, but OCR read it as the first word
+    assert text_part(read_image(REAL / "Notes/2/4.jpg"), (28, 168, 304, 234), "All notes")[0] == 28
+
+
+def test_a_leading_blob_is_a_glyph_when_unread_or_read_as_a_symbol() -> None:
+    from droidpilot.perception.icons.line_glyphs import _lead_unread
+
+    ink = _line([(0, 20), (30, 60), (70, 110)])  # three parts: a glyph-sized one, then two words
+    assert not _lead_unread(ink, "All notes now")  # each part a word OCR read
+    assert _lead_unread(ink, "notes now")  # near miss: a part more than the words read
+    assert _lead_unread(ink, "+ notes now")  # near miss: read, but as a symbol
+    assert _lead_unread(_line([(0, 20), (30, 60)]), "Q Search")  # near miss: a magnifier read as a letter
+
+
 def _line(blobs: list[tuple[int, int]], height: int = 20) -> np.ndarray:
     ink = np.zeros((height, 200), bool)
     for x1, x2 in blobs:
@@ -156,3 +172,64 @@ def test_a_captions_badge_read_as_text_is_proposed() -> None:
     image = read_image(REAL / "YouTube/3/5.jpg")
     lines = [OcrLine("CC", (484, 255, 512, 277), 0.982)]
     assert any(iou(r.box, (484, 254, 513, 279)) >= 0.5 for r in find_regions(image, lines))
+
+
+@real
+def test_a_row_of_status_icons_read_as_text_is_icons() -> None:
+    # Gmail (training screen): "VPN ×" read over the VPN key, a muted bell, wifi, a SIM's cross and the
+    # battery; the bell (387-403) was blanked as text before
+    from droidpilot.perception.icons.candidates import find_regions, iou
+    from droidpilot.perception.icons.line_glyphs import status_icons
+    from droidpilot.perception.types import OcrLine
+
+    image = read_image(REAL / "Gmail/3/2.jpg")
+    assert status_icons(image, (349, 15, 502, 39), "VPN ×")
+    assert not status_icons(image, (26, 15, 86, 39), "15:06")  # the clock holds what it reads
+    lines = [OcrLine("15:06", (26, 15, 86, 39), 1.0), OcrLine("VPN ×", (349, 15, 502, 39), 0.72)]
+    assert any(iou(r.box, (387, 19, 403, 36)) >= 0.5 for r in find_regions(image, lines))
+
+
+@real
+def test_a_status_bar_word_holding_its_own_ink_stays_text() -> None:
+    from droidpilot.perception.icons.line_glyphs import status_icons
+
+    # Amazon Music (training screen): "VPN" read over the VPN key alone
+    assert not status_icons(read_image(REAL / "Amazon Music/1/2.jpg"), (352, 17, 382, 36), "VPN")
+
+
+def test_status_icons_are_only_in_the_status_bar_and_never_the_clock() -> None:
+    from droidpilot.perception.icons.line_glyphs import status_icons
+
+    screen = np.full((1170, 540, 3), 245, np.uint8)
+    for x in (360, 390, 420, 450):  # four icon-sized blobs, well apart
+        screen[18:34, x:x + 16] = 40
+        screen[618:634, x:x + 16] = 40  # the same row mid-screen: a line of text, not the status bar
+    assert status_icons(screen, (350, 14, 480, 38), "VPN")
+    assert not status_icons(screen, (350, 614, 480, 638), "VPN")  # below the status bar
+    assert not status_icons(screen, (350, 14, 480, 38), "12:34")  # the clock stays text
+    assert not status_icons(screen, (350, 14, 480, 38), "one two three")  # the words it holds
+
+
+@real
+def test_a_glyph_ocr_left_unread_between_words_is_cut_out() -> None:
+    # Google Maps (training screen): "Lake· 40 min" read, the car (89-106) between "Lake·" and "40" not
+    from droidpilot.perception.icons.line_glyphs import text_parts
+
+    left, right = text_parts(read_image(REAL / "Google Maps/3/5.jpg"), (21, 1043, 184, 1067), "Lake· 40 min")
+    assert left[0] == 21 and 79 <= left[2] <= 89 and 106 <= right[0] <= 117 and right[2] == 184
+
+
+def test_an_inner_glyph_must_be_the_one_extra_word_set_apart_on_both_sides() -> None:
+    from droidpilot.perception.icons.line_glyphs import split_inner_glyph
+
+    box = (0, 0, 200, 20)
+    car = _line([(0, 40), (42, 44), (60, 74), (84, 100), (106, 140)])  # word, dot, glyph, two words
+    car[3:17, 42:44] = False
+    car[13:15, 42:44] = True  # the dot is low and small: part of the word before it
+    assert split_inner_glyph(car, box, 3) == [(0, 0, 52, 20), (79, 0, 200, 20)]
+    assert split_inner_glyph(car, box, 4) == [box]  # the OCR read four words: the glyph is one
+    close = _line([(0, 40), (48, 62), (67, 100), (106, 140)])  # 4 px (0.29 h) to the next word: a word
+    assert split_inner_glyph(close, box, 3) == [box]
+    two = _line([(0, 40), (50, 64), (74, 88), (98, 140)])  # two glyph-like words set apart
+    assert split_inner_glyph(two, box, 3) == [box]  # one is unread, but which: the words do not say
+    assert split_inner_glyph(two, box, 2) == [box]  # two words more than read: not one unread glyph

@@ -135,7 +135,7 @@ def test_before_after_and_for_name_the_label_the_icon_goes_with() -> None:
 def test_for_inside_a_label_after_next_to_stays_part_of_the_label() -> None:
     # near miss: the first place word starts the label; a later "for" is the label's own word
     assert parse_icon_query("three dots next to Suggested for you").anchor == "suggested for you"
-    assert parse_icon_query("info circle beside Rated for 3+").anchor == "rated for"
+    assert parse_icon_query("info circle beside Rated for 3+").anchor == "rated for 3"  # numbers kept
 
 
 def test_arrow_right_is_the_arrow_a_person_means_not_only_the_fonts_caret() -> None:

@@ -11,8 +11,12 @@ from __future__ import annotations
 
 import os
 import re
+import shutil
 import socket
 import struct
+import tempfile
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -20,6 +24,18 @@ from typing import Any
 from droidpilot.ray_env import LOOPBACK, is_loopback, prepare_loopback
 
 prepare_loopback()
+
+
+@contextmanager
+def short_temp_dir() -> Iterator[Path]:
+    """A fresh folder with a short path, removed afterwards. Ray puts AF_UNIX sockets (at most 107 bytes
+    of path) inside a node's temp folder, and pytest's own tmp paths get too long under pytest-xdist
+    (``.../pytest-N/popen-gwN/...``)."""
+    path = Path(tempfile.mkdtemp(prefix="dp-ray-"))
+    try:
+        yield path
+    finally:
+        shutil.rmtree(path, ignore_errors=True)
 
 # Short health checks: a killed node is noticed in about a second instead of Ray's default 15 s or so.
 SYSTEM_CONFIG = {"health_check_initial_delay_ms": 0, "health_check_period_ms": 300,

@@ -10,7 +10,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from tests.support.ray_cluster import LoopbackCluster
+from tests.support.ray_cluster import LoopbackCluster, short_temp_dir
 
 from droidpilot.verify.batch import find_traces, run_batch
 from droidpilot.verify.examples import example_dir
@@ -23,12 +23,13 @@ EXAMPLE = example_dir()
 
 
 @pytest.fixture(scope="module")
-def cluster(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LoopbackCluster]:
-    running = LoopbackCluster(tmp_path_factory.mktemp("ray") / "r").start({"num_cpus": 2}, {})
-    try:
-        yield running
-    finally:
-        running.shutdown()
+def cluster() -> Iterator[LoopbackCluster]:
+    with short_temp_dir() as root:
+        running = LoopbackCluster(root / "r").start({"num_cpus": 2}, {})
+        try:
+            yield running
+        finally:
+            running.shutdown()
 
 
 @pytest.fixture(scope="module")

@@ -16,6 +16,7 @@ from typing import Any
 
 import yaml
 
+from droidpilot import yamlfast
 from droidpilot.agent.actions import ActionParseError, parse_action
 from droidpilot.bench import oracle as oracle_lang
 from droidpilot.bench.task import BenchTask, RefOp, Suite, SuiteError
@@ -125,8 +126,8 @@ class _Loader:
             where = f"{path}:{exc.line}" if exc.line else str(path)
             raise SuiteError(f"{where}: too large: {exc.bare}") from None
         try:
-            self.root = yaml.compose(self.text, Loader=yaml.SafeLoader)
-            self.data = yaml.safe_load(self.text)
+            self.root = yaml.compose(self.text, Loader=yamlfast.SafeLoader)
+            self.data = yamlfast.safe_load(self.text)
         except yaml.YAMLError as exc:
             mark = getattr(exc, "problem_mark", None)
             where = f"{path}:{mark.line + 1}" if mark is not None else str(path)

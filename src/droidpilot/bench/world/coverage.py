@@ -11,6 +11,7 @@ from pathlib import Path
 
 import yaml
 
+from droidpilot import yamlfast
 from droidpilot.errors import InputError
 
 DIFFICULTIES = ("easy", "medium", "hard")
@@ -47,7 +48,7 @@ class Mapping:
 def load_mapping(path: Path) -> Mapping:
     """The mapping in ``path``; CoverageError naming the entry for a missing, doubled or unknown field."""
     try:
-        raw = yaml.safe_load(path.read_text(encoding="utf-8"))
+        raw = yamlfast.safe_load(path.read_text(encoding="utf-8"))
     except (OSError, yaml.YAMLError) as exc:
         raise CoverageError(f"{path}: cannot read the mapping: {exc}") from None
     if not isinstance(raw, dict) or not isinstance(raw.get("tasks"), list):

@@ -35,6 +35,7 @@ from typing import Any
 
 import yaml
 
+from droidpilot import yamlfast
 from droidpilot.agent.actions import ActionParseError, parse_action
 from droidpilot.bench.task import BenchTask, RefOp
 from droidpilot.bench.world.fill import lookup
@@ -146,7 +147,7 @@ def _check_case(raw: Any, where: str) -> NearMiss:
 def load_cases(path: Path) -> list[NearMiss]:
     """The cases of a near-miss file, each with the judges it is known to fool (``known_failures``)."""
     try:
-        data = yaml.safe_load(path.read_text(encoding="utf-8"))
+        data = yamlfast.safe_load(path.read_text(encoding="utf-8"))
     except (OSError, yaml.YAMLError) as exc:
         raise NearMissError(f"{path}: cannot read the near-miss file ({exc})") from None
     if not isinstance(data, dict) or not isinstance(data.get("cases"), list):

@@ -32,14 +32,35 @@ def lines_reading(lines: Sequence[OcrLine], texts: Sequence[str]) -> list[Box]:
 
 def anchor_boxes(lines: Sequence[OcrLine], anchor: str | None) -> list[Box]:
     """Boxes of the lines that are the label: lines reading it exactly, else lines containing it as
-    whole words; empty when no line names it (then the anchor is ignored, not guessed)."""
+    whole words; empty when no line names it (then the anchor is ignored, not guessed). A possessive
+    label ("Bigo's 4.5") no line reads whole is the lines reading what follows ("4.5"), of several the
+    one nearest a line naming the owner (the rating under the app's name, not its neighbour's)."""
     if not anchor:
         return []
     want = _norm(anchor)
+    found = _reading(lines, want)
+    if found or " s " not in f" {want} ":
+        return found
+    owner, label = (p.strip() for p in f" {want} ".split(" s ", 1))  # "bigo's 4.5": bigo | 4 5
+    found = _reading(lines, label) if label else []
+    owners = [ln.box for ln in lines if owner and f" {owner} " in f" {_norm(ln.text)} "]
+    if len(found) < 2 or not owners:
+        return found
+    near = min(found, key=lambda b: min(_apart(b, o) for o in owners))  # the one of the owner's tile
+    return [near]
+
+
+def _reading(lines: Sequence[OcrLine], want: str) -> list[Box]:
+    """Boxes of lines reading ``want`` exactly, else of lines holding it as whole words."""
     exact = [ln.box for ln in lines if _norm(ln.text) == want]
     if exact or not want:
         return exact
     return [ln.box for ln in lines if f" {want} " in f" {_norm(ln.text)} "]
+
+
+def _apart(a: Box, b: Box) -> float:
+    """How far apart two boxes are (the gap between them, 0 when they touch or overlap)."""
+    return math.hypot(max(0, a[0] - b[2], b[0] - a[2]), max(0, a[1] - b[3], b[1] - a[3]))
 
 
 def reads_text(box: Box, text_boxes: Sequence[Box]) -> bool:

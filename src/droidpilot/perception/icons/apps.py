@@ -27,6 +27,7 @@ FUZZY_WORD = 0.8  # similarity at which two words of five letters or more are th
 # a tile left of a label is 1.8 to 4.5 times the text's height (a list row's icon beside its title and
 # one or two lines under it; taller, the box holds more than the tile)
 BESIDE_HEIGHT, BESIDE_MAX = 1.8, 4.5
+ON_TILE = 3.5  # a tile with the app's name written on it is at most this many text heights tall
 ROW_DOUBT = 0.6  # a tile beside a label is less sure than one above it (a launcher's wallpaper is beside)
 
 
@@ -125,12 +126,15 @@ def labels_naming(lines: Sequence[OcrLine], names: Sequence[str], brands: Sequen
 
 
 def labelled(box: Box, label: Box) -> float:
-    """How surely ``box`` is the icon ``label`` names, 0 when it is not: just above the label and across
-    it (a launcher, a bottom bar), just left of it and much taller than the text (a store's list row),
-    or left of it on its line (a chip, a menu row). Nearer is surer: 1 / (1 + gap in text heights), and a
+    """How surely ``box`` is the icon ``label`` names, 0 when it is not: the tile it is written on (a
+    logo spelling the name), just above the label and across it (a launcher, a bottom bar), just left of
+    it and much taller than the text (a store's list row), or left of it on its line (a chip, a menu
+    row). Nearer is surer: 1 / (1 + gap in text heights), and a
     tall tile beside the label less sure than one above it."""
     bw, bh = box[2] - box[0], box[3] - box[1]
     lh = max(1, label[3] - label[1])
+    if _written_on(box, label):
+        return 1.0
     gap_below = label[1] - box[3]
     overlap = min(box[2], label[2]) - max(box[0], label[0])
     above = box[1] < label[1] - 0.5 * lh  # starts above the label: not a speck of its own letters
@@ -146,6 +150,17 @@ def labelled(box: Box, label: Box) -> float:
     chip = gap_beside <= lh and label[1] <= (box[1] + box[3]) / 2 <= label[3] and 0.5 * lh <= bh <= 1.8 * lh
     near = 1.0 / (1.0 + max(0, gap_beside) / lh)
     return near if chip else ROW_DOUBT * near if row else 0.0
+
+
+def _written_on(box: Box, label: Box) -> bool:
+    """Is the label written across the middle of the candidate, a squarish tile at most ON_TILE text
+    heights tall (a logo spelling the app's name, "Tigo" on its purple tile), not a row or card holding
+    a title, nor a launcher's tile boxed with the label under it?"""
+    bw, bh = box[2] - box[0], box[3] - box[1]
+    within = box[0] <= label[0] and box[1] <= label[1] and label[2] <= box[2] and label[3] <= box[3]
+    centred = abs((label[0] + label[2]) - (box[0] + box[2])) <= 0.5 * bw \
+        and abs((label[1] + label[3]) - (box[1] + box[3])) <= 0.5 * bh  # centres a quarter-side apart
+    return within and centred and bh <= ON_TILE * max(1, label[3] - label[1]) and 0.75 * bh <= bw <= 1.33 * bh
 
 
 def name_words(words: Sequence[str], skip: set[str]) -> tuple[str, ...]:

@@ -31,7 +31,7 @@ from droidpilot.perception.icons.grounds import (
 )
 from droidpilot.perception.icons.imageio import channel_max
 from droidpilot.perception.icons.keys import caption_boxes, letter_keys
-from droidpilot.perception.icons.line_glyphs import badge, text_part
+from droidpilot.perception.icons.line_glyphs import badge, status_icons, text_parts
 from droidpilot.perception.types import Box, OcrLine
 
 SINGLE_CHAR_SCORE = 0.9  # OCR confidence above which a lone letter or digit is text, not an icon
@@ -99,6 +99,12 @@ def _guessed_pair(line: OcrLine) -> bool:
     return len(ch) == 2 and all(c.isalnum() for c in ch) and line.score < GUESSED_SCORE
 
 
+def _icons_read_as_text(work: np.ndarray, box: Box, text: str) -> bool:
+    """Is an OCR line (box in working-copy pixels) icons the OCR read as text: a short word on its own
+    tile (a captions badge), or a row of the status bar's icons?"""
+    return badge(work, box, text) or status_icons(work, box, text)
+
+
 def _clip(box: tuple[int, ...], shape: tuple[int, ...]) -> Box:
     """An OCR box clipped to the image (OCR boxes may reach a pixel past its edge)."""
     return (max(0, box[0]), max(0, box[1]), min(shape[1], box[2]), min(shape[0], box[3]))
@@ -109,6 +115,18 @@ def _overlap_share(box: Box, other: Box) -> float:
     iy = max(0, min(box[3], other[3]) - max(box[1], other[1]))
     area = max(1, (box[2] - box[0]) * (box[3] - box[1]))
     return ix * iy / area
+
+
+def mostly_inside(boxes: Sequence[Box], others: Sequence[Box], share: float = 0.6) -> list[bool]:
+    """For each box, does at least ``share`` of its area lie inside one of ``others``? (_overlap_share for
+    every pair at once: the same integer overlaps and the same division.)"""
+    if not boxes or not others:
+        return [False] * len(boxes)
+    b, o = np.asarray(boxes, np.int64)[:, None, :], np.asarray(others, np.int64)[None, :, :]
+    ix = np.maximum(0, np.minimum(b[..., 2], o[..., 2]) - np.maximum(b[..., 0], o[..., 0]))
+    iy = np.maximum(0, np.minimum(b[..., 3], o[..., 3]) - np.maximum(b[..., 1], o[..., 1]))
+    area = np.maximum(1, (b[..., 2] - b[..., 0]) * (b[..., 3] - b[..., 1]))
+    return [bool(v) for v in (ix * iy / area >= share).any(axis=1)]
 
 
 def iou(a: Box, b: Box) -> float:
@@ -213,11 +231,11 @@ def find_regions(image: np.ndarray, ocr_lines: Sequence[OcrLine] | None = None,
     page = _background(work)
     diff = channel_max(cv2.absdiff(work, page))
     fg = (diff > 35).astype(np.uint8)
-    texts = [ln for ln in (ocr_lines or []) if _is_text(ln)
-             and not badge(work, _clip(tuple(round(v * scale) for v in ln.box), work.shape), ln.text)]
+    texts = [ln for ln in (ocr_lines or []) if _is_text(ln) and not _icons_read_as_text(
+        work, _clip(tuple(round(v * scale) for v in ln.box), work.shape), ln.text)]
     chars = [ln.box for ln in texts if _lone_char(ln)]
-    work_text = [text_part(work, _clip(tuple(round(v * scale) for v in ln.box), work.shape), ln.text)
-                 for ln in texts if not _lone_char(ln)]
+    work_text = [part for ln in texts if not _lone_char(ln) for part in
+                 text_parts(work, _clip(tuple(round(v * scale) for v in ln.box), work.shape), ln.text)]
     text_boxes = [(int(b[0] / scale), int(b[1] / scale), int(np.ceil(b[2] / scale)),
                    int(np.ceil(b[3] / scale))) for b in work_text]
     gray = cv2.cvtColor(work, cv2.COLOR_BGR2GRAY)
@@ -256,15 +274,16 @@ def find_regions(image: np.ndarray, ocr_lines: Sequence[OcrLine] | None = None,
     short_side, area = float(min(h, w)), float(h * w)
     regions: list[Region] = []
     buckets: dict[int, list[Box]] = {}  # boxes by left edge, so near-duplicates are found quickly
-    for box, source, parts in proposals:
-        full = (int(box[0] / scale), int(box[1] / scale), min(w, int(np.ceil(box[2] / scale))),
-                min(h, int(np.ceil(box[3] / scale))))
+    fulls = [(int(box[0] / scale), int(box[1] / scale), min(w, int(np.ceil(box[2] / scale))),
+              min(h, int(np.ceil(box[3] / scale)))) for box, _, _ in proposals]
+    in_text = mostly_inside(fulls, text_boxes)
+    for (box, source, parts), full, texty in zip(proposals, fulls, in_text, strict=True):
         # a row of dots is as narrow as one dot: only its length is held to the limits
         long_side = max(full[2] - full[0], full[3] - full[1])
         narrow_ok = source == "dots" and long_side >= limits.min_long_side * short_side
         if not (narrow_ok or _keep(full, short_side, area, limits)) or _cut_at_side(full, w):
             continue
-        if any(_overlap_share(full, t) >= 0.6 for t in text_boxes):
+        if texty:
             continue
         # An icon filling most of its tile is kept next to the tile (they are described differently).
         kind = 1 if source == "inner" else 0

@@ -7,6 +7,7 @@ on the page does."""
 
 from __future__ import annotations
 
+import re
 import unicodedata
 
 import cv2
@@ -24,6 +25,10 @@ BADGE_CHARS = 3  # a word of at most this many characters drawn on its own small
 BADGE_SIDE = 0.1  # such a tile is at most this share of the screen's short side
 BADGE_MARGIN = 0.25  # a badge's tile ends within this many line heights around its OCR box
 BADGE_RIM = 0.8  # share of the OCR box's rim that is the tile's one colour
+STATUS_BAR = 0.04  # the top share of the screen: the system's status bar (the clock, then status icons)
+STATUS_EXTRA = 2  # ink words beyond the words read that make a status-bar line a row of icons
+PUNCTUATION = 0.3  # a part under this share of the ink's height is a dot or comma, not a word
+CLOCK = re.compile(r"\d{1,2}:\d{2}")
 
 
 def line_ink(work: np.ndarray, box: Box) -> np.ndarray:
@@ -120,6 +125,54 @@ def split_unread_glyph(ink: np.ndarray, box: Box, words: int) -> Box:
     return box
 
 
+def _word_spans(ink: np.ndarray, h: int) -> list[tuple[int, int]]:
+    """(first, last) ink column of each word of the line: parts set apart by more than a word gap, a dot
+    or comma (under PUNCTUATION of the ink's height) joined to the word before it."""
+    cols = np.flatnonzero(ink.any(axis=0))
+    if len(cols) == 0:
+        return []
+    cuts = np.flatnonzero(np.diff(cols) > max(2, round(WORD_GAP * h)))
+    spans = [(int(a), int(b)) for a, b in zip(np.r_[cols[0], cols[cuts + 1]], np.r_[cols[cuts], cols[-1]],
+                                              strict=True)]
+    out: list[tuple[int, int]] = []
+    for a, b in spans:
+        rows = np.flatnonzero(ink[:, a:b + 1].any(axis=1))
+        if out and rows[-1] - rows[0] + 1 < PUNCTUATION * h:
+            out[-1] = (out[-1][0], b)
+        else:
+            out.append((a, b))
+    return out
+
+
+def split_inner_glyph(ink: np.ndarray, box: Box, words: int) -> list[Box]:
+    """The text parts of a line box whose ink holds exactly one word more than the OCR text has words,
+    the extra one between two read words: glyph-sized, about as tall as the line and set apart from both
+    neighbours by at least UNREAD_GAP (a car between "Lake·" and "40 min", a route's time). The box is
+    cut in two around it, each part ending in a gap's middle; [box] when no one word inside qualifies
+    (two that could be the glyph leave the line whole: the OCR words say nothing of which)."""
+    x1, y1, x2, y2 = box
+    h = _ink_height(ink)
+    if h < 6 or words < 2:
+        return [box]
+    spans = _word_spans(ink, h)
+    if len(spans) != words + 1:
+        return [box]
+    found = []
+    for k in range(1, len(spans) - 1):
+        a, b = spans[k]
+        rows = np.flatnonzero(ink[:, a:b + 1].any(axis=1))
+        tall = rows[-1] - rows[0] + 1 >= 0.6 * h
+        apart = min(a - spans[k - 1][1] - 1, spans[k + 1][0] - b - 1) >= UNREAD_GAP * h
+        if tall and apart and GLYPH_WIDTH[0] * h <= b - a + 1 <= GLYPH_WIDTH[1] * h:
+            found.append(k)
+    if len(found) != 1:
+        return [box]
+    k = found[0]
+    left = x1 + (spans[k - 1][1] + spans[k][0] + 1) // 2
+    right = x1 + (spans[k][1] + spans[k + 1][0] + 1) // 2
+    return [(x1, y1, left, y2), (right, y1, x2, y2)]
+
+
 def badge(work: np.ndarray, box: Box, text: str) -> bool:
     """Is this OCR line a short word drawn on its own small tile, an icon rather than text (the white
     "CC" box of a video's captions button)? The box's rim is one colour, and the pixels of that colour
@@ -149,11 +202,52 @@ def badge(work: np.ndarray, box: Box, text: str) -> bool:
     return not edge
 
 
+def _ink_words(ink: np.ndarray) -> int:
+    """How many words the ink holds: parts set apart by more than a word gap (0 for no ink)."""
+    cols = np.flatnonzero(ink.any(axis=0))
+    if len(cols) == 0:
+        return 0
+    return 1 + int((np.diff(cols) > max(2, round(WORD_GAP * _ink_height(ink)))).sum())
+
+
+def status_icons(work: np.ndarray, box: Box, text: str) -> bool:
+    """Is this OCR line in the system status bar a row of its icons read as a word or two ("VPN ×" over a
+    VPN key, a muted bell, wifi, a SIM's cross and the battery)? The status bar holds the clock and
+    icons; a line there whose ink holds STATUS_EXTRA words or more beyond the words read is icons, not
+    text. A carrier's name holds the words it reads; the clock ("15:06") stays text whatever its ink
+    holds (on a map, or with notification icons beside it)."""
+    if box[3] > STATUS_BAR * work.shape[0] or CLOCK.fullmatch(text.strip()):
+        return False
+    ink = line_ink(work, box)
+    if _ink_height(ink) < 6:
+        return False
+    return _ink_words(ink) >= len(text.split()) + STATUS_EXTRA
+
+
+def text_parts(work: np.ndarray, box: Box, text: str) -> list[Box]:
+    """The parts of an OCR line's box that are text: text_part's, cut in two around a glyph OCR left
+    unread between its words (split_inner_glyph)."""
+    cut = text_part(work, box, text)
+    return split_inner_glyph(line_ink(work, cut), cut, len(text.split()))
+
+
+def _lead_unread(ink: np.ndarray, text: str) -> bool:
+    """May the line's first blob be a glyph? Not when OCR read the line as starting with a word of two
+    or more letters or digits and its ink holds no more words than the text has (the "All" of "All
+    notes" is its first word, however glyph-sized); yes when the text starts with a symbol ("+ Add
+    song") or one character (a magnifier read "Q" before "Search"), or the ink holds a word more than
+    was read (a bed before "Hotels")."""
+    words = text.split()
+    if not words or not words[0][0].isalnum() or len(words[0]) == 1:
+        return True
+    return _ink_words(ink) > len(words)
+
+
 def text_part(work: np.ndarray, box: Box, text: str) -> Box:
     """The part of an OCR line's box that is text: leading glyph and trailing symbol (read or unread)
     cut off."""
     ink = line_ink(work, box)
-    cut = split_leading_glyph(ink, box)
+    cut = split_leading_glyph(ink, box) if _lead_unread(ink, text) else box
     if ends_with_symbol(text):
         cut = split_trailing_symbol(ink[:, cut[0] - box[0]:], cut)
     else:

@@ -39,6 +39,8 @@ from droidpilot.perception.icons.scored import (
     candidate,
     crop_with_box,
     suppress,
+    without_fragments,
+    without_slivers,
 )
 from droidpilot.perception.icons.settle import Offered, settles
 from droidpilot.perception.types import LocateResult, OcrLine, box_center
@@ -224,6 +226,12 @@ def glyph_over_drawn(ties: list[ScoredIcon]) -> list[ScoredIcon]:
     return ties
 
 
+def _thick(query: IconQuery, kept: list[ScoredIcon], bgr: np.ndarray) -> list[ScoredIcon]:
+    """The kept candidates without the slivers among the runners-up and the other pieces of the best's
+    own icon (scored.without_slivers, scored.without_fragments)."""
+    return without_fragments(without_slivers(kept, (bgr.shape[1], bgr.shape[0]), query.shape == "line"))
+
+
 def icon_outcome(bgr: np.ndarray, query: IconQuery, scored: list[ScoredIcon]) -> LocateResult:
     matching = suppress([s for s in scored if s.matches])
     if not matching and (alone := standout(query, scored)) is not None:
@@ -240,8 +248,9 @@ def icon_outcome(bgr: np.ndarray, query: IconQuery, scored: list[ScoredIcon]) ->
         return _marks(bgr, scored)  # one beside the label outscores every fitting one: let the model choose
     # the ties are every candidate scoring near the best, fitting or a hair short of a part's threshold
     # (a shape fit of 0.40 against 0.45): one just short of fitting is no reason to tap the other
-    ties = glyph_over_drawn([s for s in suppress(scored) if s.score >= TIE_RATIO * best])
-    unsure = shape_alone_unsure(query, suppress(scored))
+    kept = _thick(query, suppress(scored), bgr)
+    ties = glyph_over_drawn([s for s in kept if s.score >= TIE_RATIO * best])
+    unsure = shape_alone_unsure(query, kept)
     if len(ties) == 1 and (best >= CONFIDENT or len(matching) == 1) and not query.unknown and not unsure:
         return LocateResult("found", [candidate(ties[0])])
     if len(ties) > 1 and not query.unknown:  # equal looks: the one clearly furthest toward the place

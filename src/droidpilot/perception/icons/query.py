@@ -228,7 +228,7 @@ def parse_icon_query(description: str, position: str | None = None, names_ok: bo
     if row := filled_row(raw_purpose):  # "arrow to fill in west lake": the row reading "west lake"
         anchor, container, anchor_row = row, None, True
     else:
-        anchor, container = _anchor(context), _container(context)
+        anchor, container = _anchor(_with_numbers(desc, context)), _container(context)
         anchor_row = bool(context) and context[0] == "for"
     return IconQuery(colour, shape, parse_position(pos_text), tuple(unknown), raw, tuple(glyphs),
                      tuple(glyph_words), status_bar, style, texts, anchor, names, brands, container,
@@ -254,17 +254,27 @@ def written_texts(desc: str, n_words: int) -> tuple[str, ...]:
     out: list[str] = []
     seen = 0
     marked = False  # the word before was "letter", "text"...: this one is the text ("letter w")
+    written = False  # the word before was taken as the text: a marker after it names the icon ("Aa text")
     for tok in tokens:
         if seen >= n_words:
             break
         quoted = tok[0] in "'\""
         seen += len(_words(tok)) if quoted else 1
         word = tok[1:-1] if quoted else tok
-        if quoted or (word.isupper() and len(word) <= 6 and word.isalnum()) or (
-                marked and word.isalnum() and len(word) <= 12 and word.lower() not in FILLER):
+        was = written
+        written = quoted or (word.isupper() and len(word) <= 6 and word.isalnum()) or _cased_letter(word) or (
+            marked and word.isalnum() and len(word) <= 12 and word.lower() not in FILLER)
+        if written:
             out.append(word.lower())
-        marked = not quoted and word.lower() in TEXT_MARKERS - {"with"}
+        marked = not quoted and not was and word.lower() in TEXT_MARKERS - {"with"}
     return tuple(dict.fromkeys(out))
+
+
+def _cased_letter(word: str) -> bool:
+    """Is the word one letter written in both cases ("Aa", "AaA"): the text-size button's label, no
+    word of the language (a capitalised word, "All", "Go", is not)."""
+    return 2 <= len(word) <= 3 and word.isalpha() and len(set(word.lower())) == 1 \
+        and not word.isupper() and not word.islower()
 
 
 ANCHOR_HEADS = {"next", "to", "beside", "near", "by", "the", "a", "an", "under", "below", "above",
@@ -281,6 +291,21 @@ def _anchor(context: list[str]) -> str | None:
         rest.pop(0)
     rest = [w for w in rest if w not in POSITION_WORDS]
     return " ".join(rest) or None
+
+
+def _with_numbers(desc: str, context: list[str]) -> list[str]:
+    """The context words with the numbers the description writes among them ("beside Tigo's 3.9" ->
+    beside tigo s 3 9): a label is often a rating or a count, which the words alone drop. The context as
+    it was when its words cannot be told apart in the text."""
+    if not context:
+        return context
+    tokens = re.findall(r"[a-z0-9]+", desc.lower().replace("centre", "center"))
+    starts = [k for k, t in enumerate(tokens) if t == context[0]]
+    if not starts:
+        return context
+    tail = tokens[starts[-1]:]
+    letters = [w for t in tail for w in re.findall(r"[a-z]+", t)]
+    return tail if letters == context else context
 
 
 def _split_context(words: list[str]) -> tuple[list[str], list[str]]:

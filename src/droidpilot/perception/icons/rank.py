@@ -183,6 +183,8 @@ def _score(image: np.ndarray, regions: Sequence[Region], query: IconQuery, ranke
         if region.source == "char" and label != "text" and (not query.glyphs or glyph_fit < CHAR_GLYPH_FIT):
             continue  # text, unless the asked glyph clearly fits it
         p = position_score(box_center(region.box), (w, h), query.position) if query.position.given else None
+        if query.status_bar:  # "battery, status bar": the bar is a place; an icon below it does not fit
+            p = (1.0 if p is None else p) * (box_center(region.box)[1] <= STATUS_BAR * h)
         looks = 1.0
         for part in (c, s):
             if part is not None:

@@ -10,6 +10,7 @@ colour only near the asked one (a person's "purple" for an indigo avatar).
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
@@ -107,8 +108,8 @@ def read_scene(image: np.ndarray, query: IconQuery, lines: Sequence[OcrLine]) ->
     colours: tuple[str, ...] = ()
     if labels:
         said = [w for lb in labels for w in lb.words]
-        query = replace(query, unknown=tuple(w for w in query.unknown
-                                             if not any(same_word(w, s) for s in said)))
+        named = name_run(re.findall(r"[a-z]+", query.raw.lower()), query.names, said)
+        query = replace(query, unknown=tuple(w for w in query.unknown if w not in named))
     elif brands:
         query = with_looks(query, brands[0], lines, (image.shape[1], height))
         colours = brands[0].colours
@@ -116,6 +117,23 @@ def read_scene(image: np.ndarray, query: IconQuery, lines: Sequence[OcrLine]) ->
     if container is not None:  # "alexa ring in the search bar": not the one the bottom bar labels
         labels = [lb for lb in labels if inside(lb.box, container)]
     return query, Scene(tuple(labels), container, colours)
+
+
+def name_run(words: Sequence[str], names: Sequence[str], said: Sequence[str]) -> set[str]:
+    """The query's name words a label settles: those it says (one OCR slip allowed), and the name words
+    next to a word it says exactly in the query's ``words``, up to the first word that is no name word
+    ("chicago bulls logo" where the label under the logo reads "Bulls": a team's full name shortened on
+    screen; "tree pin at the park" stops at "at")."""
+    out = {n for n in names if any(same_word(n, s) for s in said)}
+    for k, word in enumerate(words):
+        if word not in said:
+            continue
+        for step in (-1, 1):
+            j = k + step
+            while 0 <= j < len(words) and words[j] in names and words[j] not in said:
+                out.add(words[j])
+                j += step
+    return out
 
 
 def avatar_discs(image: np.ndarray, text_boxes: Sequence[Box], lines: Sequence[OcrLine]) -> list[Box]:

@@ -19,6 +19,10 @@ MIN_COLOUR, MIN_SHAPE, MIN_POSITION = 0.6, 0.45, 0.5
 INNER_GLYPH = 0.5  # a candidate inside a better-scored container that reads the asked glyph this well...
 INNER_AREA = 0.5  # ...and covers at most this share of it is where the container is tapped
 INNER_LEAD = 0.8  # ...and reads it at least this share as well as the container does
+SLIVER = 0.007  # a candidate at most this share of the screen's short side thick...
+FRAGMENT_GAP, FRAGMENT_SPAN = 2, 2.0  # px apart at most; the pair spans at most this many times the best
+FRAGMENT_AREA = 1.5  # and the piece is at most this many times the best's area
+SLIVER_LONG = 7.0  # ...and this many times as long is a line, no icon (a three-dot menu is about 5)
 
 
 @dataclass
@@ -76,6 +80,43 @@ def suppress(scored: list[ScoredIcon]) -> list[ScoredIcon]:
         if s.glyph > kept[dup].glyph:
             kept[dup] = replace(kept[dup], glyph=s.glyph)
     return kept
+
+
+def without_slivers(kept: list[ScoredIcon], size: tuple[int, int], asked_line: bool) -> list[ScoredIcon]:
+    """The kept candidates (best first) without the runners-up that are slivers: SLIVER of the screen's
+    short side thick or thinner and SLIVER_LONG times as long (a photo's edge, a disc's rim, a divider),
+    no icon to tap, so no reason to doubt the best. The best stays whatever it is, and so do thin
+    candidates when the query asks for a line ("minus sign")."""
+    if asked_line or len(kept) < 2:
+        return kept
+    return kept[:1] + [s for s in kept[1:] if not _sliver(s.region.box, size)]
+
+
+def without_fragments(kept: list[ScoredIcon]) -> list[ScoredIcon]:
+    """The kept candidates (best first) without the runners-up that are another piece of the best's own
+    icon: touching or overlapping it (FRAGMENT_GAP), not much larger (FRAGMENT_AREA), and together with
+    it no more than FRAGMENT_SPAN times the best's size across (the two arrows of a swap glyph, a share
+    glyph split off its disc). Tapping the best taps that icon either way."""
+    if len(kept) < 2:
+        return kept
+    best = kept[0].region.box
+    return kept[:1] + [s for s in kept[1:] if not _fragment_of(best, s.region.box)]
+
+
+def _fragment_of(best: Box, box: Box) -> bool:
+    bw, bh = best[2] - best[0], best[3] - best[1]
+    gap_x = max(best[0] - box[2], box[0] - best[2])
+    gap_y = max(best[1] - box[3], box[1] - best[3])
+    touching = gap_x <= FRAGMENT_GAP and gap_y <= FRAGMENT_GAP
+    smaller = (box[2] - box[0]) * (box[3] - box[1]) <= FRAGMENT_AREA * bw * bh
+    span_x = max(best[2], box[2]) - min(best[0], box[0])
+    span_y = max(best[3], box[3]) - min(best[1], box[1])
+    return touching and smaller and span_x <= FRAGMENT_SPAN * bw and span_y <= FRAGMENT_SPAN * bh
+
+
+def _sliver(box: Box, size: tuple[int, int]) -> bool:
+    short, long = sorted((box[2] - box[0], box[3] - box[1]))
+    return short <= SLIVER * min(size) and long >= SLIVER_LONG * max(1, short)
 
 
 def _onto_inner(outer: ScoredIcon, inner: ScoredIcon) -> bool:

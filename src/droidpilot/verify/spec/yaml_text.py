@@ -14,6 +14,7 @@ from typing import Any
 
 import yaml
 
+from droidpilot import yamlfast
 from droidpilot.datalimits import DataLimitError, check_json, check_yaml
 
 
@@ -46,7 +47,7 @@ class _LineLoader(yaml.SafeLoader):
     """SafeLoader that records start lines; nothing but plain data can be constructed."""
 
 
-class _FastLineLoader(getattr(yaml, "CSafeLoader", yaml.SafeLoader)):  # type: ignore[misc]
+class _FastLineLoader(yamlfast.SafeLoader):  # type: ignore[misc]
     """The same on libyaml's parser when installed (much faster); errors are re-read by _LineLoader."""
 
 

@@ -20,7 +20,11 @@ from droidpilot.perception.icons.rank import LEARNED, LEARNED_FLOOR, ScoredIcon,
 
 pytestmark = pytest.mark.skipif(not available(), reason="the Material icon font is not installed")
 
-SAMPLES = 16  # unseen augmentations per glyph; seeds far from the training seed (34)
+# Unseen augmentations per glyph, seeds far from the training seed (34). 64, not 16: with 16 the pass
+# rate moved by 3/16 between refits on the same data (10/16 to 13/16 on gear over sun); with 64 four fits
+# (two on half the labels, two on all) all scored 0.81 or more on every pair, so BAR sits below that spread.
+SAMPLES = 64
+BAR = 0.75  # chance is 0.5
 PAIRS = [  # (glyph drawn, word it is, the look-alike word it is not)
     ("settings", "gear", "sun"), ("wb_sunny", "sun", "gear"),
     ("notifications", "bell", "lock"), ("lock", "lock", "bell"),
@@ -53,7 +57,7 @@ def test_unseen_renders_of_a_glyph_are_told_from_its_look_alike(name: str, word:
     own = np.array(model.glyph_probabilities(d, _names(word)))
     other = np.array(model.glyph_probabilities(d, _names(rival)))
     right = int((own > other).sum())
-    assert right >= 0.8 * SAMPLES, f"{name}: {word} over {rival} in {right}/{SAMPLES}"
+    assert right >= BAR * SAMPLES, f"{name}: {word} over {rival} in {right}/{SAMPLES}"
 
 
 def _screen() -> tuple[np.ndarray, tuple[int, int, int, int], tuple[int, int, int, int]]:

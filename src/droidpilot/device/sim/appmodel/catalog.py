@@ -8,6 +8,7 @@ from pathlib import Path
 import yaml
 from pydantic import ValidationError
 
+from droidpilot import yamlfast
 from droidpilot.device.sim.appmodel.model import App, Widget
 from droidpilot.device.sim.draw.glyphs import GLYPHS
 from droidpilot.errors import InputError
@@ -29,13 +30,15 @@ def _widgets(app: App) -> list[Widget]:
     return out
 
 
+@functools.lru_cache(maxsize=8)
 def _shared_screens(folder: Path) -> dict[str, object]:
-    """Screens every app gets (``_shared.yaml``: permission, rate-this-app and onboarding prompts)."""
+    """Screens every app gets (``_shared.yaml``: permission, rate-this-app and onboarding prompts); read
+    once per folder, not once per app (callers copy the screens into their own mapping)."""
     path = folder / "_shared.yaml"
     if not path.exists():
         return {}
     try:
-        raw = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
+        raw = yamlfast.safe_load(path.read_text(encoding="utf-8")) or {}
     except (OSError, yaml.YAMLError) as exc:
         raise InputError(f"{path}: cannot read shared screens: {exc}") from None
     screens = raw.get("screens") if isinstance(raw, dict) else None
@@ -47,7 +50,7 @@ def _shared_screens(folder: Path) -> dict[str, object]:
 def load_app(path: Path) -> App:
     """Parse and validate one app file; InputError says which file, where, and what is wrong."""
     try:
-        raw = yaml.safe_load(path.read_text(encoding="utf-8"))
+        raw = yamlfast.safe_load(path.read_text(encoding="utf-8"))
     except (OSError, yaml.YAMLError) as exc:
         raise InputError(f"{path}: cannot read app data: {exc}") from None
     if not isinstance(raw, dict):

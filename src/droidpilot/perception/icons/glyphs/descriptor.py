@@ -21,6 +21,7 @@ EDGE_SIDE, CELLS, BINS = 32, 4, 8  # the edge part: square side, cells per side,
 INK_WEIGHT = 0.4  # share of the squared similarity carried by the ink part (the edges carry the rest)
 SHAPE_SIZE = GRID * GRID + CELLS * CELLS * BINS  # the shape half; the line half is as long
 SIZE = 2 * SHAPE_SIZE
+_BIN_INDEX = np.arange(BINS).reshape(BINS, 1, 1)
 
 
 def _square(mask: np.ndarray, side: int) -> np.ndarray | None:
@@ -43,10 +44,9 @@ def _edges(square: np.ndarray) -> np.ndarray | None:
     low = np.floor(pos).astype(np.int64) % BINS
     frac = pos - np.floor(pos)
     cell = EDGE_SIDE // CELLS
-    hist = np.zeros((CELLS, CELLS, BINS), np.float32)
-    for k in range(BINS):
-        weight = mag * ((low == k) * (1.0 - frac) + (((low + 1) % BINS) == k) * frac)
-        hist[:, :, k] = weight.reshape(CELLS, cell, CELLS, cell).sum(axis=(1, 3))
+    # every bin's weights at once (bins first, so each bin's cell sums run as they did bin by bin)
+    weight = mag * ((low == _BIN_INDEX) * (1.0 - frac) + (((low + 1) % BINS) == _BIN_INDEX) * frac)
+    hist = weight.reshape(BINS, CELLS, cell, CELLS, cell).sum(axis=(2, 4)).transpose(1, 2, 0)
     return _unit(np.sqrt(hist.ravel()))
 
 

@@ -26,7 +26,7 @@ from droidpilot.perception.icons.glyphs.descriptor import (
 from droidpilot.perception.icons.glyphs.families import new_names
 from droidpilot.perception.icons.glyphs.render import glyph_mask
 from droidpilot.perception.icons.glyphs.stored import load_or_build
-from droidpilot.perception.icons.glyphs.styles import glyph_starts, styled_library
+from droidpilot.perception.icons.glyphs.styles import best_styles, styled_library
 
 SIM_FLOOR, SIM_SPAN = 0.7, 0.2  # similarity at which a fit starts, and the span to a full fit
 KIN = 0.9  # glyphs this similar to an asked glyph (as drawn) are its variants and never its rivals
@@ -131,7 +131,7 @@ def glyph_fits(descriptors: Sequence[np.ndarray | None], wanted: Sequence[str]) 
     glyphs and their rivals alike, so an outlined or bold real icon is measured against its own style;
     and by line drawings (glyphs.strokes), where a thin outline, a bold one and a fill of one shape agree.
     """
-    names, matrix, owners = styled_library()
+    names, _, _ = styled_library()
     index = {n: i for i, n in enumerate(names)}
     rows = [index[n] for n in wanted if n in index]
     out = [0.0] * len(descriptors)
@@ -140,7 +140,7 @@ def glyph_fits(descriptors: Sequence[np.ndarray | None], wanted: Sequence[str]) 
         return out
     cand = np.stack([descriptors[i] for i in present]).astype(np.float32)  # type: ignore[misc]
     with one_thread():
-        sims = np.maximum.reduceat(shape_part(cand) @ matrix.T, glyph_starts(owners), axis=1)
+        sims = best_styles(shape_part(cand))
     kin = sorted(set(rows) | _kin(names, rows))
     lines = _line_fit(cand, wanted)
     # the blurred ink alone takes a 3-px "<" for the share glyph; its line drawing (no nodes) does not
