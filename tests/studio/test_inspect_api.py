@@ -14,6 +14,8 @@ from .conftest import call
 
 def test_live_tree_find_and_errors(studio: Studio) -> None:
     base = studio.url
+    device = studio.sessions["phone2"].device  # shared with other files' tests: start from the launcher
+    execute(device, resolve({"op": "key", "key": "home"}, device.size()))
     status, tree = call(base, "/api/phones/phone2/inspect")
     assert status == 200 and tree["size"] == [1080, 2400] and len(tree["nodes"]) > 3
     search = next(n for n in tree["nodes"] if n["attrs"]["text"] == "Search apps")

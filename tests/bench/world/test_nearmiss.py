@@ -25,15 +25,15 @@ pytestmark = pytest.mark.slow
 
 CASES = load_cases(Path(__file__).with_name("nearmiss.yaml"))
 BY_ID = {c.id: c for c in CASES}
-# Played with OCR and judged by both rules (every kind, wrong and right completions).
+# Played with OCR and judged by both rules: wrong and right completions of money, counts, phone numbers,
+# times, replies, lists, toggles, searches, infeasible tasks and files. 15 of the 22 it was, to keep a
+# cold `make test` within its budget: benchmarks/world_nearmiss.py plays every case with OCR.
 OCR_SUBSET = [
-    "bank-send-ten-times", "bank-balance-dollar-no-comma", "notes-count-sixteen", "clock-count-hedged",
-    "contacts-phone-lookup-parenthesised", "calendar-event-time-no-leading-zero", "contacts-add-longer-name",
-    "messages-reply-trailing-period", "clock-delete-two", "contacts-favorite-then-removed",
-    "long-tasks-two-reversed", "calendar-all-day-timed", "settings-switch-toggled-twice",
-    "settings-switch-detour", "recipes-search-not-opened", "mail-read-wrong", "bank-loan-not-infeasible",
-    "bank-loan-capitalised", "contacts-phone-to-note-wrong-person", "long-expenses-total-without-calculator",
-    "files-move-copied", "receipt-csv-wrong-amount",
+    "bank-send-ten-times", "bank-balance-dollar-no-comma", "clock-count-hedged",
+    "contacts-phone-lookup-parenthesised", "calendar-event-time-no-leading-zero",
+    "messages-reply-trailing-period", "contacts-favorite-then-removed", "long-tasks-two-reversed",
+    "settings-switch-toggled-twice", "recipes-search-not-opened", "bank-loan-not-infeasible",
+    "receipt-csv-wrong-amount", "mail-read-wrong", "clock-delete-two", "contacts-add-longer-name",
 ]
 # Cases whose replay needs OCR's reading to carry out its operations: played with OCR like the subset.
 OCR_GROUNDED = {
